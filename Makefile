@@ -1,0 +1,88 @@
+# hta: build, tests, benchmarks.  `make help` lists the targets.
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+OPT     ?= -O2 -g
+WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+          -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wundef
+EXTRA   ?=
+CPPFLAGS = -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+# Evaluated when used, so a recursive make sees packages `deps` installed.
+DEPCFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags igraph))
+DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lm
+CFLAGS_ALL = $(WARN) $(OPT) $(EXTRA) $(CPPFLAGS) $(DEPCFLAGS)
+
+# Everything but the command-line front end is the library.
+CLISRC = src/main.c src/cli.c $(wildcard src/cmd_*.c)
+LIBSRC = $(filter-out $(CLISRC),$(wildcard src/*.c))
+LIBOBJ = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
+CLIOBJ = $(CLISRC:src/%.c=$(BUILD)/obj/%.o)
+TESTSRC = $(wildcard tests/unit/test_*.c)
+TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
+HEADERS = $(wildcard include/hta/*.h src/*.h tests/unit/*.h)
+
+.PHONY: all deps deps-test deps-bench demo test check sanitize bench \
+        install clean help
+all: deps
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+
+help:
+	@echo "make [all]       build $(BUILD)/hta (installs missing packages)"
+	@echo "make demo        build and solve instances/example.txt"
+	@echo "make test        build and run the whole test suite"
+	@echo "make sanitize    the test suite under ASan+UBSan (build-san/)"
+	@echo "make bench       benchmarks (figures printed, nothing asserted)"
+	@echo "make install PREFIX=...   install the hta binary"
+
+deps:
+	@sh scripts/deps.sh build
+deps-test:
+	@sh scripts/deps.sh test
+deps-bench:
+	@sh scripts/deps.sh bench
+
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libhta.a: $(LIBOBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/hta: $(CLIOBJ) $(BUILD)/libhta.a
+	$(CC) $(OPT) $(EXTRA) $(CLIOBJ) $(BUILD)/libhta.a $(DEPLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhta.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit $< $(BUILD)/libhta.a $(DEPLIBS) \
+	    -lcmocka -o $@
+
+demo: deps
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	$(BUILD)/hta solve instances/example.txt --algo rr,fsy,brute
+
+# The whole suite: unit tests, bad-input corpus, CLI golden tests, oracles.
+# Warnings are errors here.
+test check: deps-test
+	@$(MAKE) --no-print-directory EXTRA="$(EXTRA) -Werror" \
+	    $(BUILD)/hta $(TESTBIN)
+	@sh tests/run.sh $(BUILD)
+
+sanitize: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g" \
+	    EXTRA="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    build-san/hta $(TESTBIN:$(BUILD)/%=build-san/%)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    sh tests/run.sh build-san
+
+bench: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/hta $(DESTDIR)$(PREFIX)/bin/hta
+
+clean:
+	rm -rf build build-san

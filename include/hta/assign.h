@@ -1,0 +1,53 @@
+/* Assignments: the file format v1 and the single evaluator of makespans
+ * (Fischer-Su-Yin, Definitions 2, 6 and 7).
+ *
+ * An assignment is an int32_t array a[0..m) with a[t] the server of task t.
+ * Ownership: arrays returned through an out-parameter belong to the caller
+ * (free()); hta_eval owns its per-server arrays (hta_eval_free).
+ */
+#ifndef HTA_ASSIGN_H
+#define HTA_ASSIGN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hta/instance.h"
+
+typedef struct hta_eval {
+    double makespan;   /* L^A = max_s L_s^A */
+    double total;      /* H^A = sum_s L_s^A */
+    double w_rem_r;    /* w_rem(r^A), the remote cost in force */
+    int64_t local;     /* tasks on a server holding their block */
+    int64_t remote;    /* r^A */
+    int32_t argmax;    /* least server id with L_s^A = L^A */
+    int32_t n;
+    int32_t *nloc;     /* per server: local tasks */
+    int32_t *nrem;     /* per server: remote tasks */
+    double *load;      /* per server: L_s^A */
+} hta_eval;
+
+/* The load of a server with nloc local and nrem remote tasks when a remote
+ * task costs c.  Every load in hta is computed by this one formula, so equal
+ * counts always give bit-identical loads. */
+static inline double hta_load(const hta_instance *inst, int64_t nloc,
+                              int64_t nrem, double c)
+{
+    return inst->w_loc * (double)nloc + c * (double)nrem;
+}
+
+/* Evaluates a complete assignment (every a[t] in [0, n)).  Fills *ev, whose
+ * arrays it allocates.  O(m + |E|) time, O(n) memory. */
+hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
+                        hta_eval *ev, hta_diag *d);
+
+void hta_eval_free(hta_eval *ev);
+
+/* Reads an assignment file for inst: every task exactly once, server ids in
+ * range.  *out is a new array of m entries.  O(size of the file). */
+hta_status hta_assign_parse(const char *path, const hta_instance *inst,
+                            int32_t **out, hta_diag *d);
+
+hta_status hta_assign_write(const hta_instance *inst, const int32_t *a,
+                            FILE *f);
+
+#endif

@@ -1,0 +1,44 @@
+/* Bal-assign (Fischer-Su-Yin, Section 5.1.2, Definition 12): extends a
+ * max-cover alpha to a complete assignment, giving each uncovered task to a
+ * server of least virtual load, where every such task counts
+ * w_rem^alpha = w_rem(u), u the number of uncovered tasks.
+ *
+ * Tie rule: the greedy picks the server of least (virtual load, id).  The
+ * outcome is a number of slots q[s] per server.  Tasks then fill the slots:
+ * servers in increasing id first take uncovered tasks local to them (lowest
+ * task id first), then the remaining tasks fill the remaining slots in
+ * increasing task id.  A task placed locally costs w_loc <= w_rem^alpha and
+ * lowers the real remote count, so every real load is at most its virtual
+ * load.
+ *
+ * Ownership: the caller provides every array.
+ */
+#ifndef HTA_BALASSIGN_H
+#define HTA_BALASSIGN_H
+
+#include <stdint.h>
+
+#include "hta/instance.h"
+
+/* Virtual load of a server with nloc covered tasks and j slots. */
+double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
+                             double c);
+
+/* Slots by water-filling: a level estimate settles all but O(n) picks,
+ * which a heap makes in the greedy's order.  nloc[s]: covered tasks per
+ * server; u: uncovered tasks; c = w_rem(u).  O(n log n + max nloc). */
+hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
+                               int64_t u, double c, int64_t *q, hta_diag *d);
+
+/* The literal greedy, one task at a time with a heap: O(u log n).  Kept as
+ * the reference that hta_balassign_slots must reproduce exactly. */
+hta_status hta_balassign_slots_literal(const hta_instance *inst,
+                                       const int32_t *nloc, int64_t u,
+                                       double c, int64_t *q, hta_diag *d);
+
+/* Completes the assignment a (a[t] = cover or -1 on entry) from the slots q
+ * by the fill rule above.  O(m + |E| of servers with slots). */
+hta_status hta_balassign_place(const hta_instance *inst, const int64_t *q,
+                               int32_t *a, hta_diag *d);
+
+#endif

@@ -1,0 +1,39 @@
+/* Lower bounds on the optimal makespan L^O.
+ *
+ * Ownership: borrowed inputs only.
+ */
+#ifndef HTA_BOUNDS_H
+#define HTA_BOUNDS_H
+
+#include <stdint.h>
+
+#include "hta/instance.h"
+#include "hta/diag.h"
+
+/* ceil(m/n) * w_loc: some server runs ceil(m/n) tasks, each costs at least
+ * w_loc (proof of Theorem 4.2).  O(1). */
+double hta_bound_trivial(const hta_instance *inst);
+
+/* The flow bound.  f[k] for k = 0..K is the max-cover size with threshold
+ * k (f[0] = 0).  An assignment of makespan L runs at most k = floor(L/w_loc)
+ * local tasks per server, hence l <= f(k) local tasks in all (Lemma 5.2);
+ * the r = m - l >= m - f(k) remote tasks cost w_rem(r) each.  Hence
+ *   n*L >= w_loc*f(k) + w_rem(m - f(k))*(m - f(k))      (total load),
+ *   L   >= ceil((m - f(k))/n) * w_rem(m - f(k))           (pigeonhole),
+ * because both right-hand sides shrink as l grows (w_rem(0) >= w_loc and
+ * w_rem non-decreasing).  The bound is the least L meeting both with
+ * k = floor(L/w_loc); beyond K, f(k) <= m is used.  The result is at least
+ * the trivial bound.  O(K). */
+double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K);
+
+/* The flow bound on its own, without a full fsy sweep: raises a max-cover
+ * threshold tau = 1, 2, ... until the bound is settled (at most
+ * L/w_loc + 1 thresholds).  O(that many incremental max-cover steps). */
+hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
+                                  hta_diag *d);
+
+/* Theorem 5.4's additive term (1 - 1/(n-1)) * w_rem(m), an upper bound on
+ * (1 - 1/(n-1)) * w_rem^O; 0 when n <= 2. */
+double hta_bound_fsy_additive(const hta_instance *inst);
+
+#endif

@@ -1,0 +1,91 @@
+/* The instance model: tasks, servers, the placement graph and the costs
+ * (Fischer, Su, Yin, "Assigning Tasks for Efficiency in Hadoop", SPAA 2010,
+ * Definitions 2, 3 and 7).
+ *
+ * Ownership: an hta_instance is created by hta_instance_parse or
+ * hta_instance_build and released with hta_instance_free; every array in it
+ * belongs to it.  Callers read the fields but never modify them.
+ */
+#ifndef HTA_INSTANCE_H
+#define HTA_INSTANCE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hta/diag.h"
+
+/* Documented limits (README, "Limits"); tests probe them. */
+#define HTA_MAX_TASKS 2147483646LL   /* ids fit in int32_t */
+#define HTA_MAX_SERVERS 16777216LL   /* 2^24 */
+#define HTA_MAX_WREM_TABLE 1000000LL /* entries of a w_rem table */
+
+typedef enum hta_wrem_kind { HTA_WREM_TABLE, HTA_WREM_AFFINE } hta_wrem_kind;
+
+/* The remote cost w_rem(r) as a function of the number r of remote tasks:
+ * a table v[0..k] with w_rem(r) = v[min(r, k)], or a + b*r. */
+typedef struct hta_wrem {
+    hta_wrem_kind kind;
+    int64_t k;  /* table: index of the last entry */
+    double *v;  /* table: k + 1 non-decreasing values (owned) */
+    double a, b;
+} hta_wrem;
+
+typedef struct hta_instance {
+    int32_t m;       /* tasks 0..m-1 */
+    int32_t n;       /* servers 0..n-1 */
+    int64_t edges;   /* |E|: number of (task, server) placement pairs */
+    double w_loc;
+    hta_wrem wrem;
+    /* Placement graph, task side: the servers of task t are
+     * task_srv[task_off[t] .. task_off[t+1]), in file order. */
+    int64_t *task_off;
+    int32_t *task_srv;
+    /* Server side: the tasks local to s are srv_task[srv_off[s] ..
+     * srv_off[s+1]), in increasing task id. */
+    int64_t *srv_off;
+    int32_t *srv_task;
+} hta_instance;
+
+/* w_rem(r) for r >= 0.  O(1). */
+double hta_wrem_at(const hta_wrem *w, int64_t r);
+
+/* 1 when w_rem is the same for every r (a table of one distinct value or
+ * an affine function with b = 0). */
+int hta_wrem_is_constant(const hta_wrem *w);
+
+/* Reads an instance (format v1, README) from path ("-": stdin).  On failure
+ * returns HTA_ERR_IO or HTA_ERR_INPUT with the diagnostic filled and *out
+ * NULL.  O(size of the file) time and memory. */
+hta_status hta_instance_parse(const char *path, hta_instance **out,
+                              hta_diag *d);
+
+/* Same, from memory; name is used in diagnostics. */
+hta_status hta_instance_parse_memory(const char *name, const char *text,
+                                     size_t len, hta_instance **out,
+                                     hta_diag *d);
+
+/* Builds an instance from CSR arrays (copied): the servers of task t are
+ * srv[off[t] .. off[t+1]).  wrem is copied.  Checks every rule of the file
+ * format (Definition 3 and 7).  O(m + n + |E|). */
+hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
+                              const hta_wrem *wrem, const int64_t *off,
+                              const int32_t *srv, hta_instance **out,
+                              hta_diag *d);
+
+/* Writes inst in format v1; parse(write(x)) == x.  comment, if not NULL, is
+ * written as '#' lines at the top.  Returns HTA_ERR_IO on a write error. */
+hta_status hta_instance_write(const hta_instance *inst, FILE *f,
+                              const char *comment);
+
+/* 1 when server s holds task t's block.  O(replicas of t). */
+int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
+
+/* Exact equality of two instances (same costs, same replica lists). */
+int hta_instance_equal(const hta_instance *a, const hta_instance *b);
+
+void hta_instance_free(hta_instance *inst);
+
+/* Writes x so that strtod reads back the same double, shortest form. */
+void hta_format_real(char buf[32], double x);
+
+#endif

@@ -1,0 +1,64 @@
+/* Max-cover (Fischer-Su-Yin, Section 5.1.1, Lemma 5.2, Fact 5.1): the
+ * largest set of tasks that can run locally when no server takes more than
+ * tau local tasks, i.e. a maximum flow in G'_rho (source -> task, cap 1;
+ * task -> each server holding its block, cap 1; server -> sink, cap tau).
+ *
+ * Ownership: hta_maxcover_new allocates the state, which borrows the
+ * instance (it must outlive the state); hta_maxcover_free releases it.  The
+ * arrays returned by the accessors belong to the state and change with
+ * every hta_maxcover_raise.
+ */
+#ifndef HTA_MAXCOVER_H
+#define HTA_MAXCOVER_H
+
+#include <stdint.h>
+
+#include "hta/instance.h"
+
+typedef enum hta_maxflow_engine {
+    HTA_MAXFLOW_INCREMENTAL, /* Fact 5.1: augment the previous flow */
+    HTA_MAXFLOW_IGRAPH       /* igraph_maxflow on G'_rho for every tau */
+} hta_maxflow_engine;
+
+typedef struct hta_maxcover hta_maxcover;
+
+/* Counters for benchmarks and traces. */
+typedef struct hta_maxcover_stats {
+    int64_t direct;     /* tasks matched by a direct server scan */
+    int64_t augmented;  /* augmenting paths of length >= 2 */
+    int64_t phases;     /* breadth-first phases */
+    int64_t visited;    /* servers visited by the phases */
+    int64_t flow_calls; /* igraph_maxflow calls */
+} hta_maxcover_stats;
+
+hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
+                            hta_maxcover **out, hta_diag *d);
+
+/* Raises the threshold to tau (tau >= 1, never decreasing) and makes the
+ * cover maximum for it.  When the maximum does not grow, the cover is left
+ * exactly as it was (both engines), so equal f(tau) means equal covers.
+ *
+ * incremental: the previous cover stays valid (Fact 5.1) and is augmented
+ * along shortest augmenting paths in Dinic-style phases; over a whole sweep
+ * at most m augmentations, each phase O(|E|).  igraph: one igraph_maxflow on
+ * G'_rho, O(|E| * sqrt(m + n)) or worse per call. */
+hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d);
+
+/* f(tau): the number of covered tasks. */
+int64_t hta_maxcover_size(const hta_maxcover *mc);
+
+/* cover[t]: the server running t locally, or -1 for an uncovered task. */
+const int32_t *hta_maxcover_cover(const hta_maxcover *mc);
+
+/* loads[s]: the number of covered tasks on server s (at most tau). */
+const int32_t *hta_maxcover_loads(const hta_maxcover *mc);
+
+const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
+
+void hta_maxcover_free(hta_maxcover *mc);
+
+/* Makes igraph report errors as return codes instead of aborting; called
+ * once by hta_maxcover_new, harmless to call again. */
+void hta_igraph_init(void);
+
+#endif

@@ -1,0 +1,90 @@
+/* Lower bounds on L^O: trivial and flow bounds (derivations in bounds.h). */
+#include "hta/bounds.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "hta/maxcover.h"
+
+double hta_bound_trivial(const hta_instance *inst)
+{
+    int64_t per = ((int64_t)inst->m + inst->n - 1) / inst->n;
+    return (double)per * inst->w_loc;
+}
+
+/* Rounding must never push a bound above the optimum it bounds: sums of
+ * real products are shrunk by a few ulps. */
+static double shrink(double x)
+{
+    return x * (1.0 - 8 * DBL_EPSILON);
+}
+
+double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)
+{
+    int64_t m = inst->m, n = inst->n;
+    double w_loc = inst->w_loc, trivial = hta_bound_trivial(inst);
+    for (int64_t k = 0; k <= K; k++) {
+        int64_t rem = m - f[k];
+        double c = hta_wrem_at(&inst->wrem, rem);
+        double need = shrink((w_loc * (double)f[k] + c * (double)rem) /
+                             (double)n);
+        double pigeon = (double)((rem + n - 1) / n) * c;
+        double cand = fmax(fmax((double)k * w_loc, need), pigeon);
+        cand = fmax(cand, trivial);
+        /* L = cand has floor(L/w_loc) = k when cand < (k+1)*w_loc; the
+         * candidate of the first such k is the least feasible L. */
+        if (cand < (double)(k + 1) * w_loc)
+            return cand;
+    }
+    return fmax((double)(K + 1) * w_loc, trivial);
+}
+
+double hta_bound_fsy_additive(const hta_instance *inst)
+{
+    if (inst->n <= 2)
+        return 0.0;
+    return (1.0 - 1.0 / (double)(inst->n - 1)) *
+           hta_wrem_at(&inst->wrem, inst->m);
+}
+
+hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
+                                  hta_diag *d)
+{
+    hta_maxcover *mc = NULL;
+    int64_t cap = 64, K = 0;
+    int64_t *f = malloc((size_t)cap * sizeof *f);
+    hta_status st = HTA_OK;
+    if (!f)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    f[0] = 0;
+    if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d)) !=
+        HTA_OK)
+        goto cleanup;
+    for (;;) {
+        /* Settled when the bound lies below (K+1)*w_loc: later f values
+         * cannot change it. */
+        double b = hta_bound_flow(inst, f, K);
+        if (b < (double)(K + 1) * inst->w_loc || K >= inst->m) {
+            *lb = b;
+            break;
+        }
+        if (K + 1 >= cap) {
+            int64_t *nf = realloc(f, (size_t)cap * 2 * sizeof *nf);
+            if (!nf) {
+                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                  "out of memory");
+                goto cleanup;
+            }
+            f = nf;
+            cap *= 2;
+        }
+        if ((st = hta_maxcover_raise(mc, K + 1, d)) != HTA_OK)
+            goto cleanup;
+        f[++K] = hta_maxcover_size(mc);
+    }
+cleanup:
+    hta_maxcover_free(mc);
+    free(f);
+    return st;
+}

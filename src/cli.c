@@ -1,0 +1,171 @@
+/* Command-line helpers: option parsing and error printing. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_usage_error(const cli_args *a, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "hta %s: ", a->command);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: %s\n", a->usage);
+    return HTA_ERR_USAGE;
+}
+
+int cli_report(hta_status st, const hta_diag *d)
+{
+    char buf[800];
+    hta_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+    return (int)st;
+}
+
+static int find(const cli_args *a, const char *name)
+{
+    for (int i = 0; i < a->noptions; i++)
+        if (strcmp(a->options[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const char *cli_get(const cli_args *a, const char *name)
+{
+    int i = find(a, name);
+    return i >= 0 && a->count[i] ? a->value[i] : NULL;
+}
+
+int cli_has(const cli_args *a, const char *name)
+{
+    int i = find(a, name);
+    return i >= 0 && a->count[i] > 0;
+}
+
+int cli_parse(cli_args *a, int argc, char **argv, const char *command,
+              const char *usage, const char *help, const cli_option *opts,
+              int nopts, int min_pos, int max_pos, int *exit_now)
+{
+    memset(a, 0, sizeof *a);
+    a->command = command;
+    a->usage = usage;
+    a->options = opts;
+    a->noptions = nopts;
+    int only_pos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+            if (a->npos >= max_pos || a->npos >= 16) {
+                *exit_now = cli_usage_error(a, "unexpected argument '%s'",
+                                            arg);
+                return 0;
+            }
+            a->pos[a->npos++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            printf("usage: %s\n%s", usage, help);
+            *exit_now = 0;
+            return 0;
+        }
+        int k = -1;
+        const char *inline_val = NULL;
+        if (arg[1] == '-') {
+            const char *name = arg + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            for (int j = 0; j < nopts; j++)
+                if (strlen(opts[j].name) == len &&
+                    strncmp(opts[j].name, name, len) == 0)
+                    k = j;
+            if (eq)
+                inline_val = eq + 1;
+        } else if (arg[2] == '\0') {
+            for (int j = 0; j < nopts; j++)
+                if (opts[j].short_name == arg[1])
+                    k = j;
+        }
+        if (k < 0) {
+            *exit_now = cli_usage_error(a, "unknown option '%s'", arg);
+            return 0;
+        }
+        if (!opts[k].has_arg && inline_val) {
+            *exit_now = cli_usage_error(a, "option '--%s' takes no argument",
+                                        opts[k].name);
+            return 0;
+        }
+        const char *val = "";
+        if (opts[k].has_arg) {
+            if (inline_val)
+                val = inline_val;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else {
+                *exit_now = cli_usage_error(a, "option '%s' needs an argument",
+                                            arg);
+                return 0;
+            }
+        }
+        a->value[k] = val;
+        a->count[k]++;
+    }
+    if (a->npos < min_pos) {
+        *exit_now = cli_usage_error(a, "missing argument");
+        return 0;
+    }
+    return 1;
+}
+
+int cli_int(const cli_args *a, const char *name, int64_t lo, int64_t hi,
+            int64_t *out)
+{
+    const char *s = cli_get(a, name);
+    if (!s)
+        return 1;
+    errno = 0;
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+        cli_usage_error(a, "--%s expects an integer in [%lld, %lld], found "
+                           "'%s'",
+                        name, (long long)lo, (long long)hi, s);
+        return 0;
+    }
+    *out = (int64_t)v;
+    return 1;
+}
+
+int cli_real(const cli_args *a, const char *name, double lo, double *out)
+{
+    const char *s = cli_get(a, name);
+    if (!s)
+        return 1;
+    errno = 0;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+        v < lo) {
+        cli_usage_error(a, "--%s expects a number >= %g, found '%s'", name,
+                        lo, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}

@@ -1,0 +1,79 @@
+/* hta eval: the evaluation of a given assignment (Definitions 2, 6, 7). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "hta/assign.h"
+#include "hta/report.h"
+
+static const char usage[] = "hta eval INSTANCE ASSIGNMENT [--json] [--loads]";
+static const char help[] =
+    "\nPrints the makespan L^A, the total load H^A, the local and remote\n"
+    "counts and the remote cost w_rem(r^A) of an assignment.\n"
+    "  --json   as JSON, with the per-server counts and loads\n"
+    "  --loads  also list every server's local, remote and load\n";
+
+static const cli_option options[] = {{"json", 0, 0}, {"loads", 0, 0}};
+
+int cmd_eval(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, argc, argv, "eval", usage, help, options, 2, 2, 2,
+                   &code))
+        return code;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_instance *inst = NULL;
+    int32_t *a = NULL;
+    hta_eval ev = {0};
+    hta_status st = hta_instance_parse(args.pos[0], &inst, &d);
+    if (st == HTA_OK)
+        st = hta_assign_parse(args.pos[1], inst, &a, &d);
+    if (st == HTA_OK)
+        st = hta_eval_run(inst, a, &ev, &d);
+    if (st != HTA_OK) {
+        code = cli_report(st, &d);
+        goto cleanup;
+    }
+    char x[32];
+    if (cli_has(&args, "json")) {
+        fputs("{\"makespan\": ", stdout);
+        hta_json_number(stdout, ev.makespan);
+        fputs(", \"total\": ", stdout);
+        hta_json_number(stdout, ev.total);
+        printf(", \"local\": %lld, \"remote\": %lld, \"w_rem_r\": ",
+               (long long)ev.local, (long long)ev.remote);
+        hta_json_number(stdout, ev.w_rem_r);
+        printf(", \"argmax\": %ld,\n \"servers\": [", (long)ev.argmax);
+        for (int32_t s = 0; s < inst->n; s++) {
+            printf("%s{\"local\": %ld, \"remote\": %ld, \"load\": ",
+                   s ? ", " : "", (long)ev.nloc[s], (long)ev.nrem[s]);
+            hta_json_number(stdout, ev.load[s]);
+            putchar('}');
+        }
+        puts("]}");
+    } else {
+        hta_format_real(x, ev.makespan);
+        printf("makespan %s (server %ld)\n", x, (long)ev.argmax);
+        hta_format_real(x, ev.total);
+        printf("total %s\n", x);
+        printf("local %lld\nremote %lld\n", (long long)ev.local,
+               (long long)ev.remote);
+        hta_format_real(x, ev.w_rem_r);
+        printf("w_rem(r) %s\n", x);
+        if (cli_has(&args, "loads"))
+            for (int32_t s = 0; s < inst->n; s++) {
+                hta_format_real(x, ev.load[s]);
+                printf("server %ld local %ld remote %ld load %s\n", (long)s,
+                       (long)ev.nloc[s], (long)ev.nrem[s], x);
+            }
+    }
+    if (fflush(stdout) != 0)
+        code = HTA_ERR_IO;
+cleanup:
+    hta_eval_free(&ev);
+    free(a);
+    hta_instance_free(inst);
+    return code;
+}

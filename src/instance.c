@@ -1,0 +1,560 @@
+/* Instance model: parsing, validation and writing of format v1
+ * (Fischer-Su-Yin, Definitions 2, 3 and 7). */
+#include "hta/instance.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hta/lex.h"
+
+double hta_wrem_at(const hta_wrem *w, int64_t r)
+{
+    if (w->kind == HTA_WREM_AFFINE)
+        return w->a + w->b * (double)r;
+    return w->v[r < w->k ? r : w->k];
+}
+
+int hta_wrem_is_constant(const hta_wrem *w)
+{
+    if (w->kind == HTA_WREM_AFFINE)
+        return w->b == 0.0;
+    return w->v[0] == w->v[w->k];
+}
+
+void hta_format_real(char buf[32], double x)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
+void hta_instance_free(hta_instance *inst)
+{
+    if (!inst)
+        return;
+    free(inst->wrem.v);
+    free(inst->task_off);
+    free(inst->task_srv);
+    free(inst->srv_off);
+    free(inst->srv_task);
+    free(inst);
+}
+
+int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s)
+{
+    for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+        if (inst->task_srv[i] == s)
+            return 1;
+    return 0;
+}
+
+/* Fills the server side of the placement graph from the task side. */
+static int build_server_side(hta_instance *inst)
+{
+    int32_t n = inst->n;
+    inst->srv_off = calloc((size_t)n + 1, sizeof *inst->srv_off);
+    inst->srv_task = malloc(((size_t)inst->edges + 1) * sizeof *inst->srv_task);
+    if (!inst->srv_off || !inst->srv_task)
+        return 0;
+    for (int64_t i = 0; i < inst->edges; i++)
+        inst->srv_off[inst->task_srv[i] + 1]++;
+    for (int32_t s = 0; s < n; s++)
+        inst->srv_off[s + 1] += inst->srv_off[s];
+    /* Filling in task order keeps each server's list sorted by task id. */
+    int64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+    if (!fill)
+        return 0;
+    memcpy(fill, inst->srv_off, ((size_t)n + 1) * sizeof *fill);
+    for (int32_t t = 0; t < inst->m; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            inst->srv_task[fill[inst->task_srv[i]]++] = t;
+    free(fill);
+    return 1;
+}
+
+static hta_status copy_wrem(hta_wrem *dst, const hta_wrem *src)
+{
+    *dst = *src;
+    dst->v = NULL;
+    if (src->kind == HTA_WREM_TABLE) {
+        dst->v = malloc(((size_t)src->k + 1) * sizeof *dst->v);
+        if (!dst->v)
+            return HTA_ERR_INTERNAL;
+        memcpy(dst->v, src->v, ((size_t)src->k + 1) * sizeof *dst->v);
+    }
+    return HTA_OK;
+}
+
+/* Checks Definition 7 on a cost model; names the first violated rule. */
+static hta_status check_costs(double w_loc, const hta_wrem *w, int32_t m,
+                              hta_diag *d)
+{
+    if (!(w_loc > 0.0) || !isfinite(w_loc))
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected w_loc > 0 and finite, found %g", w_loc);
+    if (w->kind == HTA_WREM_AFFINE) {
+        if (!isfinite(w->a) || !isfinite(w->b) || w->b < 0.0 ||
+            w->a < w_loc || !isfinite(w->a + w->b * (double)m))
+            return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                                "expected w_rem affine a b with a >= w_loc, "
+                                "b >= 0, a + b*m finite, found a=%g b=%g",
+                                w->a, w->b);
+        return HTA_OK;
+    }
+    if (w->k < 0 || !w->v)
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected a w_rem table of at least one value");
+    for (int64_t i = 0; i <= w->k; i++)
+        if (!isfinite(w->v[i]) || w->v[i] < (i ? w->v[i - 1] : w_loc))
+            return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                                "expected a non-decreasing w_rem table with "
+                                "w_rem(0) >= w_loc, found w_rem(%lld) = %g",
+                                (long long)i, w->v[i]);
+    return HTA_OK;
+}
+
+hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
+                              const hta_wrem *wrem, const int64_t *off,
+                              const int32_t *srv, hta_instance **out,
+                              hta_diag *d)
+{
+    *out = NULL;
+    if (m < 1 || n < 1 || n > HTA_MAX_SERVERS)
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected m >= 1 and 1 <= n <= %lld, found m=%ld "
+                            "n=%ld",
+                            HTA_MAX_SERVERS, (long)m, (long)n);
+    hta_status st = check_costs(w_loc, wrem, m, d);
+    if (st != HTA_OK)
+        return st;
+    if (off[0] != 0)
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected off[0] = 0");
+    int32_t *stamp = calloc((size_t)n, sizeof *stamp);
+    hta_instance *inst = calloc(1, sizeof *inst);
+    if (!stamp || !inst) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    for (int32_t t = 0; t < m; t++) {
+        if (off[t + 1] <= off[t]) {
+            st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                              "expected at least one server for task %ld",
+                              (long)t);
+            goto cleanup;
+        }
+        for (int64_t i = off[t]; i < off[t + 1]; i++) {
+            if (srv[i] < 0 || srv[i] >= n) {
+                st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                                  "expected a server id in [0, %ld] for "
+                                  "task %ld, found %ld",
+                                  (long)n - 1, (long)t, (long)srv[i]);
+                goto cleanup;
+            }
+            if (stamp[srv[i]] == t + 1) {
+                st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                                  "expected distinct servers for task %ld, "
+                                  "found server %ld twice",
+                                  (long)t, (long)srv[i]);
+                goto cleanup;
+            }
+            stamp[srv[i]] = t + 1;
+        }
+    }
+    inst->m = m;
+    inst->n = n;
+    inst->w_loc = w_loc;
+    inst->edges = off[m];
+    inst->task_off = malloc(((size_t)m + 1) * sizeof *inst->task_off);
+    inst->task_srv = malloc(((size_t)off[m] + 1) * sizeof *inst->task_srv);
+    if (!inst->task_off || !inst->task_srv ||
+        copy_wrem(&inst->wrem, wrem) != HTA_OK) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    memcpy(inst->task_off, off, ((size_t)m + 1) * sizeof *off);
+    memcpy(inst->task_srv, srv, (size_t)off[m] * sizeof *srv);
+    if (!build_server_side(inst)) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    *out = inst;
+    inst = NULL;
+cleanup:
+    free(stamp);
+    hta_instance_free(inst);
+    return st;
+}
+
+/* ---- parser ---------------------------------------------------------- */
+
+typedef struct parser {
+    hta_lex lx;
+    hta_instance *inst;
+    int64_t *start;  /* per task: offset in raw, -1 before its line */
+    int32_t *deg;    /* per task: number of servers */
+    int32_t *stamp;  /* per server: last task + 1 that listed it */
+    int32_t *raw;    /* servers of all task lines, in file order */
+    int64_t nraw, capraw;
+    int32_t seen;    /* task lines read so far */
+} parser;
+
+static hta_status expect_eol(parser *p, size_t ntok, const char *after,
+                             hta_diag *d)
+{
+    if (p->lx.ntok > ntok) {
+        char what[96];
+        snprintf(what, sizeof what, "end of line after %s", after);
+        return hta_lex_expected(&p->lx, what, p->lx.tok[ntok], d);
+    }
+    return HTA_OK;
+}
+
+/* Reads the next line and checks that it starts with keyword. */
+static hta_status header_line(parser *p, const char *keyword, size_t min_tok,
+                              const char *what, hta_diag *d)
+{
+    hta_status st = hta_lex_next(&p->lx, d);
+    if (st != HTA_OK)
+        return st;
+    if (p->lx.ntok == 0)
+        return hta_diag_set(d, HTA_ERR_INPUT, p->lx.path, p->lx.line,
+                            "expected a '%s' line, found end of file",
+                            keyword);
+    if (strcmp(p->lx.tok[0], keyword) != 0) {
+        char want[64];
+        snprintf(want, sizeof want, "a '%s' line", keyword);
+        return hta_lex_expected(&p->lx, want, p->lx.tok[0], d);
+    }
+    if (p->lx.ntok < min_tok)
+        return hta_lex_expected(&p->lx, what, NULL, d);
+    return HTA_OK;
+}
+
+static hta_status parse_wrem(parser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_wrem *w = &p->inst->wrem;
+    double w_loc = p->inst->w_loc;
+    hta_status st;
+    if (strcmp(lx->tok[1], "affine") == 0) {
+        w->kind = HTA_WREM_AFFINE;
+        if (lx->ntok < 4)
+            return hta_lex_expected(lx, "w_rem affine <a> <b>", NULL, d);
+        if ((st = hta_lex_real(lx, lx->tok[2], 1, "a number a >= w_loc",
+                               &w->a, d)) != HTA_OK ||
+            (st = hta_lex_real(lx, lx->tok[3], 0, "a slope b >= 0", &w->b,
+                               d)) != HTA_OK)
+            return st;
+        if (w->a < w_loc) {
+            char what[80], buf[32];
+            hta_format_real(buf, w_loc);
+            snprintf(what, sizeof what, "w_rem(0) = a >= w_loc = %s", buf);
+            return hta_lex_expected(lx, what, lx->tok[2], d);
+        }
+        if (!isfinite(w->a + w->b * (double)p->inst->m))
+            return hta_lex_expected(lx, "a slope b with a + b*m finite",
+                                    lx->tok[3], d);
+        return expect_eol(p, 4, "w_rem affine <a> <b>", d);
+    }
+    w->kind = HTA_WREM_TABLE;
+    w->k = (int64_t)lx->ntok - 2;
+    if (w->k + 1 > HTA_MAX_WREM_TABLE)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected at most %lld w_rem values, found %lld",
+                            HTA_MAX_WREM_TABLE, (long long)w->k + 1);
+    w->v = malloc(((size_t)w->k + 1) * sizeof *w->v);
+    if (!w->v)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory");
+    for (int64_t i = 0; i <= w->k; i++) {
+        const char *tok = lx->tok[i + 1];
+        if ((st = hta_lex_real(lx, tok, 1, "a w_rem value", &w->v[i], d)) !=
+            HTA_OK)
+            return st;
+        double floor_v = i ? w->v[i - 1] : w_loc;
+        if (w->v[i] < floor_v) {
+            char what[96], buf[32];
+            hta_format_real(buf, floor_v);
+            snprintf(what, sizeof what, "%s %s",
+                     i ? "a non-decreasing w_rem value >=" :
+                         "w_rem(0) >= w_loc =",
+                     buf);
+            return hta_lex_expected(lx, what, tok, d);
+        }
+    }
+    return HTA_OK;
+}
+
+static hta_status parse_task(parser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_instance *inst = p->inst;
+    int64_t t, s;
+    hta_status st;
+    if (lx->ntok < 2)
+        return hta_lex_expected(lx, "a task id", NULL, d);
+    if ((st = hta_lex_int(lx, lx->tok[1], 0, inst->m - 1, "a task id", &t,
+                          d)) != HTA_OK)
+        return st;
+    if (p->start[t] >= 0)
+        return hta_lex_expected(lx, "one 'task' line per task, task id",
+                                lx->tok[1], d);
+    if (lx->ntok < 3)
+        return hta_lex_expected(lx, "at least one server id", NULL, d);
+    int64_t k = (int64_t)lx->ntok - 2;
+    if (p->nraw + k > p->capraw) {
+        int64_t cap = p->capraw ? p->capraw : 1024;
+        while (cap < p->nraw + k)
+            cap *= 2;
+        int32_t *nr = realloc(p->raw, (size_t)cap * sizeof *nr);
+        if (!nr)
+            return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                                "out of memory");
+        p->raw = nr;
+        p->capraw = cap;
+    }
+    for (int64_t i = 0; i < k; i++) {
+        const char *tok = lx->tok[i + 2];
+        if ((st = hta_lex_int(lx, tok, 0, inst->n - 1, "a server id", &s,
+                              d)) != HTA_OK)
+            return st;
+        if (p->stamp[s] == t + 1)
+            return hta_lex_expected(lx, "distinct servers on a task line, "
+                                        "server id", tok, d);
+        p->stamp[s] = (int32_t)t + 1;
+        p->raw[p->nraw + i] = (int32_t)s;
+    }
+    p->start[t] = p->nraw;
+    p->deg[t] = (int32_t)k;
+    p->nraw += k;
+    p->seen++;
+    return HTA_OK;
+}
+
+/* Body keywords.  Optional lines of later format revisions slot in here. */
+static const struct {
+    const char *keyword;
+    hta_status (*parse)(parser *, hta_diag *);
+} body_lines[] = {
+    {"task", parse_task},
+};
+
+static hta_status parse_all(parser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_status st;
+    int64_t v;
+
+    if ((st = header_line(p, "hta-instance", 2, "a format version", d)) !=
+        HTA_OK) {
+        if (lx->ntok > 0 && strcmp(lx->tok[0], "hta-instance") != 0)
+            return hta_lex_expected(lx, "the magic 'hta-instance'",
+                                    lx->tok[0], d);
+        return st;
+    }
+    if ((st = hta_lex_int(lx, lx->tok[1], 1, 1, "format version", &v, d)) !=
+            HTA_OK ||
+        (st = expect_eol(p, 2, "the version", d)) != HTA_OK)
+        return st;
+
+    /* A task line takes at least 8 bytes ("task 0 0"), so a count the file
+     * cannot hold is refused before anything is allocated from it. */
+    int64_t max_tasks = (int64_t)(lx->len / 8) + 1;
+    if (max_tasks > HTA_MAX_TASKS)
+        max_tasks = HTA_MAX_TASKS;
+    if ((st = header_line(p, "tasks", 2, "a task count", d)) != HTA_OK ||
+        (st = hta_lex_int(lx, lx->tok[1], 1, HTA_MAX_TASKS, "a task count",
+                          &v, d)) != HTA_OK ||
+        (st = expect_eol(p, 2, "the task count", d)) != HTA_OK)
+        return st;
+    if (v > max_tasks)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected a task count this file can hold "
+                            "(at most %lld task lines fit in %zu bytes), "
+                            "found '%s'",
+                            (long long)max_tasks, lx->len, lx->tok[1]);
+    p->inst->m = (int32_t)v;
+    if ((st = header_line(p, "servers", 2, "a server count", d)) != HTA_OK ||
+        (st = hta_lex_int(lx, lx->tok[1], 1, HTA_MAX_SERVERS,
+                          "a server count", &v, d)) != HTA_OK ||
+        (st = expect_eol(p, 2, "the server count", d)) != HTA_OK)
+        return st;
+    p->inst->n = (int32_t)v;
+    if ((st = header_line(p, "w_loc", 2, "a local cost", d)) != HTA_OK ||
+        (st = hta_lex_real(lx, lx->tok[1], 1, "a local cost w_loc",
+                           &p->inst->w_loc, d)) != HTA_OK ||
+        (st = expect_eol(p, 2, "w_loc", d)) != HTA_OK)
+        return st;
+    if ((st = header_line(p, "w_rem", 2, "w_rem values or 'affine'", d)) !=
+            HTA_OK ||
+        (st = parse_wrem(p, d)) != HTA_OK)
+        return st;
+
+    size_t m = (size_t)p->inst->m;
+    p->start = malloc(m * sizeof *p->start);
+    p->deg = malloc(m * sizeof *p->deg);
+    p->stamp = calloc((size_t)p->inst->n, sizeof *p->stamp);
+    if (!p->start || !p->deg || !p->stamp)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory");
+    memset(p->start, 0xff, m * sizeof *p->start);
+
+    for (;;) {
+        if ((st = hta_lex_next(lx, d)) != HTA_OK)
+            return st;
+        if (lx->ntok == 0)
+            break;
+        size_t i, nkw = sizeof body_lines / sizeof body_lines[0];
+        for (i = 0; i < nkw; i++)
+            if (strcmp(lx->tok[0], body_lines[i].keyword) == 0)
+                break;
+        if (i == nkw) {
+            char q[64];
+            return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                                "expected a 'task' line, found unknown "
+                                "keyword '%s'",
+                                hta_lex_quote(lx->tok[0], q));
+        }
+        if ((st = body_lines[i].parse(p, d)) != HTA_OK)
+            return st;
+    }
+    if (p->seen < p->inst->m) {
+        int32_t t = 0;
+        while (p->start[t] >= 0)
+            t++;
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected a 'task' line for task %ld, found end "
+                            "of file",
+                            (long)t);
+    }
+
+    hta_instance *inst = p->inst;
+    inst->edges = p->nraw;
+    inst->task_off = malloc((m + 1) * sizeof *inst->task_off);
+    inst->task_srv = malloc(((size_t)p->nraw + 1) * sizeof *inst->task_srv);
+    if (!inst->task_off || !inst->task_srv)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    int64_t pos = 0;
+    for (size_t t = 0; t < m; t++) {
+        inst->task_off[t] = pos;
+        memcpy(inst->task_srv + pos, p->raw + p->start[t],
+               (size_t)p->deg[t] * sizeof *inst->task_srv);
+        pos += p->deg[t];
+    }
+    inst->task_off[m] = pos;
+    if (!build_server_side(inst))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    return HTA_OK;
+}
+
+static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
+{
+    hta_status st = HTA_OK;
+    p->inst = calloc(1, sizeof *p->inst);
+    if (!p->inst)
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, p->lx.path, 0,
+                          "out of memory");
+    else
+        st = parse_all(p, d);
+    if (st == HTA_OK) {
+        *out = p->inst;
+        p->inst = NULL;
+    }
+    hta_instance_free(p->inst);
+    free(p->start);
+    free(p->deg);
+    free(p->stamp);
+    free(p->raw);
+    hta_lex_free(&p->lx);
+    return st;
+}
+
+hta_status hta_instance_parse(const char *path, hta_instance **out,
+                              hta_diag *d)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    *out = NULL;
+    hta_status st = hta_lex_open(&p.lx, path, d);
+    if (st != HTA_OK)
+        return st;
+    return parse_lexer(&p, out, d);
+}
+
+hta_status hta_instance_parse_memory(const char *name, const char *text,
+                                     size_t len, hta_instance **out,
+                                     hta_diag *d)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    *out = NULL;
+    hta_status st = hta_lex_from_memory(&p.lx, name, text, len, d);
+    if (st != HTA_OK)
+        return st;
+    return parse_lexer(&p, out, d);
+}
+
+hta_status hta_instance_write(const hta_instance *inst, FILE *f,
+                              const char *comment)
+{
+    char buf[32];
+    if (comment) {
+        const char *p = comment;
+        while (*p) {
+            const char *eol = strchr(p, '\n');
+            int len = eol ? (int)(eol - p) : (int)strlen(p);
+            fprintf(f, "# %.*s\n", len, p);
+            p += len + (eol != NULL);
+        }
+    }
+    fprintf(f, "hta-instance 1\ntasks %ld\nservers %ld\n", (long)inst->m,
+            (long)inst->n);
+    hta_format_real(buf, inst->w_loc);
+    fprintf(f, "w_loc %s\nw_rem", buf);
+    if (inst->wrem.kind == HTA_WREM_AFFINE) {
+        hta_format_real(buf, inst->wrem.a);
+        fprintf(f, " affine %s", buf);
+        hta_format_real(buf, inst->wrem.b);
+        fprintf(f, " %s", buf);
+    } else {
+        for (int64_t i = 0; i <= inst->wrem.k; i++) {
+            hta_format_real(buf, inst->wrem.v[i]);
+            fprintf(f, " %s", buf);
+        }
+    }
+    fputc('\n', f);
+    for (int32_t t = 0; t < inst->m; t++) {
+        fprintf(f, "task %ld", (long)t);
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            fprintf(f, " %ld", (long)inst->task_srv[i]);
+        fputc('\n', f);
+    }
+    return ferror(f) ? HTA_ERR_IO : HTA_OK;
+}
+
+int hta_instance_equal(const hta_instance *a, const hta_instance *b)
+{
+    if (a->m != b->m || a->n != b->n || a->edges != b->edges ||
+        a->w_loc != b->w_loc || a->wrem.kind != b->wrem.kind)
+        return 0;
+    if (a->wrem.kind == HTA_WREM_AFFINE) {
+        if (a->wrem.a != b->wrem.a || a->wrem.b != b->wrem.b)
+            return 0;
+    } else {
+        if (a->wrem.k != b->wrem.k)
+            return 0;
+        for (int64_t i = 0; i <= a->wrem.k; i++)
+            if (a->wrem.v[i] != b->wrem.v[i])
+                return 0;
+    }
+    return memcmp(a->task_off, b->task_off,
+                  ((size_t)a->m + 1) * sizeof *a->task_off) == 0 &&
+           memcmp(a->task_srv, b->task_srv,
+                  (size_t)a->edges * sizeof *a->task_srv) == 0;
+}

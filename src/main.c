@@ -1,0 +1,50 @@
+/* hta: the command-line front end, a table of subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef HTA_VERSION
+#define HTA_VERSION "0.1.0"
+#endif
+
+const cli_command cli_commands[] = {
+    {"solve", cmd_solve, "hta solve INSTANCE [options]",
+     "best assignment, lower bound and gaps (rr, fsy, brute)"},
+    {"eval", cmd_eval, "hta eval INSTANCE ASSIGNMENT [--json]",
+     "makespan and loads of a given assignment"},
+    {"gen", cmd_gen, "hta gen KIND [options]",
+     "generate instances (hdfs placements)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static void help(FILE *f)
+{
+    fprintf(f, "hta %s: the Hadoop task assignment optimizer\n\ncommands:\n",
+            HTA_VERSION);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        fprintf(f, "  %-9s %s\n", c->name, c->summary);
+    fprintf(f, "\n'hta COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        help(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("hta %s\n", HTA_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        help(stdout);
+        return 0;
+    }
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (strcmp(argv[1], c->name) == 0)
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "hta: unknown command '%s'\n", argv[1]);
+    help(stderr);
+    return 2;
+}

@@ -1,0 +1,365 @@
+/* Max-cover (Fischer-Su-Yin, Section 5.1.1): two engines computing the same
+ * f(tau), an incremental b-matching (Fact 5.1) and igraph_maxflow. */
+#include "hta/maxcover.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <igraph.h>
+
+struct hta_maxcover {
+    const hta_instance *inst;
+    hta_maxflow_engine engine;
+    int64_t tau, size;
+    int32_t *cover; /* per task: server or -1 */
+    int32_t *loads; /* per server: covered tasks */
+    hta_maxcover_stats stats;
+
+    /* incremental engine */
+    int64_t *next_free; /* per server: cursor over its tasks; the tasks
+                           before it are all covered */
+    int32_t *level;     /* per server: BFS layer, -1 unseen, -2 dead */
+    int64_t *arc;       /* per server: current arc of the phase's DFS */
+    int32_t *queue;     /* BFS queue, also the list of touched servers */
+    int32_t *path_srv;  /* DFS stack: servers */
+    int32_t *path_task; /* DFS stack: task leading to the next server */
+
+    /* igraph engine */
+    igraph_t graph;
+    int have_graph;
+    igraph_vector_t capacity, flow;
+    int have_vectors;
+};
+
+void hta_igraph_init(void)
+{
+    igraph_set_error_handler(igraph_error_handler_ignore);
+    igraph_set_warning_handler(igraph_warning_handler_ignore);
+}
+
+void hta_maxcover_free(hta_maxcover *mc)
+{
+    if (!mc)
+        return;
+    free(mc->cover);
+    free(mc->loads);
+    free(mc->next_free);
+    free(mc->level);
+    free(mc->arc);
+    free(mc->queue);
+    free(mc->path_srv);
+    free(mc->path_task);
+    if (mc->have_graph)
+        igraph_destroy(&mc->graph);
+    if (mc->have_vectors) {
+        igraph_vector_destroy(&mc->capacity);
+        igraph_vector_destroy(&mc->flow);
+    }
+    free(mc);
+}
+
+int64_t hta_maxcover_size(const hta_maxcover *mc) { return mc->size; }
+const int32_t *hta_maxcover_cover(const hta_maxcover *mc) { return mc->cover; }
+const int32_t *hta_maxcover_loads(const hta_maxcover *mc) { return mc->loads; }
+const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc)
+{
+    return &mc->stats;
+}
+
+/* ---- igraph engine --------------------------------------------------- */
+
+/* Vertices: 0 source, 1..m tasks, m+1..m+n servers, m+n+1 sink.  Edges in
+ * this order: source->task (m), task->server (|E|, task-major), server->sink
+ * (n); only the last n capacities change with tau. */
+static hta_status igraph_setup(hta_maxcover *mc, hta_diag *d)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t m = inst->m, n = inst->n, e = inst->edges;
+    igraph_integer_t nedges = m + e + n;
+    igraph_vector_int_t el;
+    hta_status st = HTA_OK;
+    if (igraph_vector_int_init(&el, 2 * nedges) != IGRAPH_SUCCESS)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "igraph: cannot allocate the edge list");
+    igraph_integer_t k = 0;
+    for (int64_t t = 0; t < m; t++) {
+        VECTOR(el)[k++] = 0;
+        VECTOR(el)[k++] = 1 + t;
+    }
+    for (int64_t t = 0; t < m; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            VECTOR(el)[k++] = 1 + t;
+            VECTOR(el)[k++] = 1 + m + inst->task_srv[i];
+        }
+    for (int64_t s = 0; s < n; s++) {
+        VECTOR(el)[k++] = 1 + m + s;
+        VECTOR(el)[k++] = 1 + m + n;
+    }
+    if (igraph_create(&mc->graph, &el, m + n + 2, IGRAPH_DIRECTED) !=
+        IGRAPH_SUCCESS) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "igraph: cannot create the flow network");
+        goto cleanup;
+    }
+    mc->have_graph = 1;
+    if (igraph_vector_init(&mc->capacity, nedges) != IGRAPH_SUCCESS) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "igraph: cannot allocate capacities");
+        goto cleanup;
+    }
+    if (igraph_vector_init(&mc->flow, 0) != IGRAPH_SUCCESS) {
+        igraph_vector_destroy(&mc->capacity);
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "igraph: cannot allocate the flow vector");
+        goto cleanup;
+    }
+    mc->have_vectors = 1;
+    igraph_vector_fill(&mc->capacity, 1.0);
+cleanup:
+    igraph_vector_int_destroy(&el);
+    return st;
+}
+
+static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t m = inst->m, n = inst->n, e = inst->edges;
+    /* Validated here, not by igraph: it silently accepts nonsense. */
+    for (int64_t s = 0; s < n; s++)
+        VECTOR(mc->capacity)[m + e + s] = (igraph_real_t)mc->tau;
+    igraph_real_t value = 0;
+    igraph_error_t err = igraph_maxflow(&mc->graph, &value, &mc->flow, NULL,
+                                        NULL, NULL, 0, 1 + m + n,
+                                        &mc->capacity, NULL);
+    mc->stats.flow_calls++;
+    if (err != IGRAPH_SUCCESS)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "igraph_maxflow failed: %s",
+                            igraph_strerror(err));
+    int64_t f = (int64_t)llround(value);
+    if (fabs(value - (double)f) > 1e-6 || f < mc->size || f > m)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "igraph_maxflow returned %g, not an integer in "
+                            "[%lld, %lld]",
+                            value, (long long)mc->size, (long long)m);
+    if (f == mc->size)
+        return HTA_OK; /* keep the cover: equal f means equal covers */
+    memset(mc->loads, 0, (size_t)n * sizeof *mc->loads);
+    int64_t covered = 0;
+    for (int64_t t = 0; t < m; t++) {
+        mc->cover[t] = -1;
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            if (VECTOR(mc->flow)[m + i] > 0.5) {
+                int32_t s = inst->task_srv[i];
+                if (mc->cover[t] >= 0 || mc->loads[s] >= mc->tau)
+                    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                        "igraph_maxflow returned a flow "
+                                        "that is not a cover");
+                mc->cover[t] = s;
+                mc->loads[s]++;
+                covered++;
+            }
+    }
+    if (covered != f)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "igraph_maxflow: flow value %lld but %lld tasks "
+                            "covered",
+                            (long long)f, (long long)covered);
+    mc->size = f;
+    return HTA_OK;
+}
+
+/* ---- incremental engine ---------------------------------------------- */
+
+/* Moves s's cursor past covered tasks; 1 when s has an uncovered task. */
+static int has_free_task(hta_maxcover *mc, int32_t s)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t end = inst->srv_off[s + 1];
+    while (mc->next_free[s] < end &&
+           mc->cover[inst->srv_task[mc->next_free[s]]] >= 0)
+        mc->next_free[s]++;
+    return mc->next_free[s] < end;
+}
+
+static void take_free_task(hta_maxcover *mc, int32_t s)
+{
+    int32_t t = mc->inst->srv_task[mc->next_free[s]++];
+    mc->cover[t] = s;
+    mc->loads[s]++;
+    mc->size++;
+}
+
+/* One phase: breadth-first search backwards from the servers below tau
+ * (the sink side) through covered tasks, up to the first layer holding a
+ * server with an uncovered task of its own; then a blocking set of shortest
+ * augmenting paths by depth-first search with current arcs (Dinic).
+ *
+ * An augmenting path s_0 <- t_0 <- s_1 <- ... <- s_k <- f reads: f is
+ * uncovered and local to s_k; t_i is local to s_i and covered by s_{i+1}.
+ * Augmenting gives f to s_k and t_i to s_i: s_0 gains one task, every other
+ * server keeps its count.  Returns the number of augmentations. */
+static int64_t phase(hta_maxcover *mc)
+{
+    const hta_instance *inst = mc->inst;
+    int32_t n = inst->n;
+    int64_t head = 0, tail = 0, augmented = 0;
+    int32_t found = INT32_MAX;
+
+    for (int32_t s = 0; s < n; s++)
+        if (mc->loads[s] < mc->tau && inst->srv_off[s + 1] > inst->srv_off[s]) {
+            mc->level[s] = 0;
+            mc->arc[s] = inst->srv_off[s];
+            mc->queue[tail++] = s;
+        }
+    int64_t sources = tail;
+    while (head < tail) {
+        int32_t y = mc->queue[head++];
+        if (mc->level[y] >= found)
+            break;
+        for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1]; i++) {
+            int32_t x = mc->cover[inst->srv_task[i]];
+            if (x < 0 || x == y || mc->level[x] != -1)
+                continue;
+            mc->level[x] = mc->level[y] + 1;
+            mc->arc[x] = inst->srv_off[x];
+            mc->queue[tail++] = x;
+            if (has_free_task(mc, x))
+                found = mc->level[x];
+        }
+    }
+    mc->stats.phases++;
+    mc->stats.visited += tail;
+
+    if (found != INT32_MAX) {
+        for (int64_t q = 0; q < sources; q++) {
+            int32_t s0 = mc->queue[q];
+            while (mc->loads[s0] < mc->tau && mc->level[s0] == 0) {
+                int32_t depth = 0;
+                mc->path_srv[0] = s0;
+                int success = 0;
+                while (depth >= 0) {
+                    int32_t y = mc->path_srv[depth];
+                    if (mc->level[y] == found) {
+                        if (has_free_task(mc, y)) {
+                            success = 1;
+                            break;
+                        }
+                        mc->level[y] = -2;
+                        depth--;
+                        continue;
+                    }
+                    int64_t end = inst->srv_off[y + 1];
+                    int32_t x = -1, t = -1;
+                    for (; mc->arc[y] < end; mc->arc[y]++) {
+                        t = inst->srv_task[mc->arc[y]];
+                        x = mc->cover[t];
+                        if (x >= 0 && x != y &&
+                            mc->level[x] == mc->level[y] + 1)
+                            break;
+                    }
+                    if (mc->arc[y] == end) {
+                        mc->level[y] = depth ? -2 : -3; /* dead */
+                        depth--;
+                        continue;
+                    }
+                    mc->path_task[depth] = t;
+                    mc->path_srv[++depth] = x;
+                }
+                if (!success)
+                    break;
+                /* Shift the tasks one server up the path, then cover f. */
+                take_free_task(mc, mc->path_srv[depth]);
+                for (int32_t i = depth - 1; i >= 0; i--) {
+                    int32_t from = mc->path_srv[i + 1], to = mc->path_srv[i];
+                    mc->cover[mc->path_task[i]] = to;
+                    mc->loads[from]--;
+                    mc->loads[to]++;
+                }
+                augmented++;
+            }
+        }
+    }
+    for (int64_t q = 0; q < tail; q++)
+        mc->level[mc->queue[q]] = -1;
+    mc->stats.augmented += augmented;
+    return augmented;
+}
+
+static hta_status incremental_raise(hta_maxcover *mc)
+{
+    const hta_instance *inst = mc->inst;
+    /* Paths of length one first: each server scans its own tasks with a
+     * cursor that only moves forward, since a covered task stays covered
+     * for the rest of the sweep (Fact 5.1).  Over a sweep: O(|E|). */
+    for (int32_t s = 0; s < inst->n; s++)
+        while (mc->loads[s] < mc->tau && has_free_task(mc, s)) {
+            take_free_task(mc, s);
+            mc->stats.direct++;
+        }
+    /* Longer paths start at a server below tau: all of them have no
+     * uncovered task left, the phases move covered tasks towards them. */
+    while (mc->size < inst->m && phase(mc) > 0)
+        ;
+    return HTA_OK;
+}
+
+/* ---- common ------------------------------------------------------------ */
+
+hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
+                            hta_maxcover **out, hta_diag *d)
+{
+    hta_igraph_init();
+    *out = NULL;
+    hta_maxcover *mc = calloc(1, sizeof *mc);
+    if (!mc)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    mc->inst = inst;
+    mc->engine = e;
+    size_t m = (size_t)inst->m, n = (size_t)inst->n;
+    mc->cover = malloc(m * sizeof *mc->cover);
+    mc->loads = calloc(n, sizeof *mc->loads);
+    if (!mc->cover || !mc->loads)
+        goto oom;
+    memset(mc->cover, 0xff, m * sizeof *mc->cover);
+    if (e == HTA_MAXFLOW_INCREMENTAL) {
+        mc->next_free = malloc(n * sizeof *mc->next_free);
+        mc->level = malloc(n * sizeof *mc->level);
+        mc->arc = malloc(n * sizeof *mc->arc);
+        mc->queue = malloc(n * sizeof *mc->queue);
+        mc->path_srv = malloc((n + 1) * sizeof *mc->path_srv);
+        mc->path_task = malloc((n + 1) * sizeof *mc->path_task);
+        if (!mc->next_free || !mc->level || !mc->arc || !mc->queue ||
+            !mc->path_srv || !mc->path_task)
+            goto oom;
+        for (size_t s = 0; s < n; s++) {
+            mc->next_free[s] = inst->srv_off[s];
+            mc->level[s] = -1;
+        }
+    } else {
+        hta_status st = igraph_setup(mc, d);
+        if (st != HTA_OK) {
+            hta_maxcover_free(mc);
+            return st;
+        }
+    }
+    *out = mc;
+    return HTA_OK;
+oom:
+    hta_maxcover_free(mc);
+    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+}
+
+hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
+{
+    if (tau < 1 || tau < mc->tau)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "max-cover: tau must be >= 1 and non-decreasing, "
+                            "found %lld after %lld",
+                            (long long)tau, (long long)mc->tau);
+    mc->tau = tau;
+    if (mc->engine == HTA_MAXFLOW_IGRAPH)
+        return igraph_raise(mc, d);
+    return incremental_raise(mc);
+}
