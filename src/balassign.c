@@ -155,32 +155,29 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
     return heap_picks(inst, nloc, u - done, c, q, d);
 }
 
-hta_status hta_balassign_place(const hta_instance *inst, const int64_t *q,
-                               int32_t *a, hta_diag *d)
+hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
+                               const int64_t *q, int32_t *a, hta_diag *d)
 {
-    int32_t n = inst->n, m = inst->m;
-    int64_t *left = malloc((size_t)n * sizeof *left);
-    if (!left)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    memcpy(left, q, (size_t)n * sizeof *left);
-    for (int32_t s = 0; s < n; s++)
-        for (int64_t i = inst->srv_off[s];
-             left[s] > 0 && i < inst->srv_off[s + 1]; i++) {
-            int32_t t = inst->srv_task[i];
-            if (a[t] < 0) {
-                a[t] = s;
-                left[s]--;
-            }
-        }
-    int32_t s = 0;
-    for (int32_t t = 0; t < m; t++) {
+    /* Most local tasks first: a maximum b-matching of the uncovered tasks
+     * into the slots, then the rest fill the remaining slots. */
+    hta_status st = hta_maxcover_fill(scratch, a, q, a, d);
+    if (st != HTA_OK)
+        return st;
+    const int32_t *used = hta_maxcover_loads(scratch);
+    int32_t s = 0, n = inst->n;
+    int64_t room = n ? q[0] - used[0] : 0;
+    for (int32_t t = 0; t < inst->m; t++) {
         if (a[t] >= 0)
             continue;
-        while (left[s] == 0)
+        while (room == 0 && s + 1 < n) {
             s++;
+            room = q[s] - used[s];
+        }
+        if (room <= 0)
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "bal-assign: more tasks than slots");
         a[t] = s;
-        left[s]--;
+        room--;
     }
-    free(left);
     return HTA_OK;
 }

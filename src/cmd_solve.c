@@ -16,7 +16,8 @@
 
 static const char usage[] =
     "hta solve INSTANCE [--algo LIST] [--seed S] [--rr-runs K] [--json] "
-    "[-o ASSIGNMENT] [--maxflow igraph|incremental] [--no-prune] [--trace]";
+    "[-o ASSIGNMENT] [--maxflow igraph|incremental] [--no-prune] [--trace] "
+    "[--no-timing]";
 
 static const char help[] =
     "\nRuns the algorithms of LIST (comma-separated, default rr,fsy) and\n"
@@ -33,12 +34,14 @@ static const char help[] =
     "  --maxflow ENGINE   max-cover engine: incremental (default) or igraph\n"
     "  --no-prune         fsy tries every tau = 1..m\n"
     "  --trace            print tau, f(tau), w_rem^alpha, L^B per tau on "
-    "stderr\n";
+    "stderr\n"
+    "  --no-timing        report 0 seconds (reproducible output)\n";
 
 static const cli_option options[] = {
     {"algo", 0, 1},    {"seed", 0, 1},     {"rr-runs", 0, 1},
     {"json", 0, 0},    {"output", 'o', 1}, {"maxflow", 0, 1},
     {"no-prune", 0, 0}, {"trace", 0, 0},   {"literal-balance", 0, 0},
+    {"no-timing", 0, 0},
 };
 
 typedef struct solve {
@@ -301,6 +304,9 @@ int cmd_solve(int argc, char **argv)
             goto cleanup;
         }
     }
+    if (cli_has(&args, "no-timing"))
+        for (int i = 0; i < s.report.nrows; i++)
+            s.report.rows[i].seconds = 0.0;
     if (cli_has(&args, "json"))
         hta_report_json(&s.report, stdout);
     else

@@ -17,12 +17,35 @@
  * (3) f(tau) = m: every later tau repeats this cover (1); stop.
  *
  * (4) best <= lower bound on L^O: nothing can improve; stop.
+ *
+ * (5) Bounds on L^{B^tau} from counts alone.  Upper: the virtual makespan
+ *     V^tau = max_s virtual load, since every real load is at most its
+ *     virtual load (balassign.h).  Lower: server s keeps its l_s
+ *     covered tasks and gets q_s slots, of which at most A_s =
+ *     min(q_s, F_s) can hold a local task (F_s uncovered tasks are local to
+ *     s).  At most P = sum_s A_s slot tasks are local in all, so r >= u - P
+ *     and a remote task costs at least w_rem(u - P).  A load only grows
+ *     when a local task becomes remote (w_rem >= w_loc), hence L^{B^tau} >=
+ *     max_s load(l_s + A_s local, q_s - A_s remote, w_rem(u - P)).
+ *
+ * The sweep runs twice.  Pass 1 raises tau and computes f, V^tau and the
+ * lower bound LB^tau of every tau that (1)-(4) keep, all in O(n log n) per
+ * tau, and X = min V^tau, so X >= min_tau L^{B^tau}.  Pass 2 repeats the
+ * same deterministic max-cover sweep and builds B^tau only when LB^tau <=
+ * X and LB^tau < best: a tau with LB^tau > X has L^{B^tau} > X >= the
+ * final minimum, one with LB^tau >= best cannot beat best.  Pass 2 also
+ * stops once tau*w_loc > X (rule 2 against X).  The tau attaining X always
+ * survives both tests, so pass 2 builds at least one assignment.  When
+ * costs are not exact in floating point, X gets a margin of a few ulps so
+ * that rounding cannot make it fall below the real minimum.
  */
 #include "hta/fsy.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hta/assign.h"
 #include "hta/balassign.h"
@@ -36,6 +59,49 @@ void hta_fsy_result_free(hta_fsy_result *res)
     res->f = NULL;
 }
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* 1 when every load is computed exactly: integral costs and loads below
+ * 2^53. */
+static int exact_costs(const hta_instance *inst)
+{
+    double top = hta_wrem_at(&inst->wrem, inst->m);
+    if (inst->w_loc != floor(inst->w_loc) || top * inst->m > 0x1p53)
+        return 0;
+    if (inst->wrem.kind == HTA_WREM_AFFINE)
+        return inst->wrem.a == floor(inst->wrem.a) &&
+               inst->wrem.b == floor(inst->wrem.b);
+    for (int64_t i = 0; i <= inst->wrem.k; i++)
+        if (inst->wrem.v[i] != floor(inst->wrem.v[i]))
+            return 0;
+    return 1;
+}
+
+/* Rule (5): bounds on the real makespan of B^tau from the counts. */
+static void balance_bounds(const hta_instance *inst, const int32_t *loads,
+                           const int32_t *nfree, const int64_t *q, int64_t u,
+                           double c, double *lower, double *upper)
+{
+    int64_t P = 0;
+    for (int32_t s = 0; s < inst->n; s++)
+        P += q[s] < nfree[s] ? q[s] : nfree[s];
+    double c_lo = hta_wrem_at(&inst->wrem, u - P), lo = 0.0, up = 0.0;
+    for (int32_t s = 0; s < inst->n; s++) {
+        int64_t A = q[s] < nfree[s] ? q[s] : nfree[s];
+        double x = hta_load(inst, loads[s] + A, q[s] - A, c_lo);
+        double v = hta_balassign_virtual(inst, loads[s], q[s], c);
+        lo = x > lo ? x : lo;
+        up = v > up ? v : up;
+    }
+    *lower = lo;
+    *upper = up;
+}
+
 static void trace(const hta_fsy_opts *o, int64_t tau, int64_t f, double c,
                   double span, const char *note)
 {
@@ -45,86 +111,190 @@ static void trace(const hta_fsy_opts *o, int64_t tau, int64_t f, double c,
     o->trace(o->trace_ctx, &st);
 }
 
-hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
-                       int32_t *best, hta_fsy_result *res, hta_diag *d)
+typedef struct sweep {
+    const hta_instance *inst;
+    const hta_fsy_opts *opts;
+    hta_fsy_result *res;
+    int64_t *q;       /* slots per server */
+    int32_t *a;       /* the B^tau being built */
+    int32_t *best;    /* the best B^tau so far (caller's array) */
+    double *lower;    /* pass 1: LB^tau, NAN where the tau is skipped */
+    int64_t cap;      /* capacity of res->f and lower */
+    double X;         /* pass 1: min V^tau, with margin */
+    double lb;        /* lower bound on L^O */
+} sweep;
+
+static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
 {
-    int32_t m = inst->m, n = inst->n;
-    memset(res, 0, sizeof *res);
-    res->makespan = INFINITY;
+    if (tau < w->cap)
+        return HTA_OK;
+    int64_t cap = w->cap * 2;
+    int64_t *nf = realloc(w->res->f, (size_t)cap * sizeof *nf);
+    if (nf)
+        w->res->f = nf;
+    double *nl = realloc(w->lower, (size_t)cap * sizeof *nl);
+    if (nl)
+        w->lower = nl;
+    if (!nf || !nl)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    w->cap = cap;
+    return HTA_OK;
+}
+
+/* Pass 1: f(tau) for the lower bound, LB^tau and X (pruned sweeps only). */
+static hta_status pass_bounds(sweep *w, hta_diag *d)
+{
+    const hta_instance *inst = w->inst;
+    hta_fsy_result *res = w->res;
     hta_maxcover *mc = NULL;
-    int64_t *q = malloc((size_t)n * sizeof *q);
-    int32_t *a = malloc((size_t)m * sizeof *a);
-    int64_t capf = 64;
-    res->f = malloc((size_t)capf * sizeof *res->f);
-    hta_status st = HTA_OK;
-    if (!q || !a || !res->f) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        goto cleanup;
-    }
-    res->f[0] = 0;
-    if ((st = hta_maxcover_new(inst, opts->engine, &mc, d)) != HTA_OK)
-        goto cleanup;
-    double lb = hta_bound_trivial(inst);
-    for (int64_t tau = 1; tau <= m; tau++) {
-        if ((st = hta_maxcover_raise(mc, tau, d)) != HTA_OK)
-            goto cleanup;
-        int64_t f = hta_maxcover_size(mc), u = m - f;
-        if (tau >= capf) {
-            int64_t *nf = realloc(res->f, (size_t)capf * 2 * sizeof *nf);
-            if (!nf) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                  "out of memory");
-                goto cleanup;
-            }
-            res->f = nf;
-            capf *= 2;
-        }
+    double margin = exact_costs(inst) ? 0.0 : 16 * DBL_EPSILON;
+    hta_status st = hta_maxcover_new(inst, w->opts->engine, &mc, d);
+    w->X = INFINITY;
+    for (int64_t tau = 1; st == HTA_OK && tau <= inst->m; tau++) {
+        double t0 = now();
+        st = hta_maxcover_raise(mc, tau, d);
+        res->seconds_cover += now() - t0;
+        if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
+            break;
+        int64_t f = hta_maxcover_size(mc), u = inst->m - f;
         res->f[tau] = f;
         res->K = tau;
+        w->lower[tau] = NAN;
+        w->lb = fmax(w->lb, hta_bound_flow(inst, res->f, res->K));
+        if (f == res->f[tau - 1])
+            continue;                                      /* rule 1 */
+        if ((double)tau * inst->w_loc > w->X)
+            break;                                         /* rule 2 */
+        double c = hta_wrem_at(&inst->wrem, u), upper;
+        const int32_t *loads = hta_maxcover_loads(mc);
+        if ((st = hta_balassign_slots(inst, loads, u, c, w->q, d)) != HTA_OK)
+            break;
+        balance_bounds(inst, loads, hta_maxcover_free_counts(mc), w->q, u, c,
+                       &w->lower[tau], &upper);
+        w->X = fmin(w->X, upper * (1.0 + margin));
+        if (f == inst->m || w->X <= w->lb)                 /* rules 3, 4 */
+            break;
+    }
+    res->stats = *hta_maxcover_stats_get(mc);
+    hta_maxcover_free(mc);
+    return st;
+}
+
+/* Pass 2 (or the whole sweep with prune off): builds and evaluates B^tau. */
+static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
+{
+    const hta_instance *inst = w->inst;
+    const hta_fsy_opts *opts = w->opts;
+    hta_fsy_result *res = w->res;
+    int prune = opts->prune;
+    hta_maxcover *mc = NULL, *scratch = NULL;
+    hta_status st;
+    if ((st = hta_maxcover_new(inst, opts->engine, &mc, d)) != HTA_OK ||
+        (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d)) !=
+            HTA_OK)
+        goto cleanup;
+    int64_t prev = 0;
+    for (int64_t tau = 1; tau <= last; tau++) {
+        double t0 = now();
+        st = hta_maxcover_raise(mc, tau, d);
+        double t1 = now();
+        res->seconds_cover += t1 - t0;
+        if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
+            goto cleanup;
+        int64_t f = hta_maxcover_size(mc), u = inst->m - f;
         double c = hta_wrem_at(&inst->wrem, u);
-        if (opts->prune) {
-            lb = fmax(lb, hta_bound_flow(inst, res->f, res->K));
-            if (f == res->f[tau - 1]) {
+        if (!prune) {
+            res->f[tau] = f;
+            res->K = tau;
+        }
+        if (prune) {
+            if (f == prev) {
                 trace(opts, tau, f, c, NAN, "same cover as tau-1");
                 continue;
             }
-            if ((double)tau * inst->w_loc >= res->makespan) {
+            prev = f;
+            if ((double)tau * inst->w_loc >= res->makespan ||
+                (double)tau * inst->w_loc > w->X) {
                 trace(opts, tau, f, c, NAN, "tau*w_loc >= best: stop");
                 break;
             }
+            if (w->lower[tau] > w->X || w->lower[tau] >= res->makespan) {
+                trace(opts, tau, f, c, NAN, "bound on L_B >= best");
+                continue;
+            }
         }
-        /* Bal-assign on alpha^tau; its real makespan by the evaluator. */
         const int32_t *cover = hta_maxcover_cover(mc);
         const int32_t *loads = hta_maxcover_loads(mc);
         st = opts->literal_balance ?
-                 hta_balassign_slots_literal(inst, loads, u, c, q, d) :
-                 hta_balassign_slots(inst, loads, u, c, q, d);
+                 hta_balassign_slots_literal(inst, loads, u, c, w->q, d) :
+                 hta_balassign_slots(inst, loads, u, c, w->q, d);
         if (st != HTA_OK)
             goto cleanup;
-        memcpy(a, cover, (size_t)m * sizeof *a);
-        if ((st = hta_balassign_place(inst, q, a, d)) != HTA_OK)
+        memcpy(w->a, cover, (size_t)inst->m * sizeof *w->a);
+        if ((st = hta_balassign_place(inst, scratch, w->q, w->a, d)) !=
+            HTA_OK)
             goto cleanup;
         hta_eval ev;
-        if ((st = hta_eval_run(inst, a, &ev, d)) != HTA_OK)
+        if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
             goto cleanup;
         double span = ev.makespan;
         hta_eval_free(&ev);
         res->balanced++;
+        res->seconds_balance += now() - t1;
         trace(opts, tau, f, c, span, NULL);
         if (span < res->makespan) {
             res->makespan = span;
             res->best_tau = tau;
-            memcpy(best, a, (size_t)m * sizeof *a);
+            memcpy(w->best, w->a, (size_t)inst->m * sizeof *w->a);
         }
-        if (opts->prune && (f == m || res->makespan <= lb))
+        if (prune && (f == inst->m || res->makespan <= w->lb))
             break;
     }
-    res->lower_bound = hta_bound_flow(inst, res->f, res->K);
-    res->stats = *hta_maxcover_stats_get(mc);
+    if (!prune)
+        res->stats = *hta_maxcover_stats_get(mc);
 cleanup:
     hta_maxcover_free(mc);
-    free(q);
-    free(a);
+    hta_maxcover_free(scratch);
+    return st;
+}
+
+hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
+                       int32_t *best, hta_fsy_result *res, hta_diag *d)
+{
+    sweep w;
+    memset(&w, 0, sizeof w);
+    memset(res, 0, sizeof *res);
+    w.inst = inst;
+    w.opts = opts;
+    w.res = res;
+    w.best = best;
+    w.cap = 64;
+    w.X = INFINITY;
+    w.lb = hta_bound_trivial(inst);
+    res->makespan = INFINITY;
+    res->f = malloc((size_t)w.cap * sizeof *res->f);
+    w.lower = malloc((size_t)w.cap * sizeof *w.lower);
+    w.q = malloc((size_t)inst->n * sizeof *w.q);
+    w.a = malloc((size_t)inst->m * sizeof *w.a);
+    hta_status st = HTA_OK;
+    if (!res->f || !w.lower || !w.q || !w.a) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    res->f[0] = 0;
+    if (opts->prune) {
+        if ((st = pass_bounds(&w, d)) != HTA_OK)
+            goto cleanup;
+        st = pass_build(&w, res->K, d);
+    } else {
+        st = pass_build(&w, inst->m, d);
+    }
+    if (st == HTA_OK)
+        res->lower_bound = hta_bound_flow(inst, res->f, res->K);
+cleanup:
+    free(w.lower);
+    free(w.q);
+    free(w.a);
     if (st != HTA_OK)
         hta_fsy_result_free(res);
     return st;

@@ -215,7 +215,7 @@ hta_status hta_lex_real(const hta_lex *lx, const char *tok, int positive,
     double v = strtod(tok, &end);
     if (end == tok || *end != '\0')
         return hta_lex_expected(lx, what, tok, d);
-    if (errno == ERANGE && v != 0.0) {
+    if (errno == ERANGE) {
         char q[64];
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected %s, found out-of-range '%s'", what,

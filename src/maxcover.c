@@ -12,8 +12,11 @@ struct hta_maxcover {
     const hta_instance *inst;
     hta_maxflow_engine engine;
     int64_t tau, size;
-    int32_t *cover; /* per task: server or -1 */
+    int64_t coverable; /* tasks not excluded */
+    int32_t *cover; /* per task: server, -1 uncovered, -2 excluded */
     int32_t *loads; /* per server: covered tasks */
+    int64_t *cap;   /* per server: capacity (tau in a sweep) */
+    int32_t *nfree; /* per server: uncovered tasks local to it */
     hta_maxcover_stats stats;
 
     /* incremental engine */
@@ -44,6 +47,8 @@ void hta_maxcover_free(hta_maxcover *mc)
         return;
     free(mc->cover);
     free(mc->loads);
+    free(mc->cap);
+    free(mc->nfree);
     free(mc->next_free);
     free(mc->level);
     free(mc->arc);
@@ -62,6 +67,10 @@ void hta_maxcover_free(hta_maxcover *mc)
 int64_t hta_maxcover_size(const hta_maxcover *mc) { return mc->size; }
 const int32_t *hta_maxcover_cover(const hta_maxcover *mc) { return mc->cover; }
 const int32_t *hta_maxcover_loads(const hta_maxcover *mc) { return mc->loads; }
+const int32_t *hta_maxcover_free_counts(const hta_maxcover *mc)
+{
+    return mc->nfree;
+}
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc)
 {
     return &mc->stats;
@@ -167,6 +176,11 @@ static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
                             "covered",
                             (long long)f, (long long)covered);
     mc->size = f;
+    for (int64_t s = 0; s < n; s++) {
+        mc->nfree[s] = 0;
+        for (int64_t i = inst->srv_off[s]; i < inst->srv_off[s + 1]; i++)
+            mc->nfree[s] += mc->cover[inst->srv_task[i]] == -1;
+    }
     return HTA_OK;
 }
 
@@ -178,17 +192,21 @@ static int has_free_task(hta_maxcover *mc, int32_t s)
     const hta_instance *inst = mc->inst;
     int64_t end = inst->srv_off[s + 1];
     while (mc->next_free[s] < end &&
-           mc->cover[inst->srv_task[mc->next_free[s]]] >= 0)
+           mc->cover[inst->srv_task[mc->next_free[s]]] != -1)
         mc->next_free[s]++;
     return mc->next_free[s] < end;
 }
 
 static void take_free_task(hta_maxcover *mc, int32_t s)
 {
-    int32_t t = mc->inst->srv_task[mc->next_free[s]++];
+    const hta_instance *inst = mc->inst;
+    int32_t t = inst->srv_task[mc->next_free[s]++];
     mc->cover[t] = s;
     mc->loads[s]++;
     mc->size++;
+    if (mc->nfree)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            mc->nfree[inst->task_srv[i]]--;
 }
 
 /* One phase: breadth-first search backwards from the servers below tau
@@ -208,7 +226,7 @@ static int64_t phase(hta_maxcover *mc)
     int32_t found = INT32_MAX;
 
     for (int32_t s = 0; s < n; s++)
-        if (mc->loads[s] < mc->tau && inst->srv_off[s + 1] > inst->srv_off[s]) {
+        if (mc->loads[s] < mc->cap[s] && inst->srv_off[s + 1] > inst->srv_off[s]) {
             mc->level[s] = 0;
             mc->arc[s] = inst->srv_off[s];
             mc->queue[tail++] = s;
@@ -235,7 +253,7 @@ static int64_t phase(hta_maxcover *mc)
     if (found != INT32_MAX) {
         for (int64_t q = 0; q < sources; q++) {
             int32_t s0 = mc->queue[q];
-            while (mc->loads[s0] < mc->tau && mc->level[s0] == 0) {
+            while (mc->loads[s0] < mc->cap[s0] && mc->level[s0] == 0) {
                 int32_t depth = 0;
                 mc->path_srv[0] = s0;
                 int success = 0;
@@ -287,20 +305,20 @@ static int64_t phase(hta_maxcover *mc)
     return augmented;
 }
 
-static hta_status incremental_raise(hta_maxcover *mc)
+static hta_status incremental_run(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
     /* Paths of length one first: each server scans its own tasks with a
      * cursor that only moves forward, since a covered task stays covered
      * for the rest of the sweep (Fact 5.1).  Over a sweep: O(|E|). */
     for (int32_t s = 0; s < inst->n; s++)
-        while (mc->loads[s] < mc->tau && has_free_task(mc, s)) {
+        while (mc->loads[s] < mc->cap[s] && has_free_task(mc, s)) {
             take_free_task(mc, s);
             mc->stats.direct++;
         }
     /* Longer paths start at a server below tau: all of them have no
      * uncovered task left, the phases move covered tasks towards them. */
-    while (mc->size < inst->m && phase(mc) > 0)
+    while (mc->size < mc->coverable && phase(mc) > 0)
         ;
     return HTA_OK;
 }
@@ -320,8 +338,13 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
     size_t m = (size_t)inst->m, n = (size_t)inst->n;
     mc->cover = malloc(m * sizeof *mc->cover);
     mc->loads = calloc(n, sizeof *mc->loads);
-    if (!mc->cover || !mc->loads)
+    mc->cap = calloc(n, sizeof *mc->cap);
+    mc->nfree = malloc(n * sizeof *mc->nfree);
+    if (!mc->cover || !mc->loads || !mc->cap || !mc->nfree)
         goto oom;
+    mc->coverable = inst->m;
+    for (size_t s = 0; s < n; s++)
+        mc->nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
     memset(mc->cover, 0xff, m * sizeof *mc->cover);
     if (e == HTA_MAXFLOW_INCREMENTAL) {
         mc->next_free = malloc(n * sizeof *mc->next_free);
@@ -361,5 +384,35 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
     mc->tau = tau;
     if (mc->engine == HTA_MAXFLOW_IGRAPH)
         return igraph_raise(mc, d);
-    return incremental_raise(mc);
+    for (int32_t s = 0; s < mc->inst->n; s++)
+        mc->cap[s] = tau;
+    return incremental_run(mc);
+}
+
+hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
+                             const int64_t *cap, int32_t *a, hta_diag *d)
+{
+    const hta_instance *inst = mc->inst;
+    if (mc->engine != HTA_MAXFLOW_INCREMENTAL)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "max-cover fill needs the incremental engine");
+    mc->size = 0;
+    mc->coverable = 0;
+    for (int32_t t = 0; t < inst->m; t++) {
+        mc->cover[t] = fixed[t] >= 0 ? -2 : -1;
+        mc->coverable += fixed[t] < 0;
+    }
+    for (int32_t s = 0; s < inst->n; s++) {
+        mc->loads[s] = 0;
+        mc->cap[s] = cap[s];
+        mc->next_free[s] = inst->srv_off[s];
+    }
+    /* The free counts belong to sweeps; a fill does not maintain them. */
+    int32_t *nfree = mc->nfree;
+    mc->nfree = NULL;
+    hta_status st = incremental_run(mc);
+    mc->nfree = nfree;
+    for (int32_t t = 0; t < inst->m; t++)
+        a[t] = fixed[t] >= 0 ? fixed[t] : mc->cover[t];
+    return st;
 }

@@ -4,12 +4,13 @@
  * w_rem^alpha = w_rem(u), u the number of uncovered tasks.
  *
  * Tie rule: the greedy picks the server of least (virtual load, id).  The
- * outcome is a number of slots q[s] per server.  Tasks then fill the slots:
- * servers in increasing id first take uncovered tasks local to them (lowest
- * task id first), then the remaining tasks fill the remaining slots in
- * increasing task id.  A task placed locally costs w_loc <= w_rem^alpha and
- * lowers the real remote count, so every real load is at most its virtual
- * load.
+ * outcome is a number of slots q[s] per server.  Which uncovered task takes
+ * which slot the paper leaves open; hta fills the slots with as many local
+ * tasks as possible (a maximum b-matching, maxcover.h), then the remaining
+ * tasks take the remaining slots in increasing task and server id.  A task
+ * placed locally costs w_loc <= w_rem^alpha and lowers the real remote
+ * count, so every real load is at most its virtual load and Theorem 5.4's
+ * bound still holds.
  *
  * Ownership: the caller provides every array.
  */
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "hta/instance.h"
+#include "hta/maxcover.h"
 
 /* Virtual load of a server with nloc covered tasks and j slots. */
 double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
@@ -36,9 +38,10 @@ hta_status hta_balassign_slots_literal(const hta_instance *inst,
                                        const int32_t *nloc, int64_t u,
                                        double c, int64_t *q, hta_diag *d);
 
-/* Completes the assignment a (a[t] = cover or -1 on entry) from the slots q
- * by the fill rule above.  O(m + |E| of servers with slots). */
-hta_status hta_balassign_place(const hta_instance *inst, const int64_t *q,
-                               int32_t *a, hta_diag *d);
+/* Completes the assignment a (a[t] = covering server or -1 on entry) from
+ * the slots q by the fill rule above.  scratch: an incremental max-cover
+ * object of inst, used as work space.  O(m + n + |E|) per matching phase. */
+hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
+                               const int64_t *q, int32_t *a, hta_diag *d);
 
 #endif

@@ -37,6 +37,8 @@ typedef struct hta_fsy_result {
     int64_t balanced;  /* taus for which B^tau was built */
     double lower_bound; /* flow bound from f (bounds.h) */
     hta_maxcover_stats stats;
+    double seconds_cover;   /* wall time in max-cover */
+    double seconds_balance; /* wall time in bal-assign and evaluation */
 } hta_fsy_result;
 
 /* Runs the sweep and writes the best assignment into best.  With prune the

@@ -53,6 +53,20 @@ const int32_t *hta_maxcover_cover(const hta_maxcover *mc);
 /* loads[s]: the number of covered tasks on server s (at most tau). */
 const int32_t *hta_maxcover_loads(const hta_maxcover *mc);
 
+/* nfree[s]: the uncovered tasks local to s (F_s).  Maintained in O(1) per
+ * covered replica by the incremental engine, recomputed in O(|E|) by the
+ * igraph engine when the cover changes. */
+const int32_t *hta_maxcover_free_counts(const hta_maxcover *mc);
+
+/* A maximum b-matching for bal-assign's slots: the tasks with fixed[t] < 0
+ * are matched to servers holding their block, at most cap[s] to server s,
+ * as many as possible.  Writes a[t] = fixed[t] for fixed tasks, the matched
+ * server or -1 for the others.  Uses mc (incremental engine only) as
+ * scratch: its cover is reset, so a sweep needs a separate object.
+ * O(m + n + |E|) per phase, few phases in practice. */
+hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
+                             const int64_t *cap, int32_t *a, hta_diag *d);
+
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
 
 void hta_maxcover_free(hta_maxcover *mc);

@@ -1,0 +1,1 @@
+$HTA gen hdfs --tasks 300 --servers 17 --zipf 1.2 --seed 9 > "$TMP/a" && $HTA gen hdfs --tasks 300 --servers 17 --zipf 1.2 --seed 9 -o "$TMP/b" && cmp "$TMP/a" "$TMP/b" && $HTA gen hdfs --tasks 6 --servers 4 --replicas 2 --seed 5 --w-rem 2,3,5

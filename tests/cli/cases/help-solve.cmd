@@ -1,0 +1,1 @@
+$HTA solve --help | head -n 1

@@ -1,0 +1,1 @@
+cp instances/example.txt tests/bad/empty.txt "$TMP/" && cd "$TMP" && echo keep > old.txt && $HTA solve example.txt -o no/such/dir/a.txt; code=$?; $HTA solve empty.txt -o old.txt; ls; cat old.txt; exit $code

@@ -1,0 +1,1 @@
+$HTA frobnicate 2>&1 | head -n 1; exit 0

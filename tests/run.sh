@@ -1,0 +1,76 @@
+#!/bin/sh
+# The whole test suite: unit tests (cmocka), the bad-input corpus and the
+# CLI golden tests.  usage: tests/run.sh BUILD_DIR
+# Ends with "N passed, N failed"; exits 1 when anything failed.
+set -u
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+HTA="$root/$build/hta"
+export HTA
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); printf 'FAIL %s\n' "$1"; }
+
+# 1. Unit tests: every cmocka test counts.
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    out="$tmp/unit.out"
+    "$t" >"$out" 2>&1
+    code=$?
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$out")
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$out")
+    pass=$((pass + ${p:-0}))
+    fail=$((fail + ${f:-0}))
+    if [ "$code" -ne 0 ] || [ -z "$p$f" ]; then
+        [ -n "$f" ] || fail=$((fail + 1))
+        printf 'FAIL %s (exit %s)\n' "$t" "$code"
+        grep -E 'ERROR|FAILED|LINE|ERROR SUMMARY|runtime error|Sanitizer' "$out" | head -20
+    fi
+done
+
+# 2. Bad-input corpus: exit code and first line of stderr.
+tab=$(printf '\t')
+while IFS="$tab" read -r want cmd msg; do
+    case "$want" in ''|'#'*) continue ;; esac
+    # shellcheck disable=SC2086
+    "$HTA" $cmd >"$tmp/out" 2>"$tmp/err"
+    code=$?
+    got=$(head -n 1 "$tmp/err")
+    if [ "$code" = "$want" ] && [ "$got" = "$msg" ] && [ ! -s "$tmp/out" ]; then
+        ok
+    else
+        ko "bad input: hta $cmd"
+        printf '  exit %s (want %s)\n  got:  %s\n  want: %s\n' "$code" "$want" "$got" "$msg"
+    fi
+done < tests/bad/cases.tsv
+
+# 3. CLI golden tests: NAME.cmd is run by sh from the repository root with
+# $HTA and $TMP set; stdout must equal NAME.out, stderr NAME.err (if
+# present), the exit code NAME.code (default 0).
+for c in tests/cli/cases/*.cmd; do
+    name=${c%.cmd}
+    work="$tmp/$(basename "$name")"
+    mkdir -p "$work/tmp"
+    TMP="$work/tmp" sh "$c" >"$work/stdout" 2>"$work/stderr"
+    code=$?
+    want=0
+    [ -f "$name.code" ] && want=$(cat "$name.code")
+    good=1
+    [ "$code" = "$want" ] || { good=0; printf '  exit %s, want %s\n' "$code" "$want"; }
+    diff -u "$name.out" "$work/stdout" >"$work/diff" || { good=0; cat "$work/diff"; }
+    if [ -f "$name.err" ]; then
+        diff -u "$name.err" "$work/stderr" >"$work/diff" || { good=0; cat "$work/diff"; }
+    elif grep -Eq 'runtime error|Sanitizer|LeakSanitizer' "$work/stderr"; then
+        good=0
+        cat "$work/stderr"
+    fi
+    if [ $good = 1 ]; then ok; else ko "cli: $name"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

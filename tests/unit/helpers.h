@@ -1,0 +1,116 @@
+/* Test helpers: random tiny instances with every cost model, parsing from
+ * strings.  Header-only so each test program stays one file. */
+#ifndef HTA_TEST_HELPERS_H
+#define HTA_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hta/gen.h"
+#include "hta/instance.h"
+#include "hta/rng.h"
+
+/* Cost models drawn by random_instance. */
+enum { COST_CONSTANT, COST_TABLE, COST_AFFINE, COST_MODELS };
+
+/* A random instance: m in [1, max_m], n in [1, max_n], each task a random
+ * non-empty set of servers (at most max_rep), costs of the given model. */
+static inline hta_instance *random_instance(hta_rng *r, int max_m, int max_n,
+                                            int max_rep, int model)
+{
+    int32_t m = 1 + (int32_t)hta_rng_below(r, (uint64_t)max_m);
+    int32_t n = 1 + (int32_t)hta_rng_below(r, (uint64_t)max_n);
+    int64_t *off = malloc(((size_t)m + 1) * sizeof *off);
+    int32_t *srv = malloc((size_t)m * (size_t)n * sizeof *srv);
+    int32_t *perm = malloc((size_t)n * sizeof *perm);
+    assert_non_null(off);
+    assert_non_null(srv);
+    assert_non_null(perm);
+    off[0] = 0;
+    for (int32_t t = 0; t < m; t++) {
+        int rep = max_rep < n ? max_rep : n;
+        int k = 1 + (int)hta_rng_below(r, (uint64_t)rep);
+        for (int32_t s = 0; s < n; s++)
+            perm[s] = s;
+        hta_rng_shuffle(r, perm, n);
+        memcpy(srv + off[t], perm, (size_t)k * sizeof *srv);
+        off[t + 1] = off[t] + k;
+    }
+    static const double locs[] = {1.0, 1.5, 2.0, 0.7};
+    double w_loc = locs[hta_rng_below(r, 4)];
+    double v[6];
+    hta_wrem w;
+    memset(&w, 0, sizeof w);
+    switch (model) {
+    case COST_CONSTANT:
+        w.kind = HTA_WREM_TABLE;
+        w.k = 0;
+        v[0] = w_loc * (1.0 + (double)hta_rng_below(r, 5) * 0.5);
+        w.v = v;
+        break;
+    case COST_TABLE:
+        w.kind = HTA_WREM_TABLE;
+        w.k = 1 + (int64_t)hta_rng_below(r, 5);
+        v[0] = w_loc * (1.0 + (double)hta_rng_below(r, 3) * 0.5);
+        for (int64_t i = 1; i <= w.k; i++)
+            v[i] = v[i - 1] + (double)hta_rng_below(r, 3) * 0.5;
+        w.v = v;
+        break;
+    default:
+        w.kind = HTA_WREM_AFFINE;
+        w.a = w_loc * (1.0 + (double)hta_rng_below(r, 3) * 0.5);
+        w.b = (double)hta_rng_below(r, 3) * 0.25;
+        break;
+    }
+    hta_instance *inst = NULL;
+    hta_diag d;
+    hta_status st = hta_instance_build(m, n, w_loc, &w, off, srv, &inst, &d);
+    if (st != HTA_OK)
+        fail_msg("random_instance: %s", d.msg);
+    free(off);
+    free(srv);
+    free(perm);
+    return inst;
+}
+
+/* An HDFS-like instance from the library's generator. */
+static inline hta_instance *hdfs_instance(int32_t m, int32_t n, int32_t k,
+                                          double zipf, double c,
+                                          uint64_t seed)
+{
+    double v[1] = {c};
+    hta_gen_hdfs_params p;
+    memset(&p, 0, sizeof p);
+    p.tasks = m;
+    p.servers = n;
+    p.replicas = k;
+    p.zipf = zipf;
+    p.w_loc = 1.0;
+    p.wrem.kind = HTA_WREM_TABLE;
+    p.wrem.k = 0;
+    p.wrem.v = v;
+    p.seed = seed;
+    hta_instance *inst = NULL;
+    hta_diag d;
+    if (hta_gen_hdfs(&p, &inst, &d) != HTA_OK)
+        fail_msg("hdfs_instance: %s", d.msg);
+    return inst;
+}
+
+static inline hta_instance *parse_text(const char *text)
+{
+    hta_instance *inst = NULL;
+    hta_diag d;
+    if (hta_instance_parse_memory("<test>", text, strlen(text), &inst, &d) !=
+        HTA_OK)
+        fail_msg("parse_text: line %ld: %s", d.line, d.msg);
+    return inst;
+}
+
+#endif

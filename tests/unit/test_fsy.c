@@ -1,0 +1,187 @@
+/* The flow algorithm against brute force (Theorem 5.4), the lower bounds,
+ * and the pruned sweep against the full one. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "hta/assign.h"
+#include "hta/bounds.h"
+#include "hta/brute.h"
+#include "hta/fsy.h"
+
+static double evaluate(const hta_instance *inst, const int32_t *a,
+                       int64_t *remote)
+{
+    hta_eval ev;
+    hta_diag d;
+    assert_int_equal(hta_eval_run(inst, a, &ev, &d), HTA_OK);
+    double x = ev.makespan;
+    if (remote)
+        *remote = ev.remote;
+    hta_eval_free(&ev);
+    return x;
+}
+
+static double run_fsy(const hta_instance *inst, hta_maxflow_engine e,
+                      int prune, int literal, int32_t *a, hta_fsy_result *res)
+{
+    hta_fsy_opts o = {e, prune, literal, NULL, NULL};
+    hta_diag d;
+    hta_status st = hta_fsy_run(inst, &o, a, res, &d);
+    if (st != HTA_OK)
+        fail_msg("fsy: %s", d.msg);
+    double span = evaluate(inst, a, NULL);
+    assert_true(span == res->makespan);
+    return span;
+}
+
+static void test_fsy_vs_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 31);
+    int32_t a[8], opt[8];
+    int optimal = 0, total = 0;
+    for (int i = 0; i < 900; i++) {
+        hta_instance *inst = random_instance(&r, 8, 4, 3, i % COST_MODELS);
+        hta_diag d;
+        assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+        int64_t r_opt;
+        double lo = evaluate(inst, opt, &r_opt);
+        hta_fsy_result res;
+        double span = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res);
+        /* Theorem 5.4 with the true w_rem^O = w_rem(r^O). */
+        double add = inst->n >= 3 ?
+                         (1.0 - 1.0 / (inst->n - 1)) *
+                             hta_wrem_at(&inst->wrem, r_opt) :
+                         0.0;
+        if (!(span >= lo && span <= lo + add + 1e-9))
+            fail_msg("instance %d (n=%d m=%d): fsy %g, optimum %g, additive "
+                     "%g",
+                     i, inst->n, inst->m, span, lo, add);
+        /* Lower bounds never exceed the optimum. */
+        assert_true(res.lower_bound <= lo);
+        assert_true(hta_bound_trivial(inst) <= lo);
+        double lb;
+        assert_int_equal(hta_bound_flow_compute(inst, &lb, &d), HTA_OK);
+        assert_true(lb <= lo);
+        assert_true(lb == res.lower_bound || res.K < inst->m);
+        optimal += span == lo;
+        total++;
+        hta_fsy_result_free(&res);
+        hta_instance_free(inst);
+    }
+    /* Not a bound of the paper, a sanity check that the test has teeth:
+     * on tiny instances fsy is mostly optimal. */
+    assert_true(optimal > total / 2);
+}
+
+/* n = 2: the additive term is 0, so fsy is optimal. */
+static void test_fsy_two_servers_optimal(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 32);
+    int32_t a[9], opt[9];
+    for (int i = 0; i < 400; i++) {
+        hta_instance *tmp = random_instance(&r, 9, 2, 2, i % COST_MODELS);
+        if (tmp->n != 2) {
+            hta_instance_free(tmp);
+            continue;
+        }
+        hta_diag d;
+        assert_int_equal(hta_brute_run(tmp, opt, &d), HTA_OK);
+        hta_fsy_result res;
+        double span = run_fsy(tmp, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res);
+        assert_true(span == evaluate(tmp, opt, NULL));
+        hta_fsy_result_free(&res);
+        hta_instance_free(tmp);
+    }
+}
+
+/* Pruning is exact; both engines and the literal bal-assign agree with
+ * the full sweep on makespan. */
+static void test_prune_equals_full(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 33);
+    for (int i = 0; i < 250; i++) {
+        hta_instance *inst =
+            i % 5 == 4 ? hdfs_instance(300, 25, 1 + i % 3, (i % 3) * 0.8,
+                                       1.5 + i % 4, (uint64_t)i) :
+                         random_instance(&r, 60, 12, 4, i % COST_MODELS);
+        int32_t *a = malloc((size_t)inst->m * sizeof *a);
+        hta_fsy_result res;
+        double full = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 0, 0, a, &res);
+        hta_fsy_result_free(&res);
+        double pruned = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res);
+        hta_fsy_result_free(&res);
+        double literal = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 1, a, &res);
+        hta_fsy_result_free(&res);
+        assert_true(pruned <= full);
+        assert_true(pruned == full);
+        assert_true(literal == pruned);
+        double ig_full = run_fsy(inst, HTA_MAXFLOW_IGRAPH, 0, 0, a, &res);
+        hta_fsy_result_free(&res);
+        double ig_pruned = run_fsy(inst, HTA_MAXFLOW_IGRAPH, 1, 0, a, &res);
+        hta_fsy_result_free(&res);
+        assert_true(ig_pruned == ig_full);
+        free(a);
+        hta_instance_free(inst);
+    }
+}
+
+/* The flow bound by hand: 4 tasks all on server 0 of 2, w_loc 1, w_rem 3.
+ * L < 1: no local task, total 12 > 2L.  k = 1 (L in [1,2)): one local,
+ * three remote, total 10: L >= 5, outside [1,2).  k = 2: 2 local, 2 remote:
+ * total 8, L >= 4, outside [2,3).  k = 3: 3 local, 1 remote: total 6,
+ * L >= 3 and pigeonhole L >= 3: L = 3 in [3,4).  The optimum is 3. */
+static void test_flow_bound_by_hand(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text("hta-instance 1\ntasks 4\nservers 2\n"
+                                    "w_loc 1\nw_rem 3\ntask 0 0\ntask 1 0\n"
+                                    "task 2 0\ntask 3 0\n");
+    int64_t f[] = {0, 1, 2, 3, 4};
+    assert_true(hta_bound_flow(inst, f, 4) == 3.0);
+    assert_true(hta_bound_flow(inst, f, 1) == 2.0); /* tail (K+1)*w_loc */
+    assert_true(hta_bound_trivial(inst) == 2.0);
+    hta_diag d;
+    double lb;
+    assert_int_equal(hta_bound_flow_compute(inst, &lb, &d), HTA_OK);
+    assert_true(lb == 3.0);
+    int32_t a[4];
+    hta_fsy_result res;
+    assert_true(run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res) == 3.0);
+    assert_true(res.lower_bound == 3.0);
+    hta_fsy_result_free(&res);
+    hta_instance_free(inst);
+}
+
+/* Large uniform placements: fsy reaches the trivial bound. */
+static void test_uniform_proven(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs_instance(20000, 200, 3, 0, 3, 4);
+    int32_t *a = malloc(20000 * sizeof *a);
+    hta_fsy_result res;
+    double span = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res);
+    assert_true(span == 100.0);
+    assert_true(res.lower_bound == 100.0);
+    hta_fsy_result_free(&res);
+    free(a);
+    hta_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fsy_vs_brute),
+        cmocka_unit_test(test_fsy_two_servers_optimal),
+        cmocka_unit_test(test_prune_equals_full),
+        cmocka_unit_test(test_flow_bound_by_hand),
+        cmocka_unit_test(test_uniform_proven),
+    };
+    return cmocka_run_group_tests_name("fsy", tests, NULL, NULL);
+}

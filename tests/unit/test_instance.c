@@ -1,0 +1,254 @@
+/* Instance model: parsing, validation, writing, parse(write(x)) == x. */
+#include "helpers.h"
+
+#include <stdio.h>
+
+#include "hta/lex.h"
+
+static void test_parse_valid(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text(
+        "# comment\n\nhta-instance 1   # trailing comment\r\n"
+        "tasks 3\nservers 2\nw_loc 1.5\nw_rem 2 2.5 4\n"
+        "task 2 1\ntask 0 0 1\n\ttask 1 1   \n");
+    assert_int_equal(inst->m, 3);
+    assert_int_equal(inst->n, 2);
+    assert_int_equal(inst->edges, 4);
+    assert_true(inst->w_loc == 1.5);
+    assert_int_equal(inst->wrem.kind, HTA_WREM_TABLE);
+    assert_true(hta_wrem_at(&inst->wrem, 0) == 2.0);
+    assert_true(hta_wrem_at(&inst->wrem, 1) == 2.5);
+    assert_true(hta_wrem_at(&inst->wrem, 2) == 4.0);
+    assert_true(hta_wrem_at(&inst->wrem, 1000) == 4.0);
+    /* task side in task order, server side sorted by task id */
+    assert_int_equal(inst->task_off[1], 2);
+    assert_int_equal(inst->task_srv[0], 0);
+    assert_int_equal(inst->task_srv[1], 1);
+    assert_int_equal(inst->task_srv[3], 1);
+    assert_int_equal(inst->srv_off[1], 1);
+    assert_int_equal(inst->srv_task[0], 0);
+    assert_int_equal(inst->srv_task[1], 0);
+    assert_int_equal(inst->srv_task[2], 1);
+    assert_int_equal(inst->srv_task[3], 2);
+    assert_true(hta_instance_is_local(inst, 2, 1));
+    assert_false(hta_instance_is_local(inst, 2, 0));
+    hta_instance_free(inst);
+}
+
+static void test_affine(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text("hta-instance 1\ntasks 1\nservers 1\n"
+                                    "w_loc 1\nw_rem affine 2 0.5\ntask 0 0\n");
+    assert_int_equal(inst->wrem.kind, HTA_WREM_AFFINE);
+    assert_true(hta_wrem_at(&inst->wrem, 0) == 2.0);
+    assert_true(hta_wrem_at(&inst->wrem, 4) == 4.0);
+    assert_false(hta_wrem_is_constant(&inst->wrem));
+    hta_instance_free(inst);
+}
+
+static void test_roundtrip_random(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 11);
+    for (int i = 0; i < 300; i++) {
+        hta_instance *a = random_instance(&r, 30, 12, 5, i % COST_MODELS);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        assert_int_equal(hta_instance_write(a, f, "round trip\ntwo lines"),
+                         HTA_OK);
+        fclose(f);
+        hta_instance *b = parse_text(buf);
+        assert_true(hta_instance_equal(a, b));
+        /* write(parse(write(x))) == write(x), byte for byte */
+        char *buf2 = NULL;
+        size_t len2 = 0;
+        f = open_memstream(&buf2, &len2);
+        hta_instance_write(b, f, "round trip\ntwo lines");
+        fclose(f);
+        assert_int_equal(len, len2);
+        assert_memory_equal(buf, buf2, len);
+        free(buf);
+        free(buf2);
+        hta_instance_free(a);
+        hta_instance_free(b);
+    }
+}
+
+static void test_real_roundtrip(void **state)
+{
+    (void)state;
+    static const double xs[] = {0.1, 1.0 / 3.0, 1e-300, 123456789.125,
+                                2.5e17, 0.30000000000000004};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        char buf[32];
+        hta_format_real(buf, xs[i]);
+        assert_true(strtod(buf, NULL) == xs[i]);
+    }
+}
+
+/* Each defect with the line and the message it must produce. */
+static void test_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        long line;
+        const char *msg;
+    } cases[] = {
+        {"", 1, "expected a 'hta-instance' line, found end of file"},
+        {"hta-instance 2\n", 1, "expected format version in [1, 1], found '2'"},
+        {"hta-instanse 1\n", 1, "expected the magic 'hta-instance', found 'hta-instanse'"},
+        {"hta-instance 1\ntasks 0\n", 2, "expected a task count in [1, 2147483646], found '0'"},
+        {"hta-instance 1\ntasks 99999999999\n", 2, "expected a task count in [1, 2147483646], found '99999999999'"},
+        {"hta-instance 1\ntasks 5000\n", 2, "expected a task count this file can hold"},
+        {"hta-instance 1\ntasks 1x\n", 2, "expected a task count, found '1x'"},
+        {"hta-instance 1\ntasks 1 2\n", 2, "expected end of line after the task count, found '2'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc nan\n", 4, "expected a local cost w_loc, found 'nan'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc inf\n", 4, "expected a local cost w_loc, found 'inf'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc -1\n", 4, "expected a local cost w_loc (> 0), found '-1'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1e999\n", 4, "expected a local cost w_loc, found out-of-range '1e999'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc 2\nw_rem 1\n", 5, "expected w_rem(0) >= w_loc = 2, found '1'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem 3 2\n", 5, "expected a non-decreasing w_rem value >= 3, found '2'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem affine 2 -1\n", 5, "expected a slope b >= 0 (>= 0), found '-1'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem affine 2\n", 5, "expected w_rem affine <a> <b>, found end of line"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\n", 7, "expected a 'task' line for task 1, found end of file"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 0 1\n", 7, "expected one 'task' line per task, task id, found '0'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0 0\n", 6, "expected distinct servers on a task line, server id, found '0'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 2\n", 6, "expected a server id in [0, 1], found '2'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0\n", 6, "expected at least one server id, found end of line"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask -1 0\n", 6, "expected a task id in [0, 1], found '-1'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\nrack 0 0\n", 6, "expected a 'task' line, found unknown keyword 'rack'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem 3\ntask 0 0\ntasks 1\n", 7, "found unknown keyword 'tasks'"},
+        {"hta-instance 1\ntasks 1\nservers 1\nw_rem 3\n", 4, "expected a 'w_loc' line, found 'w_rem'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hta_diag d;
+        hta_diag_clear(&d);
+        hta_instance *inst = NULL;
+        hta_status st = hta_instance_parse_memory(
+            "<t>", cases[i].text, strlen(cases[i].text), &inst, &d);
+        hta_instance_free(inst);
+        if (st != HTA_ERR_INPUT || d.line != cases[i].line ||
+            strstr(d.msg, cases[i].msg) == NULL)
+            fail_msg("case %zu: status %d line %ld msg '%s', expected line "
+                     "%ld msg '%s'",
+                     i, st, d.line, d.msg, cases[i].line, cases[i].msg);
+    }
+}
+
+static void test_binary(void **state)
+{
+    (void)state;
+    static const char bin[] = "hta-instance 1\ntasks 1\nservers 1\n"
+                              "w_loc 1\nw_rem 3\ntask 0 0\n\0x\n";
+    hta_instance *inst = NULL;
+    hta_diag d;
+    assert_int_equal(hta_instance_parse_memory("<t>", bin, sizeof bin - 1,
+                                               &inst, &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(d.line, 7);
+    assert_non_null(strstr(d.msg, "expected text, found a NUL byte"));
+}
+
+static void test_build_errors(void **state)
+{
+    (void)state;
+    double v = 3;
+    hta_wrem w = {HTA_WREM_TABLE, 0, &v, 0, 0};
+    int64_t off[] = {0, 1, 1};
+    int32_t srv[] = {0};
+    hta_instance *inst = NULL;
+    hta_diag d;
+    assert_int_equal(hta_instance_build(2, 2, 1.0, &w, off, srv, &inst, &d),
+                     HTA_ERR_INPUT);
+    assert_null(inst);
+    assert_non_null(strstr(d.msg, "at least one server for task 1"));
+    int64_t off2[] = {0, 2};
+    int32_t srv2[] = {1, 1};
+    assert_int_equal(hta_instance_build(1, 2, 1.0, &w, off2, srv2, &inst, &d),
+                     HTA_ERR_INPUT);
+    assert_non_null(strstr(d.msg, "found server 1 twice"));
+    v = 0.5;
+    int64_t off3[] = {0, 1};
+    assert_int_equal(hta_instance_build(1, 2, 1.0, &w, off3, srv2, &inst, &d),
+                     HTA_ERR_INPUT);
+    assert_non_null(strstr(d.msg, "w_rem(0) >= w_loc"));
+}
+
+static void test_lex_numbers(void **state)
+{
+    (void)state;
+    hta_lex lx;
+    hta_diag d;
+    assert_int_equal(hta_lex_from_memory(&lx, "<n>", "x", 1, &d), HTA_OK);
+    int64_t v;
+    double x;
+    assert_int_equal(hta_lex_int(&lx, "9223372036854775807", 0, INT64_MAX,
+                                 "n", &v, &d),
+                     HTA_OK);
+    assert_true(v == INT64_MAX);
+    assert_int_equal(hta_lex_int(&lx, "9223372036854775808", 0, INT64_MAX,
+                                 "n", &v, &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_int(&lx, "+5", 0, 9, "n", &v, &d), HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_int(&lx, "0x5", 0, 9, "n", &v, &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_int(&lx, " 5", 0, 9, "n", &v, &d), HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_real(&lx, "0x1p3", 1, "x", &x, &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_real(&lx, "1e-400", 0, "x", &x, &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_real(&lx, "2.5e1", 1, "x", &x, &d), HTA_OK);
+    assert_true(x == 25.0);
+    assert_int_equal(hta_lex_real(&lx, "0", 1, "x", &x, &d), HTA_ERR_INPUT);
+    assert_int_equal(hta_lex_real(&lx, "-0", 0, "x", &x, &d), HTA_OK);
+    hta_lex_free(&lx);
+}
+
+static void test_quote_long(void **state)
+{
+    (void)state;
+    char q[64];
+    hta_lex_quote("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", q);
+    assert_string_equal(q, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...");
+    hta_lex_quote("a\x01" "b", q);
+    assert_string_equal(q, "a?b");
+}
+
+static void test_gen_deterministic(void **state)
+{
+    (void)state;
+    for (int z = 0; z < 2; z++) {
+        hta_instance *a = hdfs_instance(500, 40, 3, z ? 1.2 : 0.0, 3.0, 7);
+        hta_instance *b = hdfs_instance(500, 40, 3, z ? 1.2 : 0.0, 3.0, 7);
+        hta_instance *c = hdfs_instance(500, 40, 3, z ? 1.2 : 0.0, 3.0, 8);
+        assert_true(hta_instance_equal(a, b));
+        assert_false(hta_instance_equal(a, c));
+        assert_int_equal(a->edges, 1500);
+        hta_instance_free(a);
+        hta_instance_free(b);
+        hta_instance_free(c);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_valid),
+        cmocka_unit_test(test_affine),
+        cmocka_unit_test(test_roundtrip_random),
+        cmocka_unit_test(test_real_roundtrip),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_binary),
+        cmocka_unit_test(test_build_errors),
+        cmocka_unit_test(test_lex_numbers),
+        cmocka_unit_test(test_quote_long),
+        cmocka_unit_test(test_gen_deterministic),
+    };
+    return cmocka_run_group_tests_name("instance", tests, NULL, NULL);
+}

@@ -1,0 +1,259 @@
+/* Max-cover: the incremental engine against igraph_maxflow and against an
+ * exhaustive enumeration; bal-assign: fast slots against the literal
+ * greedy. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "hta/balassign.h"
+#include "hta/maxcover.h"
+
+/* The largest cover with threshold tau by trying every choice (a local
+ * server or none) per task.  Tiny instances only. */
+static int64_t exhaustive_cover(const hta_instance *inst, int64_t tau,
+                                int32_t t, int32_t *load)
+{
+    if (t == inst->m)
+        return 0;
+    int64_t best = exhaustive_cover(inst, tau, t + 1, load);
+    for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+        int32_t s = inst->task_srv[i];
+        if (load[s] >= tau)
+            continue;
+        load[s]++;
+        int64_t x = 1 + exhaustive_cover(inst, tau, t + 1, load);
+        load[s]--;
+        if (x > best)
+            best = x;
+    }
+    return best;
+}
+
+/* The cover is consistent: local edges only, caps respected, sizes and
+ * loads agree. */
+static void check_cover(const hta_instance *inst, const hta_maxcover *mc,
+                        int64_t tau)
+{
+    const int32_t *cover = hta_maxcover_cover(mc);
+    const int32_t *loads = hta_maxcover_loads(mc);
+    int32_t *cnt = calloc((size_t)inst->n, sizeof *cnt);
+    int64_t size = 0;
+    for (int32_t t = 0; t < inst->m; t++)
+        if (cover[t] >= 0) {
+            assert_true(hta_instance_is_local(inst, t, cover[t]));
+            cnt[cover[t]]++;
+            size++;
+        }
+    for (int32_t s = 0; s < inst->n; s++) {
+        assert_int_equal(cnt[s], loads[s]);
+        assert_true(cnt[s] <= tau);
+    }
+    assert_int_equal(size, hta_maxcover_size(mc));
+    free(cnt);
+}
+
+/* Both engines through a whole sweep: same f(tau) for every tau. */
+static void compare_engines(const hta_instance *inst, int64_t max_tau)
+{
+    hta_maxcover *inc = NULL, *ig = NULL;
+    hta_diag d;
+    assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &inc, &d),
+                     HTA_OK);
+    assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_IGRAPH, &ig, &d),
+                     HTA_OK);
+    int64_t prev = 0;
+    for (int64_t tau = 1; tau <= max_tau; tau++) {
+        assert_int_equal(hta_maxcover_raise(inc, tau, &d), HTA_OK);
+        assert_int_equal(hta_maxcover_raise(ig, tau, &d), HTA_OK);
+        if (hta_maxcover_size(inc) != hta_maxcover_size(ig))
+            fail_msg("tau %lld: incremental %lld, igraph %lld",
+                     (long long)tau, (long long)hta_maxcover_size(inc),
+                     (long long)hta_maxcover_size(ig));
+        assert_true(hta_maxcover_size(inc) >= prev);
+        prev = hta_maxcover_size(inc);
+        check_cover(inst, inc, tau);
+        check_cover(inst, ig, tau);
+        if (prev == inst->m)
+            break;
+    }
+    hta_maxcover_free(inc);
+    hta_maxcover_free(ig);
+}
+
+static void test_exhaustive_tiny(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 21);
+    for (int i = 0; i < 300; i++) {
+        hta_instance *inst = random_instance(&r, 8, 4, 3, COST_CONSTANT);
+        hta_maxcover *mc = NULL;
+        hta_diag d;
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d), HTA_OK);
+        int32_t load[4] = {0};
+        for (int64_t tau = 1; tau <= inst->m; tau++) {
+            assert_int_equal(hta_maxcover_raise(mc, tau, &d), HTA_OK);
+            assert_int_equal(hta_maxcover_size(mc),
+                             exhaustive_cover(inst, tau, 0, load));
+            check_cover(inst, mc, tau);
+        }
+        hta_maxcover_free(mc);
+        compare_engines(inst, inst->m);
+        hta_instance_free(inst);
+    }
+}
+
+static void test_engines_random_medium(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 22);
+    for (int i = 0; i < 60; i++) {
+        hta_instance *inst = random_instance(&r, 120, 30, 4, COST_CONSTANT);
+        compare_engines(inst, inst->m);
+        hta_instance_free(inst);
+    }
+}
+
+static void test_engines_hdfs_families(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t m, n, k;
+        double zipf;
+    } fam[] = {
+        {3000, 100, 3, 0.0}, {3000, 100, 1, 0.0}, {2000, 300, 3, 1.0},
+        {2000, 2000, 3, 1.5}, {1500, 50, 2, 2.0}, {800, 800, 3, 0.0},
+    };
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+        hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
+                                           fam[i].zipf, 3.0, 100 + i);
+        compare_engines(inst, inst->m);
+        hta_instance_free(inst);
+    }
+}
+
+/* The literal greedy and the water-filling give the same slots. */
+static void test_balassign_fast_equals_literal(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 23);
+    static const double costs[] = {3.0, 1.0, 0.1, 1.0 / 3.0, 7.25, 1e-3};
+    for (int i = 0; i < 2000; i++) {
+        int32_t n = 1 + (int32_t)hta_rng_below(&r, 60);
+        double w_loc = costs[hta_rng_below(&r, 6)];
+        double c = w_loc * (1.0 + (double)hta_rng_below(&r, 4) *
+                                      costs[hta_rng_below(&r, 6)]);
+        double v[1] = {c};
+        hta_wrem w = {HTA_WREM_TABLE, 0, v, 0, 0};
+        int64_t *off = malloc(((size_t)n + 1) * sizeof *off);
+        int32_t *srv = malloc((size_t)n * sizeof *srv);
+        for (int32_t t = 0; t < n; t++)
+            off[t] = t, srv[t] = t;
+        off[n] = n;
+        hta_instance *inst = NULL;
+        hta_diag d;
+        assert_int_equal(
+            hta_instance_build(n, n, w_loc, &w, off, srv, &inst, &d), HTA_OK);
+        int32_t *nloc = malloc((size_t)n * sizeof *nloc);
+        int spread = 1 + (int)hta_rng_below(&r, 40);
+        for (int32_t s = 0; s < n; s++)
+            nloc[s] = (int32_t)hta_rng_below(&r, (uint64_t)spread);
+        int64_t u = (int64_t)hta_rng_below(&r, 3000);
+        int64_t *q1 = malloc((size_t)n * sizeof *q1);
+        int64_t *q2 = malloc((size_t)n * sizeof *q2);
+        assert_int_equal(hta_balassign_slots(inst, nloc, u, c, q1, &d),
+                         HTA_OK);
+        assert_int_equal(hta_balassign_slots_literal(inst, nloc, u, c, q2, &d),
+                         HTA_OK);
+        assert_memory_equal(q1, q2, (size_t)n * sizeof *q1);
+        int64_t sum = 0;
+        for (int32_t s = 0; s < n; s++)
+            sum += q1[s];
+        assert_int_equal(sum, u);
+        free(off);
+        free(srv);
+        free(nloc);
+        free(q1);
+        free(q2);
+        hta_instance_free(inst);
+    }
+}
+
+/* The documented tie rule, by hand: least (virtual load, server id).
+ * Loads 2, 0, 0 with w_loc 1 and c = 2: picks s1 (0), s2 (0), s0 (2),
+ * s1 (2), s2 (2), s0 (4): q = {2, 2, 2}; five picks give {1, 2, 2}. */
+static void test_balassign_tie_rule(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text("hta-instance 1\ntasks 3\nservers 3\n"
+                                    "w_loc 1\nw_rem 2\ntask 0 0\ntask 1 1\n"
+                                    "task 2 2\n");
+    int32_t nloc[3] = {2, 0, 0};
+    int64_t q[3];
+    hta_diag d;
+    static const int64_t want[7][3] = {{0, 0, 0}, {0, 1, 0}, {0, 1, 1},
+                                       {1, 1, 1}, {1, 2, 1}, {1, 2, 2},
+                                       {2, 2, 2}};
+    for (int64_t u = 0; u <= 6; u++) {
+        assert_int_equal(hta_balassign_slots(inst, nloc, u, 2.0, q, &d),
+                         HTA_OK);
+        assert_memory_equal(q, want[u], sizeof q);
+        assert_int_equal(
+            hta_balassign_slots_literal(inst, nloc, u, 2.0, q, &d), HTA_OK);
+        assert_memory_equal(q, want[u], sizeof q);
+    }
+    hta_instance_free(inst);
+}
+
+/* Placement: every slot filled, locals first. */
+static void test_balassign_place(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text("hta-instance 1\ntasks 4\nservers 3\n"
+                                    "w_loc 1\nw_rem 3\ntask 0 0\ntask 1 0\n"
+                                    "task 2 2\ntask 3 0 1\n");
+    int32_t a[4] = {0, -1, -1, -1};
+    int64_t q[3] = {0, 2, 1};
+    hta_diag d;
+    hta_maxcover *scratch = NULL;
+    assert_int_equal(
+        hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, &d), HTA_OK);
+    assert_int_equal(hta_balassign_place(inst, scratch, q, a, &d), HTA_OK);
+    assert_int_equal(a[3], 1); /* local to server 1 */
+    assert_int_equal(a[2], 2); /* local to server 2 */
+    assert_int_equal(a[1], 1); /* the rest in order */
+    hta_maxcover_free(scratch);
+    hta_instance_free(inst);
+}
+
+static void test_raise_rejects_decrease(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs_instance(10, 3, 2, 0, 3, 1);
+    hta_maxcover *mc = NULL;
+    hta_diag d;
+    assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d),
+                     HTA_OK);
+    assert_int_equal(hta_maxcover_raise(mc, 2, &d), HTA_OK);
+    assert_int_equal(hta_maxcover_raise(mc, 1, &d), HTA_ERR_INTERNAL);
+    assert_int_equal(hta_maxcover_raise(mc, 0, &d), HTA_ERR_INTERNAL);
+    hta_maxcover_free(mc);
+    hta_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exhaustive_tiny),
+        cmocka_unit_test(test_engines_random_medium),
+        cmocka_unit_test(test_engines_hdfs_families),
+        cmocka_unit_test(test_balassign_fast_equals_literal),
+        cmocka_unit_test(test_balassign_tie_rule),
+        cmocka_unit_test(test_balassign_place),
+        cmocka_unit_test(test_raise_rejects_decrease),
+    };
+    return cmocka_run_group_tests_name("maxcover", tests, NULL, NULL);
+}
