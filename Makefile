@@ -76,8 +76,11 @@ sanitize: deps-test
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    sh tests/run.sh build-san
 
+$(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
+	$(CC) $(CFLAGS_ALL) $< $(BUILD)/libhta.a $(DEPLIBS) -o $@
+
 bench: deps-bench
-	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@$(MAKE) --no-print-directory $(BUILD)/hta $(BUILD)/bench_fsy
 	@sh scripts/bench.sh $(BUILD)
 
 install: all

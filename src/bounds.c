@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "hta/assign.h"
 #include "hta/maxcover.h"
 
 double hta_bound_trivial(const hta_instance *inst)
@@ -18,6 +19,27 @@ double hta_bound_trivial(const hta_instance *inst)
 static double shrink(double x)
 {
     return x * (1.0 - 8 * DBL_EPSILON);
+}
+
+/* With a constant remote cost c every load, hence L^O, is a value
+ * load(a, b, c) = a*w_loc + b*c of the evaluator's formula for integers
+ * a, b >= 0: a bound rounds up to the least such value.  O(lb / c). */
+static double round_to_load(const hta_instance *inst, double lb)
+{
+    if (!hta_wrem_is_constant(&inst->wrem) || !(lb > 0) ||
+        lb / inst->w_loc > 1e7)
+        return lb;
+    double c = hta_wrem_at(&inst->wrem, 0), best = INFINITY;
+    for (int64_t b = 0; (double)b * c < lb + c; b++) {
+        double rest = (lb - (double)b * c) / inst->w_loc;
+        int64_t a = rest > 1 ? (int64_t)ceil(rest) - 1 : 0;
+        while (hta_load(inst, a, b, c) < lb)
+            a++;
+        double x = hta_load(inst, a, b, c);
+        if (x < best)
+            best = x;
+    }
+    return best;
 }
 
 double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)
@@ -35,9 +57,9 @@ double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)
         /* L = cand has floor(L/w_loc) = k when cand < (k+1)*w_loc; the
          * candidate of the first such k is the least feasible L. */
         if (cand < (double)(k + 1) * w_loc)
-            return cand;
+            return round_to_load(inst, cand);
     }
-    return fmax((double)(K + 1) * w_loc, trivial);
+    return round_to_load(inst, fmax((double)(K + 1) * w_loc, trivial));
 }
 
 double hta_bound_fsy_additive(const hta_instance *inst)

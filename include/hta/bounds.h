@@ -23,7 +23,9 @@ double hta_bound_trivial(const hta_instance *inst);
  * because both right-hand sides shrink as l grows (w_rem(0) >= w_loc and
  * w_rem non-decreasing).  The bound is the least L meeting both with
  * k = floor(L/w_loc); beyond K, f(k) <= m is used.  The result is at least
- * the trivial bound.  O(K). */
+ * the trivial bound.  With a constant w_rem = c, L^O is the load of some
+ * server, a*w_loc + b*c, so the bound rounds up to the least such value.
+ * O(K + L/c). */
 double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K);
 
 /* The flow bound on its own, without a full fsy sweep: raises a max-cover

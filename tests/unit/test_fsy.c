@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "hta/assign.h"
+#include "hta/balassign.h"
 #include "hta/bounds.h"
 #include "hta/brute.h"
 #include "hta/fsy.h"
@@ -66,6 +67,15 @@ static void test_fsy_vs_brute(void **state)
         assert_int_equal(hta_bound_flow_compute(inst, &lb, &d), HTA_OK);
         assert_true(lb <= lo);
         assert_true(lb == res.lower_bound || res.K < inst->m);
+        if (hta_wrem_is_constant(&inst->wrem)) {
+            /* The bound is itself a load a*w_loc + b*c. */
+            double c = hta_wrem_at(&inst->wrem, 0);
+            int found = 0;
+            for (int64_t b = 0; b * c <= lb && !found; b++)
+                for (int64_t x = 0; x * inst->w_loc + b * c <= lb; x++)
+                    found |= hta_load(inst, x, b, c) == lb;
+            assert_true(found);
+        }
         optimal += span == lo;
         total++;
         hta_fsy_result_free(&res);

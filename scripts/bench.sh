@@ -1,0 +1,42 @@
+#!/bin/sh
+# Benchmarks of hta (figures only, nothing asserted).  Run by `make bench`.
+# usage: scripts/bench.sh [BUILD_DIR]
+set -eu
+build=${1:-build}
+hta=$build/hta
+dir=$build/bench
+mkdir -p "$dir"
+runs=${BENCH_RUNS:-5}
+
+gen() { # name args...
+    name=$1
+    shift
+    [ -f "$dir/$name.txt" ] || "$hta" gen hdfs "$@" -o "$dir/$name.txt"
+}
+gen u4 --tasks 10000 --servers 100 --seed 1
+gen u5 --tasks 100000 --servers 1000 --seed 1
+gen u6 --tasks 1000000 --servers 10000 --seed 1
+gen z5 --tasks 100000 --servers 1000 --zipf 1 --seed 1
+gen z5n --tasks 100000 --servers 100000 --zipf 1 --seed 1
+gen z5s --tasks 100000 --servers 1000 --zipf 2 --seed 1
+
+echo "== fsy phases (seconds, median of $runs runs; this machine: $(nproc) cores)"
+echo "family    tasks     servers   parse      fsy    cover  balance    bound  inc-sweep  taus   igraph-sweep"
+for f in u4:igraph-sweep u5:igraph-sweep u6:igraph-one z5:igraph-sweep z5n:igraph-sweep z5s:igraph-sweep; do
+    name=${f%%:*}
+    printf '%-9s ' "$name"
+    "$build/bench_fsy" "$dir/$name.txt" "$runs" "${f#*:}"
+done
+
+echo
+echo "== hta solve --algo fsy, whole command (wall seconds median of $runs, peak RSS)"
+for name in u4 u5 u6 z5 z5n z5s; do
+    times=""
+    for i in $(seq "$runs"); do
+        t=$( { /usr/bin/time -f '%e %M' "$hta" solve "$dir/$name.txt" --algo fsy >/dev/null; } 2>&1 | tail -n 1)
+        times="$times$t
+"
+    done
+    printf '%s' "$times" | sort -n | awk -v n="$name" -v r="$runs" \
+        'NR == int((r + 1) / 2) { printf "%-5s %6.2f s  %8.1f MB\n", n, $1, $2 / 1024 }'
+done

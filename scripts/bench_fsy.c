@@ -1,0 +1,126 @@
+/* Benchmark driver for the flow algorithm: times each phase on one
+ * instance, median of R runs.  Prints one line of figures; asserts
+ * nothing.  usage: bench_fsy INSTANCE [RUNS] [igraph-sweep|igraph-one|none] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hta/bounds.h"
+#include "hta/fsy.h"
+#include "hta/maxcover.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* A whole max-cover sweep tau = 1..K with one engine. */
+static double sweep(const hta_instance *inst, hta_maxflow_engine e, int64_t K)
+{
+    hta_maxcover *mc;
+    hta_diag d;
+    double t0 = now();
+    if (hta_maxcover_new(inst, e, &mc, &d) != HTA_OK)
+        return NAN;
+    for (int64_t tau = 1; tau <= K; tau++)
+        if (hta_maxcover_raise(mc, tau, &d) != HTA_OK)
+            return NAN;
+    hta_maxcover_free(mc);
+    return now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_fsy INSTANCE [RUNS] [igraph-sweep|"
+                        "igraph-one|none]\n");
+        return 2;
+    }
+    int runs = argc > 2 ? atoi(argv[2]) : 5;
+    const char *ig = argc > 3 ? argv[3] : "none";
+    if (runs < 1 || runs > 100)
+        runs = 5;
+    double *t_parse = calloc((size_t)runs, sizeof(double));
+    double *t_fsy = calloc((size_t)runs, sizeof(double));
+    double *t_cover = calloc((size_t)runs, sizeof(double));
+    double *t_bal = calloc((size_t)runs, sizeof(double));
+    double *t_lb = calloc((size_t)runs, sizeof(double));
+    double *t_inc = calloc((size_t)runs, sizeof(double));
+    hta_instance *inst = NULL;
+    hta_diag d;
+    hta_fsy_result res;
+    memset(&res, 0, sizeof res);
+    int64_t K = 0;
+    double span = 0, lb = 0;
+    for (int r = 0; r < runs; r++) {
+        hta_instance_free(inst);
+        double t0 = now();
+        if (hta_instance_parse(argv[1], &inst, &d) != HTA_OK) {
+            fprintf(stderr, "%s\n", d.msg);
+            return 1;
+        }
+        t_parse[r] = now() - t0;
+        int32_t *a = malloc((size_t)inst->m * sizeof *a);
+        hta_fsy_opts o = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_result_free(&res);
+        t0 = now();
+        if (hta_fsy_run(inst, &o, a, &res, &d) != HTA_OK) {
+            fprintf(stderr, "%s\n", d.msg);
+            return 1;
+        }
+        t_fsy[r] = now() - t0;
+        t_cover[r] = res.seconds_cover;
+        t_bal[r] = res.seconds_balance;
+        K = res.K;
+        span = res.makespan;
+        t0 = now();
+        hta_bound_flow_compute(inst, &lb, &d);
+        t_lb[r] = now() - t0;
+        t_inc[r] = sweep(inst, HTA_MAXFLOW_INCREMENTAL, K);
+        free(a);
+    }
+    double ig_time = NAN;
+    int64_t ig_taus = 0;
+    if (strcmp(ig, "igraph-sweep") == 0) {
+        ig_time = sweep(inst, HTA_MAXFLOW_IGRAPH, K);
+        ig_taus = K;
+    } else if (strcmp(ig, "igraph-one") == 0) {
+        /* One igraph_maxflow call at tau = ceil(m/n). */
+        hta_maxcover *mc;
+        double t0 = now();
+        hta_maxcover_new(inst, HTA_MAXFLOW_IGRAPH, &mc, &d);
+        hta_maxcover_raise(mc, (inst->m + inst->n - 1) / inst->n, &d);
+        ig_time = now() - t0;
+        ig_taus = 1;
+        hta_maxcover_free(mc);
+    }
+    printf("%-9lld %-7ld %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f  %-6lld ",
+           (long long)inst->m, (long)inst->n, median(t_parse, runs),
+           median(t_fsy, runs), median(t_cover, runs), median(t_bal, runs),
+           median(t_lb, runs), median(t_inc, runs), (long long)K);
+    if (ig_taus)
+        printf("%9.3f (%lld tau%s)", ig_time, (long long)ig_taus,
+               ig_taus > 1 ? "s" : "");
+    else
+        printf("%9s", "-");
+    printf("  L=%g LB=%g\n", span, lb);
+    hta_fsy_result_free(&res);
+    hta_instance_free(inst);
+    return 0;
+}
