@@ -24,12 +24,11 @@ static double shrink(double x)
 /* With a constant remote cost c every load, hence L^O, is a value
  * load(a, b, c) = a*w_loc + b*c of the evaluator's formula for integers
  * a, b >= 0: a bound rounds up to the least such value.  O(lb / c). */
-static double round_to_load(const hta_instance *inst, double lb)
+static double round_to_load(const hta_instance *inst, double c, double lb)
 {
-    if (!hta_wrem_is_constant(&inst->wrem) || !(lb > 0) ||
-        lb / inst->w_loc > 1e7)
+    if (!(lb > 0) || lb / inst->w_loc > 1e7 || lb / c > 1e7)
         return lb;
-    double c = hta_wrem_at(&inst->wrem, 0), best = INFINITY;
+    double best = INFINITY;
     for (int64_t b = 0; (double)b * c < lb + c; b++) {
         double rest = (lb - (double)b * c) / inst->w_loc;
         int64_t a = rest > 1 ? (int64_t)ceil(rest) - 1 : 0;
@@ -42,24 +41,47 @@ static double round_to_load(const hta_instance *inst, double lb)
     return best;
 }
 
-double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)
+/* The flow bound with remote cost w_rem(r) (w != NULL) or a constant c,
+ * and at most max_remote remote tasks (k with m - f(k) > max_remote are
+ * infeasible). */
+static double flow_core(const hta_instance *inst, const int64_t *f,
+                        int64_t K, const hta_wrem *w, double c,
+                        int64_t max_remote)
 {
     int64_t m = inst->m, n = inst->n;
-    double w_loc = inst->w_loc, trivial = hta_bound_trivial(inst);
-    for (int64_t k = 0; k <= K; k++) {
+    double w_loc = inst->w_loc, trivial = hta_bound_trivial(inst), lb = -1;
+    int constant = !w || hta_wrem_is_constant(w);
+    if (w && constant)
+        c = hta_wrem_at(w, 0);
+    for (int64_t k = 0; k <= K && lb < 0; k++) {
         int64_t rem = m - f[k];
-        double c = hta_wrem_at(&inst->wrem, rem);
-        double need = shrink((w_loc * (double)f[k] + c * (double)rem) /
+        if (rem > max_remote)
+            continue;
+        double ck = w ? hta_wrem_at(w, rem) : c;
+        double need = shrink((w_loc * (double)f[k] + ck * (double)rem) /
                              (double)n);
-        double pigeon = (double)((rem + n - 1) / n) * c;
+        double pigeon = (double)((rem + n - 1) / n) * ck;
         double cand = fmax(fmax((double)k * w_loc, need), pigeon);
         cand = fmax(cand, trivial);
         /* L = cand has floor(L/w_loc) = k when cand < (k+1)*w_loc; the
          * candidate of the first such k is the least feasible L. */
         if (cand < (double)(k + 1) * w_loc)
-            return round_to_load(inst, cand);
+            lb = cand;
     }
-    return round_to_load(inst, fmax((double)(K + 1) * w_loc, trivial));
+    if (lb < 0)
+        lb = fmax((double)(K + 1) * w_loc, trivial);
+    return constant ? round_to_load(inst, c, lb) : lb;
+}
+
+double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)
+{
+    return flow_core(inst, f, K, &inst->wrem, 0.0, inst->m);
+}
+
+double hta_bound_flow_piece(const hta_instance *inst, const int64_t *f,
+                            int64_t K, double c, int64_t max_remote)
+{
+    return flow_core(inst, f, K, NULL, c, max_remote);
 }
 
 double hta_bound_fsy_additive(const hta_instance *inst)

@@ -3,12 +3,30 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+volatile sig_atomic_t cli_interrupted = 0;
+
+static void on_interrupt(int sig)
+{
+    cli_interrupted = 1;
+    signal(sig, SIG_DFL);
+}
+
+void cli_catch_interrupt(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
 
 double cli_now(void)
 {
@@ -24,7 +42,7 @@ int cli_usage_error(const cli_args *a, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nusage: %s\n", a->usage);
+    fprintf(stderr, " (usage: 'hta %s --help')\n", a->command);
     return HTA_ERR_USAGE;
 }
 

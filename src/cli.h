@@ -3,6 +3,7 @@
 #ifndef HTA_CLI_H
 #define HTA_CLI_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "hta/diag.h"
@@ -62,6 +63,11 @@ int cli_usage_error(const cli_args *a, const char *fmt, ...)
 
 /* Prints the diagnostic on stderr and returns its status. */
 int cli_report(hta_status st, const hta_diag *d);
+
+/* Set by SIGINT once cli_catch_interrupt ran: long solvers poll it and
+ * stop with their best so far.  A second SIGINT kills as usual. */
+extern volatile sig_atomic_t cli_interrupted;
+void cli_catch_interrupt(void);
 
 /* Monotonic seconds. */
 double cli_now(void);

@@ -10,6 +10,7 @@
 #include "hta/bounds.h"
 #include "hta/brute.h"
 #include "hta/fsy.h"
+#include "hta/ilp.h"
 #include "hta/outfile.h"
 #include "hta/report.h"
 #include "hta/rr.h"
@@ -17,7 +18,8 @@
 static const char usage[] =
     "hta solve INSTANCE [--algo LIST] [--seed S] [--rr-runs K] [--json] "
     "[-o ASSIGNMENT] [--maxflow igraph|incremental] [--no-prune] [--trace] "
-    "[--no-timing]";
+    "[--no-timing] [--time-limit SECONDS] [--ilp-max-tasks M] [--verbose] "
+    "[--write-lp FILE]";
 
 static const char help[] =
     "\nRuns the algorithms of LIST (comma-separated, default rr,fsy) and\n"
@@ -25,6 +27,7 @@ static const char help[] =
     "\n"
     "  --algo LIST        rr     round robin (Algorithm 1)\n"
     "                     fsy    max-cover + bal-assign (Algorithm 2)\n"
+    "                     ilp    exact optimum by GLPK (ilp.h)\n"
     "                     brute  exhaustive search, tiny instances only\n"
     "  --seed S           round robin with random choices drawn from S\n"
     "  --rr-runs K        K randomized round-robin runs (seeds S..S+K-1);\n"
@@ -35,13 +38,22 @@ static const char help[] =
     "  --no-prune         fsy tries every tau = 1..m\n"
     "  --trace            print tau, f(tau), w_rem^alpha, L^B per tau on "
     "stderr\n"
-    "  --no-timing        report 0 seconds (reproducible output)\n";
+    "  --no-timing        report 0 seconds (reproducible output)\n"
+    "  --time-limit S     ilp: stop after S seconds (default 60)\n"
+    "  --ilp-max-tasks M  ilp: skip instances of more than M tasks\n"
+    "                     (default 20000)\n"
+    "  --verbose          ilp: GLPK's progress on stderr\n"
+    "  --write-lp FILE    ilp: the model in CPLEX LP format\n"
+    "  --ilp-plain        ilp: no incumbent, no bound (benchmarks)\n"
+    "  --ilp-naive        ilp: one binary per task-server pair (benchmarks)\n";
 
 static const cli_option options[] = {
     {"algo", 0, 1},    {"seed", 0, 1},     {"rr-runs", 0, 1},
     {"json", 0, 0},    {"output", 'o', 1}, {"maxflow", 0, 1},
     {"no-prune", 0, 0}, {"trace", 0, 0},   {"literal-balance", 0, 0},
-    {"no-timing", 0, 0},
+    {"no-timing", 0, 0}, {"time-limit", 0, 1}, {"ilp-max-tasks", 0, 1},
+    {"verbose", 0, 0},   {"write-lp", 0, 1},   {"ilp-plain", 0, 0},
+    {"ilp-naive", 0, 0},
 };
 
 typedef struct solve {
@@ -49,6 +61,9 @@ typedef struct solve {
     hta_report report;
     int32_t *best;      /* best assignment over all rows */
     double best_span;
+    int32_t *fsy;       /* the fsy assignment, when fsy ran */
+    double fsy_span;
+    double flow_bound;  /* from fsy, or 0 */
 } solve;
 
 static hta_row *add_row(solve *s, const char *algo)
@@ -185,6 +200,11 @@ static hta_status run_fsy(solve *s, const cli_args *args, hta_diag *d)
     if ((st = hta_fsy_run(s->inst, &opts, a, &res, d)) == HTA_OK) {
         st = finish_row(s, row, a, d);
         hta_report_bound(&s->report, res.lower_bound, "flow");
+        s->flow_bound = res.lower_bound;
+        s->fsy_span = row->makespan;
+        free(s->fsy);
+        s->fsy = a;
+        a = NULL;
         snprintf(row->note, sizeof row->note,
                  "tau %lld, %lld of %lld taus balanced, %s max-flow",
                  (long long)res.best_tau, (long long)res.balanced,
@@ -226,7 +246,69 @@ static hta_status run_brute(solve *s, hta_diag *d)
     return st;
 }
 
-static const char *const known_algos[] = {"rr", "fsy", "brute"};
+static hta_status run_ilp(solve *s, const cli_args *args, hta_diag *d)
+{
+    double limit = 60;
+    int64_t max_tasks = 20000;
+    if (!cli_real(args, "time-limit", 0.0, &limit) ||
+        !cli_int(args, "ilp-max-tasks", 1, HTA_MAX_TASKS, &max_tasks))
+        return HTA_ERR_USAGE;
+    hta_row *row = add_row(s, "ilp");
+    double t0 = cli_now();
+    hta_status st = HTA_OK;
+    int plain = cli_has(args, "ilp-plain");
+    /* The incumbent and the bound come from fsy, run here if needed. */
+    if (!plain && !s->fsy && s->inst->m <= max_tasks) {
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_result res;
+        s->fsy = malloc((size_t)s->inst->m * sizeof *s->fsy);
+        if (!s->fsy)
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
+        if ((st = hta_fsy_run(s->inst, &fo, s->fsy, &res, d)) != HTA_OK)
+            return st;
+        s->flow_bound = res.lower_bound;
+        hta_report_bound(&s->report, res.lower_bound, "flow");
+        hta_fsy_result_free(&res);
+    }
+    hta_ilp_opts io = {limit,
+                       max_tasks,
+                       cli_has(args, "verbose"),
+                       plain,
+                       cli_has(args, "ilp-naive") ? HTA_ILP_NAIVE :
+                                                    HTA_ILP_COMPACT,
+                       cli_get(args, "write-lp"),
+                       plain ? NULL : s->fsy,
+                       s->report.has_lower_bound ? s->report.lower_bound : 0,
+                       &cli_interrupted};
+    int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
+    hta_ilp_result res;
+    if (!a)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    st = hta_ilp_solve(s->inst, &io, a, &res, d);
+    if (st == HTA_OK) {
+        static const char *const names[] = {"optimal", "feasible",
+                                            "time_limit", "skipped"};
+        snprintf(row->status, sizeof row->status, "%s", names[res.status]);
+        if (isfinite(res.makespan))
+            st = finish_row(s, row, a, d);
+        if (res.status == HTA_ILP_FEASIBLE || res.status == HTA_ILP_OPTIMAL)
+            hta_report_bound(&s->report, res.bound, "ilp");
+        if (res.status == HTA_ILP_FEASIBLE) {
+            char b[32];
+            hta_format_real(b, res.bound);
+            snprintf(row->note, sizeof row->note, "bound %s; %s", b,
+                     res.detail);
+        } else {
+            snprintf(row->note, sizeof row->note, "%s", res.detail);
+        }
+    }
+    row->seconds = cli_now() - t0;
+    free(a);
+    return st;
+}
+
+static const char *const known_algos[] = {"rr", "fsy", "ilp", "brute"};
 
 int cmd_solve(int argc, char **argv)
 {
@@ -250,7 +332,7 @@ int cmd_solve(int argc, char **argv)
                 break;
         if (k == nk || nalgos == HTA_REPORT_MAX_ROWS)
             return cli_usage_error(&args, "--algo expects a list of rr, fsy, "
-                                          "brute, found '%s'",
+                                          "ilp, brute, found '%s'",
                                    list);
         snprintf(algos[nalgos++], sizeof algos[0], "%s", known_algos[k]);
         p += len + (p[len] == ',');
@@ -261,6 +343,7 @@ int cmd_solve(int argc, char **argv)
     hta_diag d;
     hta_diag_clear(&d);
     hta_instance *inst = NULL;
+    cli_catch_interrupt();
     hta_status st = hta_instance_parse(args.pos[0], &inst, &d);
     if (st != HTA_OK)
         return cli_report(st, &d);
@@ -283,6 +366,8 @@ int cmd_solve(int argc, char **argv)
             st = run_rr(&s, &args, &d);
         else if (strcmp(algos[i], "fsy") == 0)
             st = run_fsy(&s, &args, &d), have_flow = 1;
+        else if (strcmp(algos[i], "ilp") == 0)
+            st = run_ilp(&s, &args, &d);
         else
             st = run_brute(&s, &d);
     }
@@ -320,6 +405,7 @@ cleanup:
             code = cli_report(st, &d);
     }
     free(s.best);
+    free(s.fsy);
     hta_instance_free(inst);
     return code;
 }

@@ -44,6 +44,16 @@ hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d)
             return hta_diag_set(d, HTA_ERR_IO, "<stdout>", 0, "write error");
         return HTA_OK;
     }
+    /* A file written by name (o->f closed by the caller) is reopened to be
+     * synced. */
+    if (!o->f && !(o->f = fopen(o->tmp, "r+"))) {
+        int err = errno;
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        return hta_diag_set(d, HTA_ERR_IO, o->path, 0, "cannot write: %s",
+                            strerror(err));
+    }
     int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
     int err = errno;
     bad |= fclose(o->f) != 0;

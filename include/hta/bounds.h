@@ -28,6 +28,11 @@ double hta_bound_trivial(const hta_instance *inst);
  * O(K + L/c). */
 double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K);
 
+/* The same bound for a model where every remote task costs c and at most
+ * max_remote tasks are remote (a piece of the ILP, ilp.h).  O(K + L/c). */
+double hta_bound_flow_piece(const hta_instance *inst, const int64_t *f,
+                            int64_t K, double c, int64_t max_remote);
+
 /* The flow bound on its own, without a full fsy sweep: raises a max-cover
  * threshold tau = 1, 2, ... until the bound is settled (at most
  * L/w_loc + 1 thresholds).  O(that many incremental max-cover steps). */

@@ -20,7 +20,9 @@ typedef struct hta_outfile {
 
 hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d);
 
-/* Flushes, fsyncs, closes and renames onto the target. */
+/* Flushes, fsyncs, closes and renames onto the target.  A caller that had
+ * another library write the temporary file by name sets f to NULL (after
+ * fclose) first. */
 hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d);
 
 /* Removes the temporary file; safe after a failed open or a commit. */

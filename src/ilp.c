@@ -1,0 +1,857 @@
+/* The HTA integer program through GLPK.
+ *
+ * Compact model for one remote cost c (a "piece"):
+ *   x_{g,s} in [0, |g|] integer: tasks of group g run locally on s, for
+ *       each server s holding the blocks of g (a group is a set of tasks
+ *       with the same replica set: aggregating them removes their symmetry);
+ *   y_s >= 0 integer: tasks charged as remote on server s;
+ *   sum_s x_{g,s} <= |g|;  sum x + sum y = m;  sum y <= R;
+ *   w_loc * sum_g x_{g,s} + c * y_s <= L for every server s;  minimise L.
+ * Remote tasks are interchangeable: y only counts them.  A solution maps
+ * to an assignment by running the x tasks locally and spreading the others
+ * by y; a task that lands on a server holding its block is in fact local
+ * and costs w_loc <= c, so the real makespan is at most L.  Conversely an
+ * assignment with r <= R remote tasks gives a solution of value equal to
+ * its makespan when w_rem(r) = c.  Hence with one model per distinct value
+ * c_k of w_rem, R_k the largest r <= m with w_rem(r) = c_k:
+ *   - an optimal assignment O, with w_rem(r^O) = c_k and r^O <= R_k, is
+ *     feasible in model k with value L^O, so min_k opt_k <= L^O;
+ *   - a solution of model k with r <= R_k remote tasks costs w_rem(r) <=
+ *     c_k per remote task (w_rem is non-decreasing), so its real makespan
+ *     is <= its value: min_k opt_k >= L^O.
+ * A model is skipped when its lower bound (bounds.h, the flow bound with
+ * cost c_k and at most R_k remote tasks) reaches the incumbent.
+ *
+ * Help for GLPK: costs scaled to integers when they are small fractions,
+ * L integral then and bounded by incumbent - 1 (a cutoff: an infeasible
+ * model proves the incumbent optimal for that piece); otherwise L <=
+ * incumbent and the incumbent offered as a heuristic solution.  Presolve
+ * is off so that the callback sees the original columns, which needs an
+ * optimal LP basis first (glp_simplex from glp_cpx_basis).
+ */
+#include "hta/ilp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glpk.h>
+
+#include "hta/assign.h"
+#include "hta/bounds.h"
+#include "hta/glpkx.h"
+#include "hta/maxcover.h"
+#include "hta/outfile.h"
+
+typedef struct piece {
+    double c;  /* remote cost of the piece */
+    int64_t R; /* at most R remote tasks */
+    double lb; /* lower bound on the piece's optimum */
+    double proved; /* proven lower bound on the piece's optimum */
+} piece;
+
+typedef struct solver {
+    const hta_instance *inst;
+    const hta_ilp_opts *opts;
+    hta_ilp_result *res;
+    int32_t *best;          /* best assignment (caller's) */
+    double best_span;       /* its makespan, INFINITY if none */
+    double deadline;        /* monotonic seconds */
+    /* groups of identical tasks */
+    int32_t ngroups;
+    int32_t *group_of;      /* per task */
+    int32_t *group_rep;     /* per group: a task holding the replica set */
+    int32_t *group_size;
+    int32_t *order;         /* tasks sorted by group */
+    int32_t *group_first;   /* per group: start in order */
+    /* the current model */
+    const piece *pc;
+    double scale;           /* costs times scale are integers, 0: not */
+    int cutoff;             /* L' <= incumbent' - 1 */
+    int32_t *a;             /* work assignment */
+    double *heur;           /* heuristic solution, 1-based */
+    int heur_ok;
+    double tree_bound;      /* best node bound seen (scaled) */
+    int have_tree_bound;
+    int lp_written;
+    int ncols;
+} solver;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- groups of identical tasks --------------------------------------- */
+
+static const hta_instance *sort_inst;
+static int32_t *sort_keys; /* sorted replica lists, task-major */
+
+static int cmp_int32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int cmp_task(const void *x, const void *y)
+{
+    int32_t s = *(const int32_t *)x, t = *(const int32_t *)y;
+    const hta_instance *in = sort_inst;
+    int64_t ds = in->task_off[s + 1] - in->task_off[s];
+    int64_t dt = in->task_off[t + 1] - in->task_off[t];
+    if (ds != dt)
+        return ds < dt ? -1 : 1;
+    int c = memcmp(sort_keys + in->task_off[s], sort_keys + in->task_off[t],
+                   (size_t)ds * sizeof *sort_keys);
+    if (c)
+        return c;
+    /* equal replica sets: keep task order */
+    return (s > t) - (s < t);
+}
+
+static int sorted_equal(const hta_instance *in, int32_t s, int32_t t)
+{
+    int64_t ds = in->task_off[s + 1] - in->task_off[s];
+    return ds == in->task_off[t + 1] - in->task_off[t] &&
+           memcmp(sort_keys + in->task_off[s], sort_keys + in->task_off[t],
+                  (size_t)ds * sizeof *sort_keys) == 0;
+}
+
+static hta_status build_groups(solver *sv, hta_diag *d)
+{
+    const hta_instance *in = sv->inst;
+    int32_t m = in->m;
+    sort_keys = malloc(((size_t)in->edges + 1) * sizeof *sort_keys);
+    sv->group_of = malloc((size_t)m * sizeof *sv->group_of);
+    sv->order = malloc((size_t)m * sizeof *sv->order);
+    sv->group_rep = malloc((size_t)m * sizeof *sv->group_rep);
+    sv->group_size = malloc((size_t)m * sizeof *sv->group_size);
+    sv->group_first = malloc(((size_t)m + 1) * sizeof *sv->group_first);
+    if (!sort_keys || !sv->group_of || !sv->order || !sv->group_rep ||
+        !sv->group_size || !sv->group_first) {
+        free(sort_keys);
+        sort_keys = NULL;
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    memcpy(sort_keys, in->task_srv, (size_t)in->edges * sizeof *sort_keys);
+    for (int32_t t = 0; t < m; t++) {
+        qsort(sort_keys + in->task_off[t],
+              (size_t)(in->task_off[t + 1] - in->task_off[t]),
+              sizeof *sort_keys, cmp_int32);
+        sv->order[t] = t;
+    }
+    sort_inst = in;
+    qsort(sv->order, (size_t)m, sizeof *sv->order, cmp_task);
+    int32_t g = -1;
+    for (int32_t i = 0; i < m; i++) {
+        int32_t t = sv->order[i];
+        if (i == 0 || !sorted_equal(in, sv->order[i - 1], t)) {
+            g++;
+            sv->group_rep[g] = t;
+            sv->group_size[g] = 0;
+            sv->group_first[g] = i;
+        }
+        sv->group_of[t] = g;
+        sv->group_size[g]++;
+    }
+    sv->ngroups = g + 1;
+    sv->group_first[sv->ngroups] = m;
+    free(sort_keys);
+    sort_keys = NULL;
+    return HTA_OK;
+}
+
+/* ---- pieces ------------------------------------------------------------ */
+
+static int cmp_piece(const void *x, const void *y)
+{
+    const piece *a = x, *b = y;
+    if (a->lb != b->lb)
+        return a->lb < b->lb ? -1 : 1;
+    return (a->R > b->R) - (a->R < b->R);
+}
+
+/* One piece per distinct value of w_rem over r = 0..m. */
+static hta_status build_pieces(const hta_instance *in, piece **out, int *np,
+                               hta_diag *d)
+{
+    int64_t m = in->m, cap = 0;
+    const hta_wrem *w = &in->wrem;
+    if (w->kind == HTA_WREM_AFFINE)
+        cap = w->b == 0 ? 1 : m + 1;
+    else
+        cap = (w->k < m ? w->k : m) + 1;
+    piece *p = calloc((size_t)cap, sizeof *p);
+    if (!p)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    int n = 0;
+    for (int64_t r = 0; r <= m; r++) {
+        double c = hta_wrem_at(w, r);
+        if (n > 0 && p[n - 1].c == c) {
+            p[n - 1].R = r;
+        } else {
+            p[n].c = c;
+            p[n].R = r;
+            n++;
+        }
+        /* Beyond the table (or a flat affine function) w_rem is
+         * constant: the piece runs to m. */
+        if ((w->kind == HTA_WREM_TABLE && r >= w->k) ||
+            (w->kind == HTA_WREM_AFFINE && w->b == 0)) {
+            p[n - 1].R = m;
+            break;
+        }
+    }
+    *out = p;
+    *np = n;
+    return HTA_OK;
+}
+
+/* f(k) up to f(K) = m, for the piece bounds. */
+static hta_status cover_sizes(const hta_instance *in, int64_t **f,
+                              int64_t *K, hta_diag *d)
+{
+    hta_maxcover *mc = NULL;
+    int64_t cap = 64;
+    *f = malloc((size_t)cap * sizeof **f);
+    if (!*f)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    (*f)[0] = 0;
+    *K = 0;
+    hta_status st = hta_maxcover_new(in, HTA_MAXFLOW_INCREMENTAL, &mc, d);
+    while (st == HTA_OK && (*f)[*K] < in->m) {
+        if (*K + 1 >= cap) {
+            int64_t *nf = realloc(*f, (size_t)cap * 2 * sizeof *nf);
+            if (!nf) {
+                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                  "out of memory");
+                break;
+            }
+            *f = nf;
+            cap *= 2;
+        }
+        if ((st = hta_maxcover_raise(mc, *K + 1, d)) == HTA_OK)
+            (*f)[++*K] = hta_maxcover_size(mc);
+    }
+    hta_maxcover_free(mc);
+    return st;
+}
+
+/* ---- scaling ------------------------------------------------------------ */
+
+/* The least D <= 10^6 (among 1..1000 and powers of ten) making w_loc*D and
+ * c*D integers below 2^40, or 0. */
+static double integral_scale(double w_loc, double c)
+{
+    for (double D = 1; D <= 1e6; D = D < 1000 ? D + 1 : D * 10) {
+        double a = w_loc * D, b = c * D;
+        if (a > 0x1p40 || b > 0x1p40)
+            return 0;
+        if (fabs(a - nearbyint(a)) <= 1e-9 * a &&
+            fabs(b - nearbyint(b)) <= 1e-9 * b)
+            return D;
+    }
+    return 0;
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+/* Columns: x_{g,s} for each group and each of its servers, then y_s, then
+ * L.  Returns the number of columns, or 0 on out of memory. */
+static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
+                               double L_hi, int L_int)
+{
+    const hta_instance *in = sv->inst;
+    int32_t n = in->n, G = sv->ngroups;
+    int64_t nx = 0, multi = 0;
+    for (int32_t g = 0; g < G; g++) {
+        int32_t t = sv->group_rep[g];
+        int64_t deg = in->task_off[t + 1] - in->task_off[t];
+        nx += deg;
+        multi += deg > 1;
+    }
+    int ncols = (int)(nx + n + 1);
+    int64_t nnz = nx /* group rows (upper bound) */ + nx + n /* total */ +
+                  nx + 2 * (int64_t)n /* servers */ + n /* cap */;
+    int *ia = malloc(((size_t)nnz + 1) * sizeof *ia);
+    int *ja = malloc(((size_t)nnz + 1) * sizeof *ja);
+    double *ar = malloc(((size_t)nnz + 1) * sizeof *ar);
+    if (!ia || !ja || !ar) {
+        free(ia);
+        free(ja);
+        free(ar);
+        return NULL;
+    }
+    glp_prob *P = glp_create_prob();
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_add_cols(P, ncols);
+    int row_total = 1, row_srv = 2, row_cap = 2 + n;
+    int nrows = 1 + n + (sv->pc->R < in->m) + (int)multi;
+    int row_group = row_cap + (sv->pc->R < in->m);
+    glp_add_rows(P, nrows);
+    glp_set_row_bnds(P, row_total, GLP_FX, (double)in->m, (double)in->m);
+    for (int32_t s = 0; s < n; s++)
+        glp_set_row_bnds(P, row_srv + s, GLP_UP, 0.0, 0.0);
+    if (sv->pc->R < in->m)
+        glp_set_row_bnds(P, row_cap, GLP_UP, 0.0, (double)sv->pc->R);
+    int64_t k = 0;
+    int col = 1, grow = row_group;
+    for (int32_t g = 0; g < G; g++) {
+        int32_t t = sv->group_rep[g], size = sv->group_size[g];
+        int64_t deg = in->task_off[t + 1] - in->task_off[t];
+        if (deg > 1)
+            glp_set_row_bnds(P, grow, GLP_UP, 0.0, (double)size);
+        for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++) {
+            int32_t s = in->task_srv[i];
+            if (size == 1)
+                glp_set_col_kind(P, col, GLP_BV);
+            else {
+                glp_set_col_kind(P, col, GLP_IV);
+                glp_set_col_bnds(P, col, GLP_DB, 0.0, (double)size);
+            }
+            if (deg > 1)
+                ++k, ia[k] = grow, ja[k] = col, ar[k] = 1.0;
+            ++k, ia[k] = row_total, ja[k] = col, ar[k] = 1.0;
+            ++k, ia[k] = row_srv + s, ja[k] = col, ar[k] = wl;
+            col++;
+        }
+        grow += deg > 1;
+    }
+    int col_L = ncols;
+    for (int32_t s = 0; s < n; s++, col++) {
+        glp_set_col_kind(P, col, GLP_IV);
+        double ub = (double)(sv->pc->R < in->m ? sv->pc->R : in->m);
+        if (ub > 0)
+            glp_set_col_bnds(P, col, GLP_DB, 0.0, ub);
+        else
+            glp_set_col_bnds(P, col, GLP_FX, 0.0, 0.0);
+        ++k, ia[k] = row_total, ja[k] = col, ar[k] = 1.0;
+        ++k, ia[k] = row_srv + s, ja[k] = col, ar[k] = c;
+        ++k, ia[k] = row_srv + s, ja[k] = col_L, ar[k] = -1.0;
+        if (sv->pc->R < in->m)
+            ++k, ia[k] = row_cap, ja[k] = col, ar[k] = 1.0;
+    }
+    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
+    if (isfinite(L_hi))
+        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
+    else
+        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
+    glp_set_obj_coef(P, col_L, 1.0);
+    glp_load_matrix(P, (int)k, ia, ja, ar);
+    free(ia);
+    free(ja);
+    free(ar);
+    sv->ncols = ncols;
+    return P;
+}
+
+/* The naive model: x_{t,s} for every pair, for benchmarks. */
+static glp_prob *build_naive(solver *sv, double wl, double c, double L_lo,
+                             double L_hi, int L_int)
+{
+    const hta_instance *in = sv->inst;
+    int64_t m = in->m, n = in->n, pairs = m * n;
+    int remote_row = sv->pc->R < m;
+    int64_t nnz = 2 * pairs + n + (remote_row ? pairs : 0);
+    int *ia = malloc(((size_t)nnz + 1) * sizeof *ia);
+    int *ja = malloc(((size_t)nnz + 1) * sizeof *ja);
+    double *ar = malloc(((size_t)nnz + 1) * sizeof *ar);
+    unsigned char *loc = calloc((size_t)pairs, 1);
+    if (!ia || !ja || !ar || !loc) {
+        free(ia);
+        free(ja);
+        free(ar);
+        free(loc);
+        return NULL;
+    }
+    for (int64_t t = 0; t < m; t++)
+        for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
+            loc[t * n + in->task_srv[i]] = 1;
+    glp_prob *P = glp_create_prob();
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_add_cols(P, (int)(pairs + 1));
+    glp_add_rows(P, (int)(m + n + remote_row));
+    int64_t k = 0;
+    for (int64_t t = 0; t < m; t++)
+        glp_set_row_bnds(P, (int)(t + 1), GLP_FX, 1.0, 1.0);
+    for (int64_t s = 0; s < n; s++)
+        glp_set_row_bnds(P, (int)(m + 1 + s), GLP_UP, 0.0, 0.0);
+    if (remote_row)
+        glp_set_row_bnds(P, (int)(m + n + 1), GLP_UP, 0.0,
+                         (double)sv->pc->R);
+    for (int64_t t = 0; t < m; t++)
+        for (int64_t s = 0; s < n; s++) {
+            int col = (int)(t * n + s + 1);
+            glp_set_col_kind(P, col, GLP_BV);
+            ++k, ia[k] = (int)(t + 1), ja[k] = col, ar[k] = 1.0;
+            ++k, ia[k] = (int)(m + 1 + s), ja[k] = col,
+                 ar[k] = loc[t * n + s] ? wl : c;
+            if (remote_row && !loc[t * n + s])
+                ++k, ia[k] = (int)(m + n + 1), ja[k] = col, ar[k] = 1.0;
+        }
+    int col_L = (int)(pairs + 1);
+    for (int64_t s = 0; s < n; s++)
+        ++k, ia[k] = (int)(m + 1 + s), ja[k] = col_L, ar[k] = -1.0;
+    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
+    if (isfinite(L_hi))
+        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
+    else
+        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
+    glp_set_obj_coef(P, col_L, 1.0);
+    glp_load_matrix(P, (int)k, ia, ja, ar);
+    free(ia);
+    free(ja);
+    free(ar);
+    free(loc);
+    sv->ncols = (int)(pairs + 1);
+    return P;
+}
+
+/* The incumbent as a solution of the compact model, 1-based. */
+static int incumbent_solution(solver *sv, double wl, double c)
+{
+    const hta_instance *in = sv->inst;
+    const int32_t *a = sv->best;
+    int32_t n = in->n;
+    int64_t r = 0;
+    memset(sv->heur, 0, ((size_t)sv->ncols + 1) * sizeof *sv->heur);
+    /* column of (group, server): walk each group's sorted server list */
+    int col = 1;
+    int64_t *nloc = calloc((size_t)n, sizeof *nloc);
+    int64_t *nrem = calloc((size_t)n, sizeof *nrem);
+    int32_t *first_col = malloc((size_t)sv->ngroups * sizeof *first_col);
+    if (!nloc || !nrem || !first_col) {
+        free(nloc);
+        free(nrem);
+        free(first_col);
+        return 0;
+    }
+    for (int32_t g = 0; g < sv->ngroups; g++) {
+        int32_t t = sv->group_rep[g];
+        first_col[g] = col;
+        col += (int)(in->task_off[t + 1] - in->task_off[t]);
+    }
+    for (int32_t t = 0; t < in->m; t++) {
+        int32_t g = sv->group_of[t], rep = sv->group_rep[g], s = a[t];
+        int found = 0;
+        for (int64_t i = in->task_off[rep]; i < in->task_off[rep + 1]; i++)
+            if (in->task_srv[i] == s) {
+                sv->heur[first_col[g] + (i - in->task_off[rep])] += 1.0;
+                found = 1;
+            }
+        if (found)
+            nloc[s]++;
+        else
+            nrem[s]++, r++;
+    }
+    double L = 0;
+    for (int32_t s = 0; s < n; s++) {
+        sv->heur[col + s] = (double)nrem[s];
+        double load = wl * (double)nloc[s] + c * (double)nrem[s];
+        L = load > L ? load : L;
+    }
+    sv->heur[sv->ncols] = L;
+    free(nloc);
+    free(nrem);
+    free(first_col);
+    return r <= sv->pc->R;
+}
+
+static void callback(glp_tree *T, void *info)
+{
+    solver *sv = info;
+    int reason = glp_ios_reason(T);
+    if (reason == GLP_IHEUR && sv->heur_ok) {
+        glp_ios_heur_sol(T, sv->heur);
+        sv->heur_ok = 0; /* once is enough */
+    }
+    int best = glp_ios_best_node(T);
+    if (best) {
+        double b = glp_ios_node_bound(T, best);
+        if (!sv->have_tree_bound || b > sv->tree_bound)
+            sv->tree_bound = b;
+        sv->have_tree_bound = 1;
+    }
+    int a_cnt, n_cnt, t_cnt;
+    glp_ios_tree_size(T, &a_cnt, &n_cnt, &t_cnt);
+    if (t_cnt > sv->res->nodes)
+        sv->res->nodes = t_cnt;
+    if ((sv->opts->stop && *sv->opts->stop) || now() > sv->deadline)
+        glp_ios_terminate(T);
+}
+
+/* Reads the MIP solution into sv->a.  0 when it does not add up. */
+static int read_solution(solver *sv, glp_prob *P)
+{
+    const hta_instance *in = sv->inst;
+    int32_t m = in->m, n = in->n;
+    if (sv->opts->model == HTA_ILP_NAIVE) {
+        for (int32_t t = 0; t < m; t++) {
+            sv->a[t] = -1;
+            for (int32_t s = 0; s < n; s++)
+                if (glp_mip_col_val(P, (int)((int64_t)t * n + s + 1)) > 0.5)
+                    sv->a[t] = s;
+            if (sv->a[t] < 0)
+                return 0;
+        }
+        return 1;
+    }
+    int col = 1;
+    int64_t pool_len = 0;
+    int32_t *pool = malloc((size_t)m * sizeof *pool);
+    if (!pool)
+        return 0;
+    for (int32_t g = 0; g < sv->ngroups; g++) {
+        int32_t rep = sv->group_rep[g];
+        int32_t i = sv->group_first[g], end = sv->group_first[g + 1];
+        for (int64_t e = in->task_off[rep]; e < in->task_off[rep + 1];
+             e++, col++) {
+            int64_t cnt = llround(glp_mip_col_val(P, col));
+            for (; cnt > 0 && i < end; cnt--)
+                sv->a[sv->order[i++]] = in->task_srv[e];
+            if (cnt > 0) {
+                free(pool);
+                return 0;
+            }
+        }
+        for (; i < end; i++)
+            pool[pool_len++] = sv->order[i];
+    }
+    int64_t used = 0;
+    for (int32_t s = 0; s < n; s++, col++) {
+        int64_t cnt = llround(glp_mip_col_val(P, col));
+        for (; cnt > 0 && used < pool_len; cnt--)
+            sv->a[pool[used++]] = s;
+        if (cnt > 0) {
+            free(pool);
+            return 0;
+        }
+    }
+    free(pool);
+    return used == pool_len;
+}
+
+/* Names rows and columns after the model, for a readable LP file. */
+static void name_compact(const solver *sv, glp_prob *P)
+{
+    const hta_instance *in = sv->inst;
+    char name[64];
+    int col = 1, grow = 2 + in->n + (sv->pc->R < in->m);
+    glp_set_prob_name(P, "hta");
+    glp_set_obj_name(P, "makespan");
+    glp_set_row_name(P, 1, "total");
+    for (int32_t s = 0; s < in->n; s++) {
+        snprintf(name, sizeof name, "load_%ld", (long)s);
+        glp_set_row_name(P, 2 + s, name);
+    }
+    if (sv->pc->R < in->m)
+        glp_set_row_name(P, 2 + in->n, "remote_cap");
+    for (int32_t g = 0; g < sv->ngroups; g++) {
+        int32_t t = sv->group_rep[g];
+        if (in->task_off[t + 1] - in->task_off[t] > 1) {
+            snprintf(name, sizeof name, "group_%ld", (long)g);
+            glp_set_row_name(P, grow++, name);
+        }
+        for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++) {
+            snprintf(name, sizeof name, "x_%ld_%ld", (long)g,
+                     (long)in->task_srv[i]);
+            glp_set_col_name(P, col++, name);
+        }
+    }
+    for (int32_t s = 0; s < in->n; s++) {
+        snprintf(name, sizeof name, "y_%ld", (long)s);
+        glp_set_col_name(P, col++, name);
+    }
+    glp_set_col_name(P, col, "L");
+}
+
+/* Writes the model in CPLEX LP format, atomically. */
+static hta_status write_lp(glp_prob *P, const char *path, hta_diag *d)
+{
+    hta_outfile o;
+    hta_status st = hta_outfile_open(&o, path, d);
+    if (st != HTA_OK)
+        return st;
+    if (!o.tmp) {
+        hta_outfile_abort(&o);
+        return hta_diag_set(d, HTA_ERR_USAGE, path, 0,
+                            "--write-lp needs a file name, not '-'");
+    }
+    fclose(o.f);
+    o.f = NULL;
+    if (glp_write_lp(P, NULL, o.tmp) != 0) {
+        hta_outfile_abort(&o);
+        return hta_diag_set(d, HTA_ERR_IO, path, 0,
+                            "GLPK could not write the LP file");
+    }
+    return hta_outfile_commit(&o, d);
+}
+
+/* One piece through GLPK; runs inside hta_glpk_guard. */
+static hta_status solve_piece(void *ctx, hta_diag *d)
+{
+    solver *sv = ctx;
+    const hta_instance *in = sv->inst;
+    piece *pc = (piece *)sv->pc;
+    double D = sv->scale, wl = D ? nearbyint(in->w_loc * D) : in->w_loc;
+    double c = D ? nearbyint(pc->c * D) : pc->c;
+    double unit = D ? D : 1.0;
+    double L_lo = sv->opts->plain ? 0.0 : pc->lb * unit;
+    double L_hi = INFINITY;
+    sv->cutoff = 0;
+    if (!sv->opts->plain && isfinite(sv->best_span)) {
+        if (D) {
+            L_hi = nearbyint(sv->best_span * D) - 1; /* strictly better */
+            sv->cutoff = 1;
+        } else {
+            L_hi = sv->best_span;
+        }
+    }
+    if (D)
+        L_lo = ceil(L_lo - 1e-9 * fmax(1.0, L_lo));
+    if (L_lo > L_hi) {
+        pc->proved = sv->best_span;
+        return HTA_OK;
+    }
+    glp_prob *P = sv->opts->model == HTA_ILP_NAIVE ?
+                      build_naive(sv, wl, c, L_lo, L_hi, D != 0) :
+                      build_compact(sv, wl, c, L_lo, L_hi, D != 0);
+    if (!P)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    hta_status st = HTA_OK;
+    if (sv->opts->write_lp && !sv->lp_written) {
+        sv->lp_written = 1;
+        if (sv->opts->model == HTA_ILP_COMPACT)
+            name_compact(sv, P);
+        if ((st = write_lp(P, sv->opts->write_lp, d)) != HTA_OK)
+            goto done;
+    }
+    sv->heur_ok = 0;
+    sv->have_tree_bound = 0;
+    if (!sv->opts->plain && !sv->cutoff && isfinite(sv->best_span) &&
+        sv->opts->model == HTA_ILP_COMPACT) {
+        free(sv->heur);
+        sv->heur = malloc(((size_t)sv->ncols + 1) * sizeof *sv->heur);
+        sv->heur_ok = sv->heur && incumbent_solution(sv, wl, c);
+    }
+    double left = sv->deadline - now();
+    if (left <= 0)
+        goto stopped;
+    glp_smcp smcp;
+    glp_init_smcp(&smcp);
+    smcp.msg_lev = sv->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+    smcp.tm_lim = (int)fmin(left * 1000.0, 2e9);
+    glp_cpx_basis(P);
+    int ret = glp_simplex(P, &smcp);
+    if (ret == GLP_ETMLIM)
+        goto stopped;
+    if (ret != 0) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "GLPK simplex failed (code %d)", ret);
+        goto done;
+    }
+    int lp_status = glp_get_status(P);
+    if (lp_status == GLP_NOFEAS) {
+        /* No solution below the cutoff in this piece. */
+        pc->proved = sv->cutoff ? sv->best_span : fmax(pc->lb, sv->best_span);
+        goto done;
+    }
+    if (lp_status != GLP_OPT) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "GLPK: the LP relaxation has status %d",
+                          lp_status);
+        goto done;
+    }
+    /* The LP optimum bounds the piece. */
+    double lp_bound = glp_get_obj_val(P) / unit;
+    left = sv->deadline - now();
+    if (left <= 0) {
+        pc->proved = fmax(pc->lb, lp_bound);
+        goto stopped_bound;
+    }
+    glp_iocp iocp;
+    glp_init_iocp(&iocp);
+    iocp.msg_lev = sv->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+    iocp.out_frq = 2000;
+    iocp.tm_lim = (int)fmin(left * 1000.0, 2e9);
+    iocp.presolve = GLP_OFF;
+    iocp.mip_gap = 0.0;
+    iocp.cb_func = callback;
+    iocp.cb_info = sv;
+    if (!sv->opts->plain) {
+        iocp.mir_cuts = GLP_ON;
+        iocp.gmi_cuts = GLP_ON;
+        iocp.fp_heur = GLP_ON;
+    }
+    sv->res->solved++;
+    ret = glp_intopt(P, &iocp);
+    int mip = glp_mip_status(P);
+    if (ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) {
+        if (mip == GLP_OPT || mip == GLP_FEAS) {
+            if (read_solution(sv, P)) {
+                hta_eval ev;
+                if ((st = hta_eval_run(in, sv->a, &ev, d)) != HTA_OK)
+                    goto done;
+                if (ev.makespan < sv->best_span) {
+                    sv->res->improved = isfinite(sv->best_span);
+                    sv->best_span = ev.makespan;
+                    memcpy(sv->best, sv->a, (size_t)in->m * sizeof *sv->a);
+                }
+                hta_eval_free(&ev);
+            } else {
+                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                  "the MIP solution does not add up to an "
+                                  "assignment");
+                goto done;
+            }
+        }
+        if (ret == 0) {
+            /* Solved: optimum, or nothing below the cutoff. */
+            pc->proved = mip == GLP_OPT ? glp_mip_obj_val(P) / unit :
+                                          sv->best_span;
+            if (mip == GLP_OPT && sv->best_span < pc->proved)
+                pc->proved = sv->best_span;
+            goto done;
+        }
+        double b = sv->have_tree_bound ? sv->tree_bound / unit : lp_bound;
+        if (D)
+            b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
+        pc->proved = fmax(pc->lb, fmax(b, lp_bound));
+        goto stopped_bound;
+    }
+    if (ret == GLP_ENOPFS) {
+        pc->proved = sv->best_span;
+        goto done;
+    }
+    st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                      "GLPK branch-and-bound failed (code %d)", ret);
+    goto done;
+stopped:
+    pc->proved = pc->lb;
+stopped_bound:
+    sv->res->status = HTA_ILP_FEASIBLE; /* marked as unfinished */
+done:
+    glp_delete_prob(P);
+    return st;
+}
+
+hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
+                         int32_t *best, hta_ilp_result *res, hta_diag *d)
+{
+    memset(res, 0, sizeof *res);
+    res->makespan = INFINITY;
+    res->bound = opts->lower_bound;
+    if (inst->m > opts->max_tasks) {
+        res->status = HTA_ILP_SKIPPED;
+        snprintf(res->detail, sizeof res->detail,
+                 "skipped (too large): %ld tasks > --ilp-max-tasks %lld",
+                 (long)inst->m, (long long)opts->max_tasks);
+        return HTA_OK;
+    }
+    if (opts->model == HTA_ILP_NAIVE &&
+        (double)inst->m * (double)inst->n > 2e8) {
+        res->status = HTA_ILP_SKIPPED;
+        snprintf(res->detail, sizeof res->detail,
+                 "skipped (too large for the naive model)");
+        return HTA_OK;
+    }
+    solver sv;
+    memset(&sv, 0, sizeof sv);
+    sv.inst = inst;
+    sv.opts = opts;
+    sv.res = res;
+    sv.best = best;
+    sv.best_span = INFINITY;
+    sv.deadline = now() + opts->time_limit;
+    piece *pieces = NULL;
+    int np = 0;
+    int64_t *f = NULL, K = 0;
+    hta_status st = HTA_OK;
+    if (opts->incumbent && !opts->plain) {
+        hta_eval ev;
+        if ((st = hta_eval_run(inst, opts->incumbent, &ev, d)) != HTA_OK)
+            goto cleanup;
+        sv.best_span = ev.makespan;
+        hta_eval_free(&ev);
+        memcpy(best, opts->incumbent, (size_t)inst->m * sizeof *best);
+        /* Certificate: nothing to search when the incumbent meets the
+         * bound. */
+        if (sv.best_span - opts->lower_bound <=
+            1e-9 * fmax(1.0, sv.best_span)) {
+            res->status = HTA_ILP_OPTIMAL;
+            res->makespan = sv.best_span;
+            res->bound = sv.best_span;
+            snprintf(res->detail, sizeof res->detail,
+                     "certificate: the incumbent meets the lower bound, "
+                     "GLPK not run");
+            goto cleanup;
+        }
+    }
+    sv.a = malloc((size_t)inst->m * sizeof *sv.a);
+    if (!sv.a) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    if ((st = build_groups(&sv, d)) != HTA_OK ||
+        (st = build_pieces(inst, &pieces, &np, d)) != HTA_OK ||
+        (st = cover_sizes(inst, &f, &K, d)) != HTA_OK)
+        goto cleanup;
+    res->pieces = np;
+    for (int i = 0; i < np; i++) {
+        pieces[i].lb = fmax(opts->plain ? 0.0 : opts->lower_bound,
+                            hta_bound_flow_piece(inst, f, K, pieces[i].c,
+                                                 pieces[i].R));
+        pieces[i].proved = pieces[i].lb;
+    }
+    qsort(pieces, (size_t)np, sizeof *pieces, cmp_piece);
+    int unfinished = 0;
+    for (int i = 0; i < np; i++) {
+        piece *pc = &pieces[i];
+        if (!opts->plain && pc->lb >= sv.best_span)
+            break; /* this and every later piece cannot improve */
+        if ((opts->stop && *opts->stop) || now() >= sv.deadline) {
+            unfinished = 1;
+            break;
+        }
+        sv.pc = pc;
+        sv.scale = integral_scale(inst->w_loc, pc->c);
+        res->status = HTA_ILP_OPTIMAL;
+        if ((st = hta_glpk_guard(solve_piece, &sv, opts->verbose, d)) !=
+            HTA_OK)
+            goto cleanup;
+        if (res->status == HTA_ILP_FEASIBLE)
+            unfinished = 1;
+    }
+    /* L^O = min over pieces of their optima >= min of proven bounds. */
+    double bound = INFINITY;
+    for (int i = 0; i < np; i++)
+        bound = fmin(bound, pieces[i].proved);
+    bound = fmin(bound, sv.best_span);
+    res->bound = fmax(opts->plain ? 0.0 : opts->lower_bound, bound);
+    res->makespan = sv.best_span;
+    if (!isfinite(sv.best_span))
+        res->status = HTA_ILP_TIME_LIMIT;
+    else if (sv.best_span - res->bound <= 1e-9 * fmax(1.0, sv.best_span))
+        res->status = HTA_ILP_OPTIMAL;
+    else
+        res->status = HTA_ILP_FEASIBLE;
+    snprintf(res->detail, sizeof res->detail,
+             "%s%d of %d w_rem pieces solved, %lld nodes%s",
+             res->improved ? "improved on the incumbent; " : "",
+             res->solved, np, (long long)res->nodes,
+             unfinished ? ", stopped by the time limit" : "");
+cleanup:
+    free(sv.a);
+    free(sv.heur);
+    free(sv.group_of);
+    free(sv.group_rep);
+    free(sv.group_size);
+    free(sv.order);
+    free(sv.group_first);
+    free(pieces);
+    free(f);
+    return st;
+}

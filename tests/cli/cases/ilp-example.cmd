@@ -1,0 +1,1 @@
+$HTA solve instances/example.txt --algo rr,ilp --no-timing

@@ -1,0 +1,207 @@
+/* The exact ILP against brute force; Theorem 5.4 with the true optimum;
+ * statuses; GLPK's abort turned into an error. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include <glpk.h>
+
+#include "hta/assign.h"
+#include "hta/bounds.h"
+#include "hta/brute.h"
+#include "hta/fsy.h"
+#include "hta/glpkx.h"
+#include "hta/ilp.h"
+
+static double evaluate(const hta_instance *inst, const int32_t *a,
+                       int64_t *remote)
+{
+    hta_eval ev;
+    hta_diag d;
+    assert_int_equal(hta_eval_run(inst, a, &ev, &d), HTA_OK);
+    double x = ev.makespan;
+    if (remote)
+        *remote = ev.remote;
+    hta_eval_free(&ev);
+    return x;
+}
+
+static hta_ilp_result solve(const hta_instance *inst, int plain,
+                            hta_ilp_model model, const int32_t *inc,
+                            double lb, double limit, int32_t *a)
+{
+    hta_ilp_opts o = {limit, 100000, 0, plain, model, NULL, inc, lb, NULL};
+    hta_ilp_result res;
+    hta_diag d;
+    if (hta_ilp_solve(inst, &o, a, &res, &d) != HTA_OK)
+        fail_msg("ilp: %s", d.msg);
+    return res;
+}
+
+static void test_ilp_vs_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 41);
+    int32_t a[8], opt[8], inc[8];
+    for (int i = 0; i < 450; i++) {
+        hta_instance *inst = random_instance(&r, 8, 4, 3, i % COST_MODELS);
+        hta_diag d;
+        assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        /* plain compact, plain naive, and with fsy's incumbent and bound */
+        for (int mode = 0; mode < 3; mode++) {
+            hta_ilp_result res;
+            if (mode < 2) {
+                res = solve(inst, 1, mode ? HTA_ILP_NAIVE : HTA_ILP_COMPACT,
+                            NULL, 0, 30, a);
+            } else {
+                hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL,
+                                   NULL};
+                hta_fsy_result fr;
+                assert_int_equal(hta_fsy_run(inst, &fo, inc, &fr, &d),
+                                 HTA_OK);
+                res = solve(inst, 0, HTA_ILP_COMPACT, inc, fr.lower_bound,
+                            30, a);
+                hta_fsy_result_free(&fr);
+            }
+            if (res.status != HTA_ILP_OPTIMAL || res.makespan != lo ||
+                evaluate(inst, a, NULL) != lo)
+                fail_msg("instance %d mode %d: status %d ilp %g brute %g",
+                         i, mode, res.status, res.makespan, lo);
+            assert_true(res.bound <= lo);
+        }
+        hta_instance_free(inst);
+    }
+}
+
+/* Theorem 5.4 with the exact optimum, beyond brute force's reach. */
+static void test_theorem_5_4_exact(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 42);
+    for (int i = 0; i < 60; i++) {
+        hta_instance *inst = random_instance(&r, 40, 7, 3, i % COST_MODELS);
+        if (inst->n < 3) {
+            hta_instance_free(inst);
+            continue;
+        }
+        int32_t *a = malloc((size_t)inst->m * sizeof *a);
+        int32_t *f = malloc((size_t)inst->m * sizeof *f);
+        hta_diag d;
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_result fr;
+        assert_int_equal(hta_fsy_run(inst, &fo, f, &fr, &d), HTA_OK);
+        hta_ilp_result res =
+            solve(inst, 0, HTA_ILP_COMPACT, f, fr.lower_bound, 60, a);
+        assert_int_equal(res.status, HTA_ILP_OPTIMAL);
+        int64_t r_opt;
+        double opt = evaluate(inst, a, &r_opt);
+        double add = (1.0 - 1.0 / (inst->n - 1)) *
+                     hta_wrem_at(&inst->wrem, r_opt);
+        assert_true(fr.makespan >= opt);
+        assert_true(fr.makespan <= opt + add + 1e-9);
+        assert_true(fr.lower_bound <= opt);
+        hta_fsy_result_free(&fr);
+        free(a);
+        free(f);
+        hta_instance_free(inst);
+    }
+}
+
+static void test_statuses(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs_instance(50, 5, 2, 0, 3, 1);
+    int32_t a[50];
+    hta_ilp_opts o = {10, 49, 0, 0, HTA_ILP_COMPACT, NULL, NULL, 0, NULL};
+    hta_ilp_result res;
+    hta_diag d;
+    /* size guard */
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.status, HTA_ILP_SKIPPED);
+    assert_non_null(strstr(res.detail, "skipped (too large)"));
+    /* a zero time limit without incumbent: nothing found */
+    o.max_tasks = 1000;
+    o.time_limit = 0;
+    o.plain = 1;
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.status, HTA_ILP_TIME_LIMIT);
+    /* with an incumbent that is not optimal: feasible, with a bound */
+    int32_t inc[50];
+    for (int t = 0; t < 50; t++)
+        inc[t] = 0; /* everything on server 0 */
+    o.plain = 0;
+    o.incumbent = inc;
+    o.lower_bound = 10;
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.status, HTA_ILP_FEASIBLE);
+    assert_true(res.bound >= 10 && res.bound <= res.makespan);
+    /* certificate: an incumbent meeting the bound needs no GLPK */
+    o.lower_bound = evaluate(inst, inc, NULL);
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.status, HTA_ILP_OPTIMAL);
+    assert_int_equal(res.solved, 0);
+    /* and with time, the optimum */
+    o.time_limit = 30;
+    o.lower_bound = 0;
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.status, HTA_ILP_OPTIMAL);
+    assert_true(res.makespan == 10.0);
+    /* An incumbent exactly one unit above the optimum: the cutoff
+     * (incumbent - 1) must still admit the optimum. */
+    int moved = 0;
+    for (int t = 0; t < 50 && !moved; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            if (inst->task_srv[i] != a[t]) {
+                memcpy(inc, a, sizeof inc);
+                inc[t] = inst->task_srv[i];
+                moved = 1;
+                break;
+            }
+    assert_true(moved);
+    assert_true(evaluate(inst, inc, NULL) == 11.0);
+    o.incumbent = inc;
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.status, HTA_ILP_OPTIMAL);
+    assert_true(res.makespan == 10.0);
+    assert_true(res.improved);
+    hta_instance_free(inst);
+}
+
+/* GLPK aborts on a bad argument; the guard turns that into an error and
+ * GLPK works again afterwards. */
+static hta_status bad_call(void *ctx, hta_diag *d)
+{
+    (void)ctx;
+    (void)d;
+    glp_prob *P = glp_create_prob();
+    glp_add_rows(P, 0); /* GLPK: invalid number of rows -> abort */
+    return HTA_OK;
+}
+
+static void test_glpk_abort_recovered(void **state)
+{
+    (void)state;
+    hta_diag d;
+    assert_int_equal(hta_glpk_guard(bad_call, NULL, 0, &d), HTA_ERR_INTERNAL);
+    hta_instance *inst = hdfs_instance(12, 3, 2, 0, 3, 2);
+    int32_t a[12], opt[12];
+    assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+    hta_ilp_result res = solve(inst, 1, HTA_ILP_COMPACT, NULL, 0, 10, a);
+    assert_int_equal(res.status, HTA_ILP_OPTIMAL);
+    assert_true(res.makespan == evaluate(inst, opt, NULL));
+    hta_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ilp_vs_brute),
+        cmocka_unit_test(test_theorem_5_4_exact),
+        cmocka_unit_test(test_statuses),
+        cmocka_unit_test(test_glpk_abort_recovered),
+    };
+    return cmocka_run_group_tests_name("ilp", tests, NULL, NULL);
+}
