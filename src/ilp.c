@@ -812,7 +812,9 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         piece *pc = &pieces[i];
         if (!opts->plain && pc->lb >= sv.best_span)
             break; /* this and every later piece cannot improve */
-        if ((opts->stop && *opts->stop) || now() >= sv.deadline) {
+        /* The first model is still built for --write-lp at limit 0. */
+        int out_of_time = (opts->stop && *opts->stop) || now() >= sv.deadline;
+        if (out_of_time && (!opts->write_lp || sv.lp_written)) {
             unfinished = 1;
             break;
         }
