@@ -4,14 +4,17 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hta/assign.h"
+#include "hta/cnf.h"
 #include "hta/gen.h"
+#include "hta/reduce.h"
 #include "hta/outfile.h"
 
-static const char usage[] =
+static const char usage_hdfs[] =
     "hta gen hdfs --tasks M --servers N [--replicas 3] [--zipf S] "
     "[--w-loc X] [--w-rem V[,V...] | --w-rem-affine A,B] [--seed S] "
     "[-o FILE]";
-static const char help[] =
+static const char help_hdfs[] =
     "\nWrites an instance (format v1) to FILE or standard output.\n"
     "  hdfs      every task gets --replicas distinct servers, uniformly or\n"
     "            with Zipf(S) server popularity (--zipf S, S > 0: hot spots)\n"
@@ -21,7 +24,7 @@ static const char help[] =
     "  --w-rem-affine A,B     remote cost w_rem(r) = A + B*r\n"
     "  --seed S               random seed (default 1)\n";
 
-static const cli_option options[] = {
+static const cli_option options_hdfs[] = {
     {"tasks", 0, 1},  {"servers", 0, 1}, {"replicas", 0, 1},
     {"zipf", 0, 1},   {"w-loc", 0, 1},   {"w-rem", 0, 1},
     {"w-rem-affine", 0, 1}, {"seed", 0, 1}, {"output", 'o', 1},
@@ -71,15 +74,31 @@ static int parse_wrem(const cli_args *a, hta_wrem *w, double **store)
     return 1;
 }
 
-int cmd_gen(int argc, char **argv)
+/* Writes inst to path (or stdout) atomically. */
+static hta_status write_instance(const hta_instance *inst, const char *path,
+                                 const char *comment, hta_diag *d)
+{
+    hta_outfile out;
+    hta_status st = hta_outfile_open(&out, path ? path : "-", d);
+    if (st != HTA_OK)
+        return st;
+    if ((st = hta_instance_write(inst, out.f, comment)) != HTA_OK)
+        hta_diag_set(d, st, path ? path : "<stdout>", 0, "write error");
+    else
+        st = hta_outfile_commit(&out, d);
+    hta_outfile_abort(&out);
+    return st;
+}
+
+static int gen_hdfs(int argc, char **argv)
 {
     cli_args args;
     int code = 0;
-    if (!cli_parse(&args, argc, argv, "gen", usage, help, options,
-                   (int)(sizeof options / sizeof options[0]), 1, 1, &code))
+    if (!cli_parse(&args, argc, argv, "gen hdfs", usage_hdfs, help_hdfs,
+                   options_hdfs,
+                   (int)(sizeof options_hdfs / sizeof options_hdfs[0]), 0, 0,
+                   &code))
         return code;
-    if (strcmp(args.pos[0], "hdfs") != 0)
-        return cli_usage_error(&args, "unknown generator '%s'", args.pos[0]);
     int64_t m = 0, n = 0, k = 3, seed = 1;
     hta_gen_hdfs_params p;
     memset(&p, 0, sizeof p);
@@ -102,7 +121,6 @@ int cmd_gen(int argc, char **argv)
     hta_diag d;
     hta_diag_clear(&d);
     hta_instance *inst = NULL;
-    hta_outfile out = {0};
     hta_status st = hta_gen_hdfs(&p, &inst, &d);
     char comment[256];
     snprintf(comment, sizeof comment,
@@ -110,18 +128,156 @@ int cmd_gen(int argc, char **argv)
              "--zipf %g --seed %lld",
              (long long)m, (long long)n, (long long)k, p.zipf,
              (long long)seed);
+    if (st == HTA_OK)
+        st = write_instance(inst, cli_get(&args, "output"), comment, &d);
+    if (st != HTA_OK)
+        code = cli_report(st, &d);
+    hta_instance_free(inst);
+    free(store);
+    return code;
+}
+
+/* ---- hta gen sat ---------------------------------------------------- */
+
+static const char usage_sat[] =
+    "hta gen sat FORMULA.cnf [-o INSTANCE] | hta gen sat FORMULA.cnf "
+    "--model MODEL -o ASSIGNMENT";
+static const char help_sat[] =
+    "\nThe reduction of Fischer, Su, Yin (Section 3.2) from 3SAT to\n"
+    "(2,3)-UHTA: the formula is satisfiable iff the instance has an\n"
+    "assignment of makespan <= 3 (w_loc = 1, w_rem = 3).  Clauses that are\n"
+    "not of length 3 are first made 3-CNF with fresh variables (README).\n"
+    "  -o FILE        the instance (default: standard output)\n"
+    "  --model MODEL  a satisfying truth assignment (\"v ... 0\" lines as\n"
+    "                 SAT solvers print them): write Lemma 3.4's assignment\n"
+    "                 of makespan <= 3 instead of the instance\n";
+static const cli_option options_sat[] = {{"output", 'o', 1}, {"model", 0, 1}};
+
+static int gen_sat(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, argc, argv, "gen sat", usage_sat, help_sat,
+                   options_sat, 2, 1, 1, &code))
+        return code;
+    const char *model_path = cli_get(&args, "model");
     const char *path = cli_get(&args, "output");
+    if (model_path && !path)
+        return cli_usage_error(&args, "--model needs -o ASSIGNMENT");
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_cnf *f = NULL;
+    hta_reduction *r = NULL;
+    signed char *model = NULL;
+    int32_t *a = NULL;
+    hta_outfile out = {0};
+    hta_status st = hta_cnf_parse(args.pos[0], &f, &d);
     if (st == HTA_OK)
-        st = hta_outfile_open(&out, path ? path : "-", &d);
-    if (st == HTA_OK &&
-        (st = hta_instance_write(inst, out.f, comment)) != HTA_OK)
-        hta_diag_set(&d, st, path ? path : "<stdout>", 0, "write error");
-    if (st == HTA_OK)
+        st = hta_reduce_build(f, &r, &d);
+    if (st == HTA_OK && f->empty_clause)
+        fprintf(stderr, "hta gen sat: %s has an empty clause: the formula "
+                        "is unsatisfiable and the instance is not "
+                        "3-admissible\n",
+                args.pos[0]);
+    if (st == HTA_OK && !model_path) {
+        st = write_instance(r->inst, path, hta_reduce_comment(r), &d);
+    } else if (st == HTA_OK) {
+        if ((st = hta_model_parse(model_path, f->nvars, &model, &d)) ==
+                HTA_OK &&
+            !(a = malloc((size_t)r->inst->m * sizeof *a)))
+            st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        if (st == HTA_OK &&
+            (st = hta_reduce_witness(r, model, a, &d)) != HTA_OK &&
+            st == HTA_ERR_INPUT)
+            d.path = model_path;
+        if (st == HTA_OK && (st = hta_outfile_open(&out, path, &d)) == HTA_OK &&
+            (st = hta_assign_write(r->inst, a, out.f)) == HTA_OK)
+            st = hta_outfile_commit(&out, &d);
+    }
+    if (st != HTA_OK)
+        code = cli_report(st, &d);
+    hta_outfile_abort(&out);
+    free(a);
+    free(model);
+    hta_reduce_free(r);
+    hta_cnf_free(f);
+    return code;
+}
+
+/* ---- hta gen random3sat --------------------------------------------- */
+
+static const char usage_r3[] =
+    "hta gen random3sat --vars V --clauses C [--seed S] [-o FORMULA.cnf]";
+static const char help_r3[] =
+    "\nUniform random 3-CNF in DIMACS: each clause has three distinct\n"
+    "variables with random signs.  Same seed, same bytes.\n";
+static const cli_option options_r3[] = {
+    {"vars", 0, 1}, {"clauses", 0, 1}, {"seed", 0, 1}, {"output", 'o', 1}};
+
+static int gen_random3sat(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, argc, argv, "gen random3sat", usage_r3, help_r3,
+                   options_r3, 4, 0, 0, &code))
+        return code;
+    int64_t vars = 0, clauses = 0, seed = 1;
+    if (!cli_has(&args, "vars") || !cli_has(&args, "clauses"))
+        return cli_usage_error(&args, "--vars and --clauses are required");
+    if (!cli_int(&args, "vars", 3, 10000000, &vars) ||
+        !cli_int(&args, "clauses", 1, 100000000, &clauses) ||
+        !cli_int(&args, "seed", 0, INT64_MAX, &seed))
+        return HTA_ERR_USAGE;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_cnf *f = NULL;
+    hta_outfile out = {0};
+    const char *path = cli_get(&args, "output");
+    char comment[160];
+    snprintf(comment, sizeof comment,
+             "hta gen random3sat --vars %lld --clauses %lld --seed %lld",
+             (long long)vars, (long long)clauses, (long long)seed);
+    hta_status st = hta_cnf_random3((int32_t)vars, clauses, (uint64_t)seed,
+                                    &f, &d);
+    if (st == HTA_OK && (st = hta_outfile_open(&out, path ? path : "-", &d)) ==
+                            HTA_OK &&
+        (st = hta_cnf_write(f, out.f, comment)) == HTA_OK)
         st = hta_outfile_commit(&out, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
     hta_outfile_abort(&out);
-    hta_instance_free(inst);
-    free(store);
+    hta_cnf_free(f);
     return code;
+}
+
+/* ---- dispatch ------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+    const char *usage;
+} generators[] = {
+    {"hdfs", gen_hdfs, usage_hdfs},
+    {"sat", gen_sat, usage_sat},
+    {"random3sat", gen_random3sat, usage_r3},
+};
+
+int cmd_gen(int argc, char **argv)
+{
+    size_t n = sizeof generators / sizeof generators[0];
+    if (argc >= 2)
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(argv[1], generators[i].name) == 0)
+                return generators[i].run(argc - 1, argv + 1);
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        printf("usage: hta gen KIND [options]; KIND is one of:\n");
+        for (size_t i = 0; i < n; i++)
+            printf("  %s\n", generators[i].usage);
+        return 0;
+    }
+    fprintf(stderr, "hta gen: %s '%s' (usage: 'hta gen --help')\n",
+            argc >= 2 ? "unknown generator" : "missing generator",
+            argc >= 2 ? argv[1] : "");
+    return HTA_ERR_USAGE;
 }

@@ -14,7 +14,9 @@ const cli_command cli_commands[] = {
     {"eval", cmd_eval, "hta eval INSTANCE ASSIGNMENT [--json]",
      "makespan and loads of a given assignment"},
     {"gen", cmd_gen, "hta gen KIND [options]",
-     "generate instances (hdfs placements)"},
+     "generate instances: hdfs placements, 3SAT reductions, random 3-CNF"},
+    {"decode", cmd_decode, "hta decode FORMULA.cnf ASSIGNMENT",
+     "a satisfying truth assignment from a reduction's assignment"},
     {NULL, NULL, NULL, NULL},
 };
 

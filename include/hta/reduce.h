@@ -1,0 +1,60 @@
+/* The reduction from 3SAT to (2,3)-UHTA of Fischer, Su, Yin (SPAA 2010),
+ * Section 3.2, Theorem 3.1: a 3-CNF formula is satisfiable iff its
+ * instance (w_loc = 1, w_rem = 3) has an assignment of makespan <= 3.
+ *
+ * Ids (0-based), alpha clauses, beta variables, omega the largest number
+ * of occurrences of a literal:
+ *   servers  C_u           u                        (u < alpha)
+ *            R_j^(i)       alpha + 2*omega*i + j-1  (j = 1..2*omega)
+ *            P             alpha + 2*omega*beta
+ *   tasks    l_{u,v}       3u + v                   (v = 0, 1, 2)
+ *            a_u           3*alpha + u
+ *            r_j^(i)       4*alpha + 2*omega*i + j-1   on R_j, R_{j+1}
+ *            v_j^(i)       4*alpha + 2*omega*beta + omega*i + j-1   on P
+ *            p_k           4*alpha + 3*omega*beta + k  (k = 0, 1, 2) on P
+ * l_{u,v} is on C_u and on R_{2j-1}^(i) if it is the j-th occurrence of
+ * x_i, on R_{2j}^(i) if the j-th occurrence of -x_i; a_u only on C_u.
+ *
+ * Ownership: hta_reduction owns its 3-CNF and its instance.
+ */
+#ifndef HTA_REDUCE_H
+#define HTA_REDUCE_H
+
+#include <stdint.h>
+
+#include "hta/cnf.h"
+#include "hta/instance.h"
+
+typedef struct hta_reduction {
+    hta_cnf *f3;          /* the formula in 3-CNF (hta_cnf_to3) */
+    const hta_cnf *orig;  /* borrowed: the formula as read */
+    int32_t alpha, beta, omega;
+    int32_t *var_index;   /* 3-CNF variable -> gadget index or -1 */
+    int32_t *gadget_var;  /* gadget index -> 3-CNF variable */
+    int32_t *ring_of;     /* literal task -> its ring server */
+    hta_instance *inst;
+} hta_reduction;
+
+/* Builds the instance of Table 2.  O(size of the formula + beta*omega). */
+hta_status hta_reduce_build(const hta_cnf *orig, hta_reduction **out,
+                            hta_diag *d);
+
+/* Lemma 3.4: from a model of the original formula (variables 1..nvars),
+ * an assignment a[0..m) of makespan <= 3.  HTA_ERR_INPUT when the model
+ * falsifies a clause (the message names it). */
+hta_status hta_reduce_witness(const hta_reduction *r, const signed char *model,
+                              int32_t *a, hta_diag *d);
+
+/* Lemmas 3.5-3.10: from an assignment of makespan <= 3, a model of the
+ * original formula (*model: nvars + 1 entries, caller frees), checked
+ * against every clause.  HTA_ERR_NOPROOF when the makespan exceeds 3. */
+hta_status hta_reduce_decode(const hta_reduction *r, const int32_t *a,
+                             signed char **model, hta_diag *d);
+
+/* A comment describing the id layout, for the instance file (static
+ * storage, overwritten by the next call). */
+const char *hta_reduce_comment(const hta_reduction *r);
+
+void hta_reduce_free(hta_reduction *r);
+
+#endif
