@@ -136,11 +136,8 @@ hta_status hta_cnf_parse(const char *path, hta_cnf **out, hta_diag *d)
             goto cleanup;
         }
         for (size_t i = 0; i < lx.ntok; i++) {
-            char what[64];
-            snprintf(what, sizeof what, "a literal in [-%ld, %ld] or 0",
-                     (long)f->nvars, (long)f->nvars);
             if ((st = hta_lex_int(&lx, lx.tok[i], -(int64_t)f->nvars,
-                                  f->nvars, what, &v, d)) != HTA_OK)
+                                  f->nvars, "a literal", &v, d)) != HTA_OK)
                 goto cleanup;
             if (v == 0) {
                 if (f->nclauses >= declared) {
@@ -373,11 +370,8 @@ hta_status hta_model_parse(const char *path, int32_t nvars,
             first = 1;
         for (size_t i = first; i < lx.ntok; i++) {
             int64_t v;
-            char what[64];
-            snprintf(what, sizeof what, "a literal in [-%ld, %ld] or 0",
-                     (long)nvars, (long)nvars);
             if ((st = hta_lex_int(&lx, lx.tok[i], -(int64_t)nvars, nvars,
-                                  what, &v, d)) != HTA_OK)
+                                  "a literal", &v, d)) != HTA_OK)
                 goto cleanup;
             if (v > 0)
                 m[v] = 1;

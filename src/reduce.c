@@ -200,7 +200,8 @@ hta_status hta_reduce_witness(const hta_reduction *r, const signed char *model,
     if (bad >= 0) {
         free(m);
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                            "the model falsifies clause %lld (line %ld)",
+                            "the model falsifies clause %lld (line %ld of the "
+                            "formula)",
                             (long long)bad + 1, r->orig->line[bad]);
     }
     hta_cnf_extend_model(f, r->orig, m);

@@ -72,5 +72,14 @@ for c in tests/cli/cases/*.cmd; do
     if [ $good = 1 ]; then ok; else ko "cli: $name"; fi
 done
 
+# 4. Theorem 3.1 with picosat as the oracle (tests/sat/run.sh).
+mkdir -p "$tmp/sat"
+sh tests/sat/run.sh "$HTA" "$tmp/sat" >"$tmp/sat.out" 2>&1
+grep '^FAIL' "$tmp/sat.out"
+p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/sat.out")
+f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sat.out")
+pass=$((pass + ${p:-0}))
+fail=$((fail + ${f:-1}))
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,1 @@
+cd "$TMP" && printf "c tiny\np cnf 3 2\n1 -2 3 0\n-1 2 0\n" > f.cnf && $HTA gen sat f.cnf -o i.txt && head -n 12 i.txt && printf "v 1 2 -3 0\n" > m.txt && $HTA gen sat f.cnf --model m.txt -o w.txt && $HTA eval i.txt w.txt && $HTA decode f.cnf w.txt
