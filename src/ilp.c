@@ -567,7 +567,14 @@ static void name_compact(const solver *sv, glp_prob *P)
     const hta_instance *in = sv->inst;
     char name[64];
     int col = 1, grow = 2 + in->n + (sv->pc->R < in->m);
-    glp_set_prob_name(P, "hta");
+    char title[96];
+    if (sv->scale && sv->scale != 1)
+        snprintf(title, sizeof title,
+                 "hta, costs and L scaled by %g (L = objective / %g)",
+                 sv->scale, sv->scale);
+    else
+        snprintf(title, sizeof title, "hta");
+    glp_set_prob_name(P, title);
     glp_set_obj_name(P, "makespan");
     glp_set_row_name(P, 1, "total");
     for (int32_t s = 0; s < in->n; s++) {
