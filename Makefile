@@ -22,7 +22,7 @@ TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 HEADERS = $(wildcard include/hta/*.h src/*.h tests/unit/*.h)
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        install clean help
+        bench-ilp bench-capacity experiments install clean help
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 
@@ -31,7 +31,10 @@ help:
 	@echo "make demo        build and solve instances/example.txt"
 	@echo "make test        build and run the whole test suite"
 	@echo "make sanitize    the test suite under ASan+UBSan (build-san/)"
-	@echo "make bench       benchmarks (figures printed, nothing asserted)"
+	@echo "make bench       fsy benchmark (figures printed, nothing asserted)"
+	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
+	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
+	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make install PREFIX=...   install the hta binary"
 
 deps:
@@ -82,6 +85,19 @@ $(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
 bench: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta $(BUILD)/bench_fsy
 	@sh scripts/bench.sh $(BUILD)
+
+bench-ilp: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_ilp.sh $(BUILD) 10
+
+bench-capacity: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_capacity.sh $(BUILD)
+
+# Reproductions of the papers' results, with plots in $(BUILD)/experiments.
+experiments: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/capacity_plots.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -38,6 +38,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
+int cmd_capacity(int argc, char **argv);
 
 /* Parses argv[1..argc) (argv[0] is the command name).  Prints the help and
  * returns 0 through *exit_now for --help; prints a one-line usage error and

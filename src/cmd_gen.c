@@ -5,6 +5,8 @@
 
 #include "cli.h"
 #include "hta/assign.h"
+#include "hta/cluster.h"
+#include "hta/rng.h"
 #include "hta/cnf.h"
 #include "hta/gen.h"
 #include "hta/reduce.h"
@@ -250,6 +252,182 @@ static int gen_random3sat(int argc, char **argv)
     return code;
 }
 
+/* ---- hta gen cluster ------------------------------------------------ */
+
+static const char usage_cl[] =
+    "hta gen cluster wang|gbpandas|random [--servers M] [--types T] "
+    "[--data-servers D] [--total R | --load R] [--rates A1,A2,...] "
+    "[--topology K1,...] [--replicas K] [--seed S] [-o FILE]";
+static const char help_cl[] =
+    "\nCluster files (format v1) for hta capacity:\n"
+    "  wang      Wang et al., Section V: --servers 1000, data uniformly on\n"
+    "            --data-servers 800 (one type per data server), rates\n"
+    "            0.8,0.2; --total R splits R equally over the types\n"
+    "  gbpandas  GB-PANDAS, Section 5: 5000 servers, racks of 50, 10 racks\n"
+    "            per pod, rates 1,0.9,0.6,0.25 (mean service times 1, 10/9,\n"
+    "            5/3, 4); --types T (default M) with 3 replicas placed by\n"
+    "            HDFS's rack-aware rule; --load R per server\n"
+    "  random    --types T with 1..--replicas random servers and random\n"
+    "            rates scaled to --total\n";
+static const cli_option options_cl[] = {
+    {"servers", 0, 1}, {"types", 0, 1},    {"data-servers", 0, 1},
+    {"total", 0, 1},   {"load", 0, 1},     {"rates", 0, 1},
+    {"topology", 0, 1}, {"replicas", 0, 1}, {"seed", 0, 1},
+    {"output", 'o', 1},
+};
+
+static int list_arg(const cli_args *a, const char *name, double *out,
+                    int max)
+{
+    const char *s = cli_get(a, name);
+    int n = 0;
+    while (s && *s && n < max) {
+        char *end;
+        out[n++] = strtod(s, &end);
+        if (end == s || (*end != ',' && *end != '\0'))
+            return -1;
+        s = end + (*end == ',');
+    }
+    return s && *s ? -1 : n;
+}
+
+static int gen_cluster(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, argc, argv, "gen cluster", usage_cl, help_cl,
+                   options_cl, (int)(sizeof options_cl / sizeof options_cl[0]),
+                   1, 1, &code))
+        return code;
+    const char *kind = args.pos[0];
+    int wang = strcmp(kind, "wang") == 0, gbp = strcmp(kind, "gbpandas") == 0;
+    if (!wang && !gbp && strcmp(kind, "random") != 0)
+        return cli_usage_error(&args, "unknown cluster set-up '%s'", kind);
+    int64_t M = wang ? 1000 : gbp ? 5000 : 100, D = 800, T = -1, k = 3,
+            seed = 1;
+    double total = -1, load = -1, rates[HTA_MAX_LEVELS], topo_d[HTA_MAX_LEVELS];
+    int nrates = list_arg(&args, "rates", rates, HTA_MAX_LEVELS);
+    int ntopo = list_arg(&args, "topology", topo_d, HTA_MAX_LEVELS - 2);
+    if (nrates < 0 || ntopo < 0)
+        return cli_usage_error(&args, "expected comma-separated numbers");
+    if (!cli_int(&args, "servers", 1, HTA_MAX_SERVERS, &M) ||
+        !cli_int(&args, "data-servers", 1, HTA_MAX_SERVERS, &D) ||
+        !cli_int(&args, "types", 1, 100000000, &T) ||
+        !cli_int(&args, "replicas", 1, 64, &k) ||
+        !cli_int(&args, "seed", 0, INT64_MAX, &seed) ||
+        !cli_real(&args, "total", 0.0, &total) ||
+        !cli_real(&args, "load", 0.0, &load))
+        return HTA_ERR_USAGE;
+    if (nrates == 0) {
+        static const double wr[] = {0.8, 0.2}, gr[] = {1, 0.9, 0.6, 0.25};
+        nrates = wang || !gbp ? 2 : 4;
+        memcpy(rates, wang || !gbp ? wr : gr, (size_t)nrates * sizeof *rates);
+    }
+    int32_t topo[HTA_MAX_LEVELS];
+    if (ntopo == 0 && gbp) {
+        topo_d[0] = 50;
+        topo_d[1] = 10;
+        ntopo = 2;
+    }
+    for (int i = 0; i < ntopo; i++)
+        topo[i] = (int32_t)topo_d[i];
+    if (wang && D > M)
+        return cli_usage_error(&args, "--data-servers exceeds --servers");
+    if (T < 0)
+        T = wang ? D : M;
+    if (k > M)
+        k = M;
+    if (load >= 0)
+        total = load * (double)M;
+    if (total < 0)
+        total = wang ? 0.8 * (double)D + 0.2 * (double)(M - D) : 0.5 * (double)M;
+    double *lambda = malloc((size_t)T * sizeof *lambda);
+    int64_t *off = malloc(((size_t)T + 1) * sizeof *off);
+    int32_t *srv = malloc((size_t)T * (size_t)k * sizeof *srv);
+    if (!lambda || !off || !srv) {
+        free(lambda);
+        free(off);
+        free(srv);
+        fprintf(stderr, "hta gen cluster: out of memory\n");
+        return HTA_ERR_INTERNAL;
+    }
+    hta_rng r;
+    hta_rng_seed(&r, (uint64_t)seed);
+    int64_t n = 0;
+    double sum = 0;
+    int64_t rack = ntopo ? topo[0] : M;
+    for (int64_t L = 0; L < T; L++) {
+        off[L] = n;
+        if (wang) {
+            srv[n++] = (int32_t)(L % D);
+            lambda[L] = 1;
+        } else if (gbp) {
+            /* HDFS rack-aware: a random server, one in another rack, and
+             * another one in that second rack. */
+            int32_t a = (int32_t)hta_rng_below(&r, (uint64_t)M), b, c3;
+            srv[n++] = a;
+            if (k >= 2) {
+                do
+                    b = (int32_t)hta_rng_below(&r, (uint64_t)M);
+                while (M > rack && b / rack == a / rack);
+                if (b != a)
+                    srv[n++] = b;
+                if (k >= 3 && rack > 1) {
+                    int64_t base = (b / rack) * rack;
+                    int64_t size = base + rack <= M ? rack : M - base;
+                    do
+                        c3 = (int32_t)(base + (int64_t)hta_rng_below(
+                                                  &r, (uint64_t)size));
+                    while (c3 == b && size > 1);
+                    if (c3 != b && c3 != a)
+                        srv[n++] = c3;
+                }
+            }
+            lambda[L] = 1;
+        } else {
+            int64_t want = 1 + (int64_t)hta_rng_below(&r, (uint64_t)k);
+            for (int64_t j = 0; j < want; j++) {
+                int32_t s;
+                int dup;
+                do {
+                    s = (int32_t)hta_rng_below(&r, (uint64_t)M);
+                    dup = 0;
+                    for (int64_t i = off[L]; i < n; i++)
+                        dup |= srv[i] == s;
+                } while (dup);
+                srv[n++] = s;
+            }
+            lambda[L] = 0.05 + hta_rng_unit(&r);
+        }
+        sum += lambda[L];
+    }
+    off[T] = n;
+    for (int64_t L = 0; L < T; L++)
+        lambda[L] *= total / sum;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_cluster *c = NULL;
+    hta_outfile out = {0};
+    hta_status st = hta_cluster_build((int32_t)M, rates, nrates, topo, ntopo,
+                                      T, lambda, off, srv, &c, &d);
+    const char *path = cli_get(&args, "output");
+    char comment[200];
+    snprintf(comment, sizeof comment,
+             "hta gen cluster %s --servers %lld --types %lld --total %.17g "
+             "--seed %lld",
+             kind, (long long)M, (long long)T, total, (long long)seed);
+    if (st == HTA_OK && (st = hta_outfile_open(&out, path ? path : "-", &d)) ==
+                            HTA_OK &&
+        (st = hta_cluster_write(c, out.f, comment)) == HTA_OK)
+        st = hta_outfile_commit(&out, &d);
+    if (st != HTA_OK)
+        code = st == HTA_ERR_INPUT ? cli_usage_error(&args, "%s", d.msg) :
+                                     cli_report(st, &d);
+    hta_outfile_abort(&out);
+    hta_cluster_free(c);
+    return code;
+}
+
 /* ---- dispatch ------------------------------------------------------- */
 
 static const struct {
@@ -260,6 +438,7 @@ static const struct {
     {"hdfs", gen_hdfs, usage_hdfs},
     {"sat", gen_sat, usage_sat},
     {"random3sat", gen_random3sat, usage_r3},
+    {"cluster", gen_cluster, usage_cl},
 };
 
 int cmd_gen(int argc, char **argv)

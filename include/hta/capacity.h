@@ -1,0 +1,71 @@
+/* The capacity region: is an arrival vector lambda inside it, and how far
+ * from its boundary?  Two levels: Wang et al. (INFOCOM 2013), eq. (3);
+ * N levels: Yekkehkhany et al. (GB-PANDAS), eq. (2).  Both solve
+ *   min rho  s.t.  sum_m lambda_{L,m} = lambda_L for every type L,
+ *                  sum_L lambda_{L,m} / alpha_{n(L,m)} <= rho for every
+ *                  server m,  lambda >= 0,
+ * lambda being inside the region iff rho* < 1.
+ *
+ * Ownership: the result's arrays are allocated by hta_capacity_solve and
+ * released by hta_capacity_result_free.
+ */
+#ifndef HTA_CAPACITY_H
+#define HTA_CAPACITY_H
+
+#include <stdint.h>
+
+#include "hta/cluster.h"
+
+typedef enum hta_capacity_method {
+    HTA_CAP_AUTO, /* flow for two levels, LP otherwise */
+    HTA_CAP_LP,   /* the aggregated LP (GLPK) */
+    HTA_CAP_FLOW, /* two levels only: Newton on max flows (igraph) */
+    HTA_CAP_PLAIN /* the LP with one variable per (type, server): checks */
+} hta_capacity_method;
+
+typedef enum hta_capacity_status {
+    HTA_CAP_INSIDE,   /* rho* < 1 */
+    HTA_CAP_BOUNDARY, /* |rho* - 1| <= HTA_CAP_TOL */
+    HTA_CAP_OUTSIDE
+} hta_capacity_status;
+
+#define HTA_CAP_TOL 1e-7
+
+typedef struct hta_capacity_opts {
+    hta_capacity_method method;
+    int interior;       /* LP by interior point instead of simplex */
+    int decomposition;  /* fill the lambda_{L,m} */
+    int verbose;        /* GLPK output on stderr */
+} hta_capacity_opts;
+
+typedef struct hta_bottleneck {
+    int level;     /* 1 server, 2 rack, 3 pod, ..., N whole cluster */
+    int64_t group; /* server or group id at that level */
+    double dual;   /* LP dual (0 for the flow method) */
+} hta_bottleneck;
+
+typedef struct hta_capacity_result {
+    double rho;
+    hta_capacity_status status;
+    hta_capacity_method method; /* the method that ran */
+    int64_t rows, cols;        /* LP size */
+    int flow_calls;            /* max flows computed */
+    int64_t nbottle;
+    hta_bottleneck *bottle;
+    int64_t ndec;              /* decomposition entries */
+    int64_t *dec_type;
+    int32_t *dec_server;
+    double *dec_rate;
+    int8_t *dec_level;         /* locality level of (type, server) */
+} hta_capacity_result;
+
+hta_status hta_capacity_solve(const hta_cluster *c,
+                              const hta_capacity_opts *opts,
+                              hta_capacity_result *res, hta_diag *d);
+
+void hta_capacity_result_free(hta_capacity_result *res);
+
+/* Locality level (1..N) of server s for type L.  O(|S_L| * N). */
+int hta_capacity_level(const hta_cluster *c, int64_t L, int32_t s);
+
+#endif

@@ -1,0 +1,63 @@
+/* Clusters for the capacity region (Wang et al., INFOCOM 2013; Yekkehkhany
+ * et al., GB-PANDAS): servers in a hierarchy of groups, service rates by
+ * locality level, task types with arrival rates and local servers.
+ *
+ * Levels: 1 = local (a server holding the type's data), 2 = same rack,
+ * 3 = same pod, ..., N = elsewhere.  With topology k1 [k2 ...], racks are
+ * k1 consecutive servers, pods k2 consecutive racks, and so on; N = 2 +
+ * (number of topology levels).
+ *
+ * Ownership: hta_cluster_parse / _build allocate, hta_cluster_free
+ * releases every array.
+ */
+#ifndef HTA_CLUSTER_H
+#define HTA_CLUSTER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hta/diag.h"
+#include "hta/instance.h"
+
+#define HTA_MAX_LEVELS 8
+
+typedef struct hta_cluster {
+    int32_t M;                     /* servers 0..M-1 */
+    int levels;                    /* N */
+    double rate[HTA_MAX_LEVELS];   /* rate[0] = alpha_1 > ... > alpha_N */
+    int ntopo;                     /* N - 2 */
+    int32_t topo[HTA_MAX_LEVELS];  /* k1, k2, ... */
+    int64_t T;                     /* task types */
+    double *lambda;                /* per type: arrival rate */
+    int64_t *off;                  /* type L: servers srv[off[L]..off[L+1]) */
+    int32_t *srv;
+} hta_cluster;
+
+/* Format v1 (README, "Cluster file"); same error discipline as instances. */
+hta_status hta_cluster_parse(const char *path, hta_cluster **out,
+                             hta_diag *d);
+hta_status hta_cluster_write(const hta_cluster *c, FILE *f,
+                             const char *comment);
+void hta_cluster_free(hta_cluster *c);
+
+/* Group of server s at hierarchy level n (n = 2: its rack, n = 3: its pod,
+ * ..., n = N: 0, the whole cluster).  Groups of a level are numbered from
+ * 0; hta_cluster_groups gives their count. */
+int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n);
+int64_t hta_cluster_groups(const hta_cluster *c, int n);
+
+/* Types from a placement instance: tasks with equal replica sets form a
+ * type, each task contributing rate.  Two levels with rates a1 > a2 unless
+ * topology is given.  O(|E| log |E|). */
+hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
+                                     const double *rates, int nrates,
+                                     const int32_t *topo, int ntopo,
+                                     hta_cluster **out, hta_diag *d);
+
+/* Checks and takes ownership of the arrays (all freed on failure too). */
+hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
+                             const int32_t *topo, int ntopo, int64_t T,
+                             double *lambda, int64_t *off, int32_t *srv,
+                             hta_cluster **out, hta_diag *d);
+
+#endif

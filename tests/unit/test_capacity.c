@@ -1,0 +1,293 @@
+/* Capacity region: hand-derived clusters, the flow method against the LP
+ * (two levels), the aggregated LP against the plain one (N levels), the
+ * decomposition, and the 680 of Wang et al. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "hta/capacity.h"
+
+static hta_cluster *make(int32_t M, const double *rates, int nrates,
+                         const int32_t *topo, int ntopo, int64_t T,
+                         const double *lambda, const int64_t *off,
+                         const int32_t *srv)
+{
+    double *l = malloc((size_t)T * sizeof *l);
+    int64_t *o = malloc(((size_t)T + 1) * sizeof *o);
+    int32_t *s = malloc((size_t)off[T] * sizeof *s + 1);
+    memcpy(l, lambda, (size_t)T * sizeof *l);
+    memcpy(o, off, ((size_t)T + 1) * sizeof *o);
+    memcpy(s, srv, (size_t)off[T] * sizeof *s);
+    hta_cluster *c = NULL;
+    hta_diag d;
+    if (hta_cluster_build(M, rates, nrates, topo, ntopo, T, l, o, s, &c, &d))
+        fail_msg("make: %s", d.msg);
+    return c;
+}
+
+static double solve(const hta_cluster *c, hta_capacity_method m,
+                    int decomposition, hta_capacity_result *keep)
+{
+    hta_capacity_opts o = {m, 0, decomposition, 0};
+    hta_capacity_result res;
+    hta_diag d;
+    if (hta_capacity_solve(c, &o, &res, &d) != HTA_OK)
+        fail_msg("capacity: %s", d.msg);
+    double rho = res.rho;
+    if (keep)
+        *keep = res;
+    else
+        hta_capacity_result_free(&res);
+    return rho;
+}
+
+/* Wang et al.'s set-up in small: D data servers with one type each, M - D
+ * without data.  The boundary: total = D*alpha + (M-D)*gamma. */
+static hta_cluster *wang(int32_t M, int32_t D, double total)
+{
+    double rates[] = {0.8, 0.2};
+    double *l = malloc((size_t)D * sizeof *l);
+    int64_t *o = malloc(((size_t)D + 1) * sizeof *o);
+    int32_t *s = malloc((size_t)D * sizeof *s);
+    for (int32_t i = 0; i < D; i++)
+        l[i] = total / D, o[i] = i, s[i] = i;
+    o[D] = D;
+    hta_cluster *c = NULL;
+    hta_diag d;
+    assert_int_equal(
+        hta_cluster_build(M, rates, 2, NULL, 0, D, l, o, s, &c, &d), HTA_OK);
+    return c;
+}
+
+static void test_hand_clusters(void **state)
+{
+    (void)state;
+    /* 4 servers; types 0.4 on {0}, 0.4 on {1}, 0.1 on {0,1}; alpha 0.8,
+     * gamma 0.2.  By symmetry servers 0 and 1 run w = 0.8 rho locally and
+     * the rest, 0.9 - 2w, runs remotely on servers 2 and 3 within 2 rho
+     * * 0.2: rho = 0.45. */
+    double rates[] = {0.8, 0.2}, lambda[] = {0.4, 0.4, 0.1};
+    int64_t off[] = {0, 1, 2, 4};
+    int32_t srv[] = {0, 1, 0, 1};
+    hta_cluster *c = make(4, rates, 2, NULL, 0, 3, lambda, off, srv);
+    for (int m = HTA_CAP_LP; m <= HTA_CAP_PLAIN; m++)
+        assert_true(fabs(solve(c, (hta_capacity_method)m, 0, NULL) - 0.45) <
+                    1e-9);
+    hta_cluster_free(c);
+    /* boundary, inside, outside around 4*0.8 + 1*0.2 = 3.4 */
+    static const double totals[] = {3.4, 1.7, 6.8};
+    static const hta_capacity_status want[] = {
+        HTA_CAP_BOUNDARY, HTA_CAP_INSIDE, HTA_CAP_OUTSIDE};
+    for (int i = 0; i < 3; i++) {
+        c = wang(5, 4, totals[i]);
+        hta_capacity_result res;
+        double rho = solve(c, HTA_CAP_LP, 0, &res);
+        assert_int_equal(res.status, want[i]);
+        assert_true(fabs(rho - totals[i] / 3.4) < 1e-9);
+        hta_capacity_result_free(&res);
+        assert_true(fabs(solve(c, HTA_CAP_FLOW, 0, NULL) - rho) < 1e-9);
+        hta_cluster_free(c);
+    }
+    /* Three levels by hand: racks of 2; one type of rate 1 on server 0;
+     * rates 1, 0.5, 0.25 on 4 servers.  Server 0 runs x locally, server 1
+     * (same rack) y at 0.5, servers 2, 3 z each at 0.25: x = rho, y =
+     * 0.5 rho, z = 0.25 rho, x + y + 2z = 1: rho = 1/2. */
+    double r3[] = {1, 0.5, 0.25}, l3[] = {1};
+    int64_t o3[] = {0, 1};
+    int32_t s3[] = {0}, t3[] = {2};
+    c = make(4, r3, 3, t3, 1, 1, l3, o3, s3);
+    assert_true(fabs(solve(c, HTA_CAP_LP, 0, NULL) - 0.5) < 1e-9);
+    assert_true(fabs(solve(c, HTA_CAP_PLAIN, 0, NULL) - 0.5) < 1e-9);
+    hta_cluster_free(c);
+}
+
+/* Wang et al., Section V: 1000 machines, data on 800, the boundary at a
+ * total rate of 800*0.8 + 200*0.2 = 680. */
+static void test_wang_680(void **state)
+{
+    (void)state;
+    hta_cluster *c = wang(1000, 800, 680);
+    hta_capacity_result res;
+    assert_true(fabs(solve(c, HTA_CAP_FLOW, 0, &res) - 1.0) < 1e-9);
+    assert_int_equal(res.status, HTA_CAP_BOUNDARY);
+    hta_capacity_result_free(&res);
+    assert_true(fabs(solve(c, HTA_CAP_LP, 0, &res) - 1.0) < 1e-9);
+    assert_int_equal(res.status, HTA_CAP_BOUNDARY);
+    hta_capacity_result_free(&res);
+    hta_cluster_free(c);
+    c = wang(1000, 800, 679);
+    assert_true(solve(c, HTA_CAP_FLOW, 0, NULL) < 1.0 - 1e-4);
+    hta_cluster_free(c);
+    c = wang(1000, 800, 681);
+    assert_true(solve(c, HTA_CAP_FLOW, 0, NULL) > 1.0 + 1e-4);
+    hta_cluster_free(c);
+}
+
+static hta_cluster *random_cluster(hta_rng *r, int32_t M, int64_t T, int k,
+                                   int nrates, const int32_t *topo, int ntopo,
+                                   double skew)
+{
+    double rates[HTA_MAX_LEVELS];
+    rates[0] = 1.0;
+    for (int i = 1; i < nrates; i++)
+        rates[i] = rates[i - 1] * (0.2 + 0.7 * hta_rng_unit(r));
+    double *l = malloc((size_t)T * sizeof *l);
+    int64_t *o = malloc(((size_t)T + 1) * sizeof *o);
+    int32_t *s = malloc((size_t)T * (size_t)k * sizeof *s);
+    int64_t n = 0;
+    for (int64_t L = 0; L < T; L++) {
+        o[L] = n;
+        int want = 1 + (int)hta_rng_below(r, (uint64_t)k);
+        for (int j = 0; j < want; j++) {
+            /* skewed: low ids are hot */
+            int32_t x = (int32_t)(pow(hta_rng_unit(r), skew) * M);
+            int dup = 0;
+            for (int64_t i = o[L]; i < n; i++)
+                dup |= s[i] == x;
+            if (!dup)
+                s[n++] = x;
+        }
+        l[L] = hta_rng_unit(r) * 2.0 * (double)M / (double)T;
+    }
+    o[T] = n;
+    hta_cluster *c = NULL;
+    hta_diag d;
+    if (hta_cluster_build(M, rates, nrates, topo, ntopo, T, l, o, s, &c, &d))
+        fail_msg("random_cluster: %s", d.msg);
+    return c;
+}
+
+/* Two levels: Newton on max flows equals the LP to 1e-6. */
+static void test_flow_equals_lp(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 61);
+    for (int i = 0; i < 80; i++) {
+        int32_t M = 2 + (int32_t)hta_rng_below(&r, 60);
+        int64_t T = 1 + (int64_t)hta_rng_below(&r, 200);
+        hta_cluster *c = random_cluster(&r, M, T, 3, 2, NULL, 0,
+                                        1.0 + 3.0 * hta_rng_unit(&r));
+        double lp = solve(c, HTA_CAP_LP, 0, NULL);
+        double fl = solve(c, HTA_CAP_FLOW, 0, NULL);
+        if (fabs(lp - fl) > 1e-6 * fmax(1.0, lp))
+            fail_msg("cluster %d: LP %.12g, flow %.12g", i, lp, fl);
+        hta_cluster_free(c);
+    }
+}
+
+/* N levels: the aggregated LP equals the plain one; the decomposition
+ * adds up and keeps every utilisation within rho*. */
+static void check_decomposition(const hta_cluster *c,
+                                const hta_capacity_result *res)
+{
+    double *sum = calloc((size_t)c->T, sizeof *sum);
+    double *busy = calloc((size_t)c->M, sizeof *busy);
+    for (int64_t i = 0; i < res->ndec; i++) {
+        int64_t L = res->dec_type[i];
+        int32_t s = res->dec_server[i];
+        int lv = hta_capacity_level(c, L, s);
+        assert_int_equal(lv, res->dec_level[i]);
+        assert_true(res->dec_rate[i] > 0);
+        sum[L] += res->dec_rate[i];
+        busy[s] += res->dec_rate[i] / c->rate[lv - 1];
+    }
+    for (int64_t L = 0; L < c->T; L++)
+        assert_true(fabs(sum[L] - c->lambda[L]) <=
+                    1e-7 * fmax(1.0, c->lambda[L]));
+    for (int32_t s = 0; s < c->M; s++)
+        if (busy[s] > res->rho * (1 + 1e-7) + 1e-9)
+            fail_msg("server %ld busy %.12g > rho %.12g", (long)s, busy[s],
+                     res->rho);
+    free(sum);
+    free(busy);
+}
+
+static void test_aggregated_equals_plain(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 62);
+    for (int i = 0; i < 60; i++) {
+        int ntopo = (int)hta_rng_below(&r, 3);
+        int32_t topo[2] = {2 + (int32_t)hta_rng_below(&r, 4),
+                           2 + (int32_t)hta_rng_below(&r, 3)};
+        int32_t M = 2 + (int32_t)hta_rng_below(&r, 40);
+        int64_t T = 1 + (int64_t)hta_rng_below(&r, 30);
+        hta_cluster *c = random_cluster(&r, M, T, 3, 2 + ntopo, topo, ntopo,
+                                        1.0 + 2.0 * hta_rng_unit(&r));
+        hta_capacity_result agg, pl;
+        double a = solve(c, HTA_CAP_LP, 1, &agg);
+        double p = solve(c, HTA_CAP_PLAIN, 1, &pl);
+        if (fabs(a - p) > 1e-7 * fmax(1.0, a))
+            fail_msg("cluster %d (%d levels): aggregated %.12g, plain %.12g",
+                     i, 2 + ntopo, a, p);
+        check_decomposition(c, &agg);
+        check_decomposition(c, &pl);
+        if (c->levels == 2) {
+            hta_capacity_result fl;
+            solve(c, HTA_CAP_FLOW, 1, &fl);
+            check_decomposition(c, &fl);
+            hta_capacity_result_free(&fl);
+        }
+        hta_capacity_result_free(&agg);
+        hta_capacity_result_free(&pl);
+        hta_cluster_free(c);
+    }
+}
+
+static void test_levels(void **state)
+{
+    (void)state;
+    /* 12 servers, racks of 3, pods of 2 racks: server 7 is in rack 2 and
+     * pod 1 */
+    double rates[] = {4, 3, 2, 1}, lambda[] = {1};
+    int64_t off[] = {0, 1};
+    int32_t srv[] = {7}, topo[] = {3, 2};
+    hta_cluster *c = make(12, rates, 4, topo, 2, 1, lambda, off, srv);
+    assert_int_equal(hta_cluster_group(c, 7, 2), 2);
+    assert_int_equal(hta_cluster_group(c, 7, 3), 1);
+    assert_int_equal(hta_cluster_groups(c, 2), 4);
+    assert_int_equal(hta_cluster_groups(c, 3), 2);
+    assert_int_equal(hta_capacity_level(c, 0, 7), 1);
+    assert_int_equal(hta_capacity_level(c, 0, 6), 2);
+    assert_int_equal(hta_capacity_level(c, 0, 9), 3);
+    assert_int_equal(hta_capacity_level(c, 0, 0), 4);
+    hta_cluster_free(c);
+}
+
+static void test_from_instance(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text("hta-instance 1\ntasks 4\nservers 3\n"
+                                    "w_loc 1\nw_rem 3\ntask 0 0 1\n"
+                                    "task 1 1 0\ntask 2 2\ntask 3 0 1\n");
+    double rates[] = {1, 0.5};
+    hta_cluster *c = NULL;
+    hta_diag d;
+    assert_int_equal(
+        hta_cluster_from_instance(inst, 0.25, rates, 2, NULL, 0, &c, &d),
+        HTA_OK);
+    assert_int_equal(c->T, 2); /* {0,1} three times, {2} once */
+    double total = 0, big = 0;
+    for (int64_t L = 0; L < c->T; L++) {
+        total += c->lambda[L];
+        big = fmax(big, c->lambda[L]);
+    }
+    assert_true(total == 1.0 && big == 0.75);
+    hta_cluster_free(c);
+    hta_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_clusters),
+        cmocka_unit_test(test_wang_680),
+        cmocka_unit_test(test_flow_equals_lp),
+        cmocka_unit_test(test_aggregated_equals_plain),
+        cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_from_instance),
+    };
+    return cmocka_run_group_tests_name("capacity", tests, NULL, NULL);
+}
