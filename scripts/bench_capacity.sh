@@ -16,7 +16,8 @@ mkdir -p "$dir"
 run() { # file args...
     f=$1
     shift
-    r=$( { /usr/bin/time -f '%e %M' timeout "$limit" "$hta" capacity "$f" --json "$@" >"$dir/out" 2>/dev/null; } 2>&1 | tail -n 1)
+    /usr/bin/time -o "$dir/time" -f '%e %M' timeout "$limit" "$hta" capacity "$f" --json "$@" >"$dir/out" 2>/dev/null
+    r=$(tail -n 1 "$dir/time")
     rho=$(sed -n 's/.*"rho": \([0-9.e+-]*\).*/\1/p' "$dir/out")
     set -- $r
     printf '%8.2f s %7.1f MB  rho* %-20s' "$1" "$(echo "$2 / 1024" | bc -l)" "${rho:-(timeout)}"
