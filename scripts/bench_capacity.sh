@@ -14,9 +14,9 @@ mkdir -p "$dir"
 [ -f "$dir/t5.txt" ] || "$hta" gen cluster random --servers 1000 --types 100000 --replicas 3 --total 700 --seed 1 -o "$dir/t5.txt"
 [ -f "$dir/gb.txt" ] || "$hta" gen cluster gbpandas --load 0.5 --seed 1 -o "$dir/gb.txt"
 run() { # file args...
-    f=$1
+    file=$1
     shift
-    /usr/bin/time -o "$dir/time" -f '%e %M' timeout "$limit" "$hta" capacity "$f" --json "$@" >"$dir/out" 2>/dev/null
+    /usr/bin/time -o "$dir/time" -f '%e %M' timeout "$limit" "$hta" capacity "$file" --json "$@" >"$dir/out" 2>/dev/null
     r=$(tail -n 1 "$dir/time")
     rho=$(sed -n 's/.*"rho": \([0-9.e+-]*\).*/\1/p' "$dir/out")
     set -- $r
