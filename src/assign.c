@@ -145,7 +145,15 @@ hta_status hta_assign_write(const hta_instance *inst, const int32_t *a,
                             FILE *f)
 {
     fputs("hta-assignment 1\n", f);
-    for (int32_t t = 0; t < inst->m; t++)
-        fprintf(f, "%ld %ld\n", (long)t, (long)a[t]);
+    for (int32_t t = 0; t < inst->m; t++) {
+        fprintf(f, "%ld %ld", (long)t, (long)a[t]);
+        /* named instances: the assignment in the cluster's own terms */
+        const char *tn = inst->task_name ? inst->task_name[t] : NULL;
+        const char *sn = inst->server_name ? inst->server_name[a[t]] : NULL;
+        if (tn || sn)
+            fprintf(f, "  # %s -> %s%s", tn ? tn : "-", sn ? sn : "-",
+                    hta_instance_is_local(inst, t, a[t]) ? "" : " (remote)");
+        fputc('\n', f);
+    }
     return ferror(f) ? HTA_ERR_IO : HTA_OK;
 }

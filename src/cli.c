@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "hta/instance.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <math.h>
@@ -187,3 +189,48 @@ int cli_real(const cli_args *a, const char *name, double lo, double *out)
     *out = v;
     return 1;
 }
+
+/* Parses "V,V,..." into a table or "A,B" into an affine w_rem. */
+int cli_wrem(const cli_args *a, hta_wrem *w, double **store)
+{
+    const char *table = cli_get(a, "w-rem"), *aff = cli_get(a, "w-rem-affine");
+    if (table && aff)
+        return cli_usage_error(a, "give --w-rem or --w-rem-affine, not both"),
+               0;
+    const char *s = aff ? aff : table ? table : "3";
+    size_t count = 1;
+    for (const char *p = s; *p; p++)
+        count += *p == ',';
+    double *v = malloc(count * sizeof *v);
+    if (!v)
+        return 0;
+    const char *p = s;
+    for (size_t i = 0; i < count; i++) {
+        char *end;
+        v[i] = strtod(p, &end);
+        if (end == p || (*end != ',' && *end != '\0')) {
+            free(v);
+            cli_usage_error(a, "expected numbers separated by commas, found "
+                               "'%s'",
+                            s);
+            return 0;
+        }
+        p = end + (*end == ',');
+    }
+    *store = v;
+    if (aff) {
+        if (count != 2) {
+            cli_usage_error(a, "--w-rem-affine expects A,B, found '%s'", s);
+            return 0;
+        }
+        w->kind = HTA_WREM_AFFINE;
+        w->a = v[0];
+        w->b = v[1];
+    } else {
+        w->kind = HTA_WREM_TABLE;
+        w->k = (int64_t)count - 1;
+        w->v = v;
+    }
+    return 1;
+}
+

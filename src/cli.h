@@ -39,6 +39,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_capacity(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Parses argv[1..argc) (argv[0] is the command name).  Prints the help and
  * returns 0 through *exit_now for --help; prints a one-line usage error and
@@ -55,6 +56,12 @@ int cli_has(const cli_args *a, const char *name);
 int cli_int(const cli_args *a, const char *name, int64_t lo, int64_t hi,
             int64_t *out);
 int cli_real(const cli_args *a, const char *name, double lo, double *out);
+
+struct hta_wrem;
+/* --w-rem V[,V...] (a table, default 3) or --w-rem-affine A,B into *w;
+ * *store receives the values array (caller frees).  0 after a usage
+ * error was printed. */
+int cli_wrem(const cli_args *a, struct hta_wrem *w, double **store);
 
 /* Prints "hta <command>: <msg>" and the usage line; returns HTA_ERR_USAGE. */
 int cli_usage_error(const cli_args *a, const char *fmt, ...)

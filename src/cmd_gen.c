@@ -32,50 +32,6 @@ static const cli_option options_hdfs[] = {
     {"w-rem-affine", 0, 1}, {"seed", 0, 1}, {"output", 'o', 1},
 };
 
-/* Parses "V,V,..." into a table or "A,B" into an affine w_rem. */
-static int parse_wrem(const cli_args *a, hta_wrem *w, double **store)
-{
-    const char *table = cli_get(a, "w-rem"), *aff = cli_get(a, "w-rem-affine");
-    if (table && aff)
-        return cli_usage_error(a, "give --w-rem or --w-rem-affine, not both"),
-               0;
-    const char *s = aff ? aff : table ? table : "3";
-    size_t count = 1;
-    for (const char *p = s; *p; p++)
-        count += *p == ',';
-    double *v = malloc(count * sizeof *v);
-    if (!v)
-        return 0;
-    const char *p = s;
-    for (size_t i = 0; i < count; i++) {
-        char *end;
-        v[i] = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0')) {
-            free(v);
-            cli_usage_error(a, "expected numbers separated by commas, found "
-                               "'%s'",
-                            s);
-            return 0;
-        }
-        p = end + (*end == ',');
-    }
-    *store = v;
-    if (aff) {
-        if (count != 2) {
-            cli_usage_error(a, "--w-rem-affine expects A,B, found '%s'", s);
-            return 0;
-        }
-        w->kind = HTA_WREM_AFFINE;
-        w->a = v[0];
-        w->b = v[1];
-    } else {
-        w->kind = HTA_WREM_TABLE;
-        w->k = (int64_t)count - 1;
-        w->v = v;
-    }
-    return 1;
-}
-
 /* Writes inst to path (or stdout) atomically. */
 static hta_status write_instance(const hta_instance *inst, const char *path,
                                  const char *comment, hta_diag *d)
@@ -114,7 +70,7 @@ static int gen_hdfs(int argc, char **argv)
         !cli_int(&args, "seed", 0, INT64_MAX, &seed) ||
         !cli_real(&args, "zipf", 0.0, &p.zipf) ||
         !cli_real(&args, "w-loc", 0.0, &p.w_loc) ||
-        !parse_wrem(&args, &p.wrem, &store))
+        !cli_wrem(&args, &p.wrem, &store))
         return HTA_ERR_USAGE;
     p.tasks = (int32_t)m;
     p.servers = (int32_t)n;

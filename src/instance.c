@@ -31,16 +31,47 @@ void hta_format_real(char buf[32], double x)
     }
 }
 
+static void free_names(char **names, int32_t count)
+{
+    if (!names)
+        return;
+    for (int32_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}
+
 void hta_instance_free(hta_instance *inst)
 {
     if (!inst)
         return;
+    free_names(inst->task_name, inst->m);
+    free_names(inst->server_name, inst->n);
+    free_names(inst->server_rack, inst->n);
     free(inst->wrem.v);
     free(inst->task_off);
     free(inst->task_srv);
     free(inst->srv_off);
     free(inst->srv_task);
     free(inst);
+}
+
+hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
+                                 const char *name)
+{
+    char ***slot = kind == 't' ? &inst->task_name :
+                   kind == 's' ? &inst->server_name :
+                                 &inst->server_rack;
+    int32_t count = kind == 't' ? inst->m : inst->n;
+    if (!*slot && !(*slot = calloc((size_t)count, sizeof **slot)))
+        return HTA_ERR_INTERNAL;
+    size_t len = strlen(name);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return HTA_ERR_INTERNAL;
+    memcpy(copy, name, len + 1);
+    free((*slot)[id]);
+    (*slot)[id] = copy;
+    return HTA_OK;
 }
 
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s)
@@ -335,12 +366,52 @@ static hta_status parse_task(parser *p, hta_diag *d)
     return HTA_OK;
 }
 
+/* "name task <t> <name>", "name server <s> <name>", "rack <s> <name>". */
+static hta_status parse_name(parser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_instance *inst = p->inst;
+    int is_rack = strcmp(lx->tok[0], "rack") == 0;
+    size_t first = is_rack ? 1 : 2;
+    char kind = 'r';
+    if (!is_rack) {
+        if (lx->ntok < 2 || (strcmp(lx->tok[1], "task") != 0 &&
+                             strcmp(lx->tok[1], "server") != 0))
+            return hta_lex_expected(lx, "'task' or 'server' after 'name'",
+                                    lx->ntok > 1 ? lx->tok[1] : NULL, d);
+        kind = lx->tok[1][0] == 't' ? 't' : 's';
+    }
+    if (lx->ntok != first + 2)
+        return hta_lex_expected(lx, "an id and one name token",
+                                lx->ntok > first + 2 ? lx->tok[first + 2] :
+                                                       NULL,
+                                d);
+    int64_t id;
+    int32_t hi = kind == 't' ? inst->m - 1 : inst->n - 1;
+    hta_status st = hta_lex_int(lx, lx->tok[first], 0, hi,
+                                kind == 't' ? "a task id" : "a server id", &id,
+                                d);
+    if (st != HTA_OK)
+        return st;
+    char **names = kind == 't' ? inst->task_name :
+                   kind == 's' ? inst->server_name :
+                                 inst->server_rack;
+    if (names && names[id])
+        return hta_lex_expected(lx, "one name per id, id", lx->tok[first], d);
+    if (hta_instance_set_name(inst, kind, (int32_t)id, lx->tok[first + 1]))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory");
+    return HTA_OK;
+}
+
 /* Body keywords.  Optional lines of later format revisions slot in here. */
 static const struct {
     const char *keyword;
     hta_status (*parse)(parser *, hta_diag *);
 } body_lines[] = {
     {"task", parse_task},
+    {"name", parse_name},
+    {"rack", parse_name},
 };
 
 static hta_status parse_all(parser *p, hta_diag *d)
@@ -415,8 +486,8 @@ static hta_status parse_all(parser *p, hta_diag *d)
         if (i == nkw) {
             char q[64];
             return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                                "expected a 'task' line, found unknown "
-                                "keyword '%s'",
+                                "expected a 'task', 'name' or 'rack' line, "
+                                "found unknown keyword '%s'",
                                 hta_lex_quote(lx->tok[0], q));
         }
         if ((st = body_lines[i].parse(p, d)) != HTA_OK)
@@ -535,7 +606,26 @@ hta_status hta_instance_write(const hta_instance *inst, FILE *f,
             fprintf(f, " %ld", (long)inst->task_srv[i]);
         fputc('\n', f);
     }
+    for (int32_t t = 0; inst->task_name && t < inst->m; t++)
+        if (inst->task_name[t])
+            fprintf(f, "name task %ld %s\n", (long)t, inst->task_name[t]);
+    for (int32_t s = 0; inst->server_name && s < inst->n; s++)
+        if (inst->server_name[s])
+            fprintf(f, "name server %ld %s\n", (long)s, inst->server_name[s]);
+    for (int32_t s = 0; inst->server_rack && s < inst->n; s++)
+        if (inst->server_rack[s])
+            fprintf(f, "rack %ld %s\n", (long)s, inst->server_rack[s]);
     return ferror(f) ? HTA_ERR_IO : HTA_OK;
+}
+
+static int names_equal(char **a, char **b, int32_t count)
+{
+    for (int32_t i = 0; i < count; i++) {
+        const char *x = a ? a[i] : NULL, *y = b ? b[i] : NULL;
+        if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
+            return 0;
+    }
+    return 1;
 }
 
 int hta_instance_equal(const hta_instance *a, const hta_instance *b)
@@ -556,5 +646,8 @@ int hta_instance_equal(const hta_instance *a, const hta_instance *b)
     return memcmp(a->task_off, b->task_off,
                   ((size_t)a->m + 1) * sizeof *a->task_off) == 0 &&
            memcmp(a->task_srv, b->task_srv,
-                  (size_t)a->edges * sizeof *a->task_srv) == 0;
+                  (size_t)a->edges * sizeof *a->task_srv) == 0 &&
+           names_equal(a->task_name, b->task_name, a->m) &&
+           names_equal(a->server_name, b->server_name, a->n) &&
+           names_equal(a->server_rack, b->server_rack, a->n);
 }

@@ -18,6 +18,8 @@ const cli_command cli_commands[] = {
     {"capacity", cmd_capacity,
      "hta capacity CLUSTER | --from-instance INSTANCE --rate R --rates ...",
      "capacity region: rho*, inside/boundary/outside, bottlenecks"},
+    {"import", cmd_import, "hta import fsck FILE [options]",
+     "placements from real clusters (hdfs fsck output)"},
     {"decode", cmd_decode, "hta decode FORMULA.cnf ASSIGNMENT",
      "a satisfying truth assignment from a reduction's assignment"},
     {NULL, NULL, NULL, NULL},

@@ -44,6 +44,12 @@ typedef struct hta_instance {
      * srv_off[s+1]), in increasing task id. */
     int64_t *srv_off;
     int32_t *srv_task;
+    /* Optional names (NULL when the file has none; entries NULL when
+     * unnamed): "name task <t> <name>", "name server <s> <name>",
+     * "rack <s> <name>" lines. */
+    char **task_name;
+    char **server_name;
+    char **server_rack;
 } hta_instance;
 
 /* w_rem(r) for r >= 0.  O(1). */
@@ -79,6 +85,11 @@ hta_status hta_instance_write(const hta_instance *inst, FILE *f,
 
 /* 1 when server s holds task t's block.  O(replicas of t). */
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
+
+/* Sets a name (copied); kind 't' task, 's' server, 'r' rack.  Returns
+ * HTA_ERR_INTERNAL on out of memory. */
+hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
+                                 const char *name);
 
 /* Exact equality of two instances (same costs, same replica lists). */
 int hta_instance_equal(const hta_instance *a, const hta_instance *b);

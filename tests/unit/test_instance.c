@@ -55,6 +55,22 @@ static void test_roundtrip_random(void **state)
     hta_rng_seed(&r, 11);
     for (int i = 0; i < 300; i++) {
         hta_instance *a = random_instance(&r, 30, 12, 5, i % COST_MODELS);
+        if (i % 3 == 0) { /* some names, racks */
+            char name[32];
+            for (int32_t t = 0; t < a->m; t += 2) {
+                snprintf(name, sizeof name, "blk_%d", 1000 + t);
+                assert_int_equal(hta_instance_set_name(a, 't', t, name),
+                                 HTA_OK);
+            }
+            for (int32_t s = 0; s < a->n; s++) {
+                snprintf(name, sizeof name, "10.0.0.%d:9866", s);
+                assert_int_equal(hta_instance_set_name(a, 's', s, name),
+                                 HTA_OK);
+                assert_int_equal(
+                    hta_instance_set_name(a, 'r', s, s % 2 ? "/r1" : "/r2"),
+                    HTA_OK);
+            }
+        }
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -122,7 +138,7 @@ static void test_errors(void **state)
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 2\n", 6, "expected a server id in [0, 1], found '2'"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0\n", 6, "expected at least one server id, found end of line"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask -1 0\n", 6, "expected a task id in [0, 1], found '-1'"},
-        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\nrack 0 0\n", 6, "expected a 'task' line, found unknown keyword 'rack'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\nfrob 0 0\n", 6, "expected a 'task', 'name' or 'rack' line, found unknown keyword 'frob'"},
         {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem 3\ntask 0 0\ntasks 1\n", 7, "found unknown keyword 'tasks'"},
         {"hta-instance 1\ntasks 1\nservers 1\nw_rem 3\n", 4, "expected a 'w_loc' line, found 'w_rem'"},
     };

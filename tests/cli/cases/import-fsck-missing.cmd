@@ -1,0 +1,1 @@
+$HTA import fsck tests/data/fsck/missing.txt

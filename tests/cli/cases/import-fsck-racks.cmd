@@ -1,0 +1,1 @@
+$HTA import fsck tests/data/fsck/hadoop2-racks.txt | tail -n 12

@@ -1,0 +1,1 @@
+$HTA import fsck tests/data/fsck/hadoop2-racks.txt | grep "^task" > "$TMP/a" && $HTA import fsck tests/data/fsck/hadoop2-locations.txt | grep "^task" > "$TMP/b" && cmp "$TMP/a" "$TMP/b" && wc -l < "$TMP/a"
