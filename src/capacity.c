@@ -342,14 +342,21 @@ static hta_status lp_solve(void *arg, hta_diag *d)
         glp_set_col_bnds(P, (int)j, GLP_LO, 0.0, 0.0);
     glp_set_obj_coef(P, 1, 1.0);
     glp_load_matrix(P, (int)nnz, ia, ja, ar);
-    int ret, status;
-    if (x->opts->interior) {
+    int ret = 0, status = 0, ipt = x->opts->interior;
+    if (ipt) {
         glp_iptcp ip;
         glp_init_iptcp(&ip);
         ip.msg_lev = x->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
         ret = glp_interior(P, &ip);
         status = glp_ipt_status(P);
-    } else {
+        if (ret != 0 || status != GLP_OPT) {
+            /* GLPK's interior point gives up on some of these LPs
+             * (numerical instability): say so and use the simplex. */
+            res->interior_failed = ret ? ret : -status;
+            ipt = 0;
+        }
+    }
+    if (!ipt) {
         glp_smcp sm;
         glp_init_smcp(&sm);
         sm.msg_lev = x->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -364,7 +371,6 @@ static hta_status lp_solve(void *arg, hta_diag *d)
                           ret, status);
         goto done;
     }
-    int ipt = x->opts->interior;
     res->rho = ipt ? glp_ipt_obj_val(P) : glp_get_obj_val(P);
     /* bottlenecks: capacity rows that are tight with a non-zero dual */
     for (int n = 1; n <= N; n++) {

@@ -201,7 +201,10 @@ int cmd_capacity(int argc, char **argv)
             printf("method %s LP: %lld rows, %lld columns, %s\n",
                    res.method == HTA_CAP_PLAIN ? "plain" : "aggregated",
                    (long long)res.rows, (long long)res.cols,
-                   opts.interior ? "interior point" : "simplex");
+                   !opts.interior        ? "simplex" :
+                   res.interior_failed   ? "simplex (GLPK's interior point "
+                                           "failed)" :
+                                           "interior point");
         hta_format_real(x, res.rho);
         printf("rho* %s\n", x);
         if (res.rho > 0) {

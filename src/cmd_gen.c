@@ -14,12 +14,16 @@
 
 static const char usage_hdfs[] =
     "hta gen hdfs --tasks M --servers N [--replicas 3] [--zipf S] "
+    "[--racks R] [--policy uniform|rack-aware] "
     "[--w-loc X] [--w-rem V[,V...] | --w-rem-affine A,B] [--seed S] "
     "[-o FILE]";
 static const char help_hdfs[] =
     "\nWrites an instance (format v1) to FILE or standard output.\n"
     "  hdfs      every task gets --replicas distinct servers, uniformly or\n"
-    "            with Zipf(S) server popularity (--zipf S, S > 0: hot spots)\n"
+    "            with Zipf(S) server popularity (--zipf S, S > 0: hot spots);\n"
+    "            --policy rack-aware (with --racks R >= 2): HDFS's default,\n"
+    "            the second replica in another rack, the third in the\n"
+    "            second's rack\n"
     "  --w-loc X              local cost (default 1)\n"
     "  --w-rem V[,V...]       remote cost table w_rem(r) = V_min(r,k)\n"
     "                         (default 3)\n"
@@ -30,6 +34,7 @@ static const cli_option options_hdfs[] = {
     {"tasks", 0, 1},  {"servers", 0, 1}, {"replicas", 0, 1},
     {"zipf", 0, 1},   {"w-loc", 0, 1},   {"w-rem", 0, 1},
     {"w-rem-affine", 0, 1}, {"seed", 0, 1}, {"output", 'o', 1},
+    {"racks", 0, 1},  {"policy", 0, 1},
 };
 
 /* Writes inst to path (or stdout) atomically. */
@@ -57,7 +62,7 @@ static int gen_hdfs(int argc, char **argv)
                    (int)(sizeof options_hdfs / sizeof options_hdfs[0]), 0, 0,
                    &code))
         return code;
-    int64_t m = 0, n = 0, k = 3, seed = 1;
+    int64_t m = 0, n = 0, k = 3, seed = 1, racks = 0;
     hta_gen_hdfs_params p;
     memset(&p, 0, sizeof p);
     p.w_loc = 1.0;
@@ -68,10 +73,21 @@ static int gen_hdfs(int argc, char **argv)
         !cli_int(&args, "servers", 1, HTA_MAX_SERVERS, &n) ||
         !cli_int(&args, "replicas", 1, HTA_MAX_SERVERS, &k) ||
         !cli_int(&args, "seed", 0, INT64_MAX, &seed) ||
+        !cli_int(&args, "racks", 0, HTA_MAX_SERVERS, &racks) ||
         !cli_real(&args, "zipf", 0.0, &p.zipf) ||
         !cli_real(&args, "w-loc", 0.0, &p.w_loc) ||
         !cli_wrem(&args, &p.wrem, &store))
         return HTA_ERR_USAGE;
+    const char *policy = cli_get(&args, "policy");
+    if (policy && strcmp(policy, "rack-aware") != 0 &&
+        strcmp(policy, "uniform") != 0) {
+        free(store);
+        return cli_usage_error(&args, "--policy expects uniform or "
+                                      "rack-aware, found '%s'",
+                               policy);
+    }
+    p.rack_aware = policy && strcmp(policy, "rack-aware") == 0;
+    p.racks = (int32_t)racks;
     p.tasks = (int32_t)m;
     p.servers = (int32_t)n;
     p.replicas = (int32_t)k;
@@ -83,8 +99,9 @@ static int gen_hdfs(int argc, char **argv)
     char comment[256];
     snprintf(comment, sizeof comment,
              "hta gen hdfs --tasks %lld --servers %lld --replicas %lld "
-             "--zipf %g --seed %lld",
+             "--zipf %g --racks %lld --policy %s --seed %lld",
              (long long)m, (long long)n, (long long)k, p.zipf,
+             (long long)racks, p.rack_aware ? "rack-aware" : "uniform",
              (long long)seed);
     if (st == HTA_OK)
         st = write_instance(inst, cli_get(&args, "output"), comment, &d);
@@ -384,6 +401,64 @@ static int gen_cluster(int argc, char **argv)
     return code;
 }
 
+/* ---- hta gen rr-replica / rr-worst ------------------------------------ */
+
+static const char usage_rr[] =
+    "hta gen rr-replica --servers N [--extra] [-o FILE] | hta gen rr-worst "
+    "--servers N --tasks M [-o FILE]";
+static const char help_rr[] =
+    "\nThe round-robin families of Fischer, Su, Yin (w_loc 1, w_rem 3):\n"
+    "  rr-replica  Theorem 4.1: the identity placement (task i on server\n"
+    "              i); with --extra also task N-1 on server 0, where round\n"
+    "              robin goes from makespan w_loc to w_rem\n"
+    "  rr-worst    Theorem 4.3 (M <= N(N-2)): round robin may reach\n"
+    "              floor(M/N)*w_rem, the optimum is ceil(M/N)*w_loc\n";
+static const cli_option options_rr[] = {
+    {"servers", 0, 1}, {"tasks", 0, 1}, {"extra", 0, 0}, {"output", 'o', 1}};
+
+static int gen_rr(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    int worst = strcmp(argv[0], "rr-worst") == 0;
+    if (!cli_parse(&args, argc, argv, worst ? "gen rr-worst" : "gen rr-replica",
+                   usage_rr, help_rr, options_rr, 4, 0, 0, &code))
+        return code;
+    int64_t n = 0, m = 0;
+    if (!cli_has(&args, "servers") || (worst && !cli_has(&args, "tasks")))
+        return cli_usage_error(&args, "--servers%s required",
+                               worst ? " and --tasks are" : " is");
+    if (!cli_int(&args, "servers", 2, HTA_MAX_SERVERS, &n) ||
+        !cli_int(&args, "tasks", 1, HTA_MAX_TASKS, &m))
+        return HTA_ERR_USAGE;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_instance *inst = NULL;
+    hta_status st = worst ? hta_gen_rr_worst((int32_t)n, (int32_t)m, &inst, &d) :
+                            hta_gen_rr_replica((int32_t)n,
+                                               cli_has(&args, "extra"), &inst,
+                                               &d);
+    if (st == HTA_ERR_USAGE)
+        return cli_usage_error(&args, "%s", d.msg);
+    char comment[160];
+    if (worst)
+        snprintf(comment, sizeof comment,
+                 "Theorem 4.3: round robin may reach floor(m/n)*w_rem = %lld, "
+                 "the optimum is ceil(m/n)*w_loc = %lld",
+                 (long long)(m / n) * 3, (long long)((m + n - 1) / n));
+    else
+        snprintf(comment, sizeof comment,
+                 "Theorem 4.1: identity placement on %lld servers%s",
+                 (long long)n,
+                 cli_has(&args, "extra") ? " plus task n-1 on server 0" : "");
+    if (st == HTA_OK)
+        st = write_instance(inst, cli_get(&args, "output"), comment, &d);
+    if (st != HTA_OK)
+        code = cli_report(st, &d);
+    hta_instance_free(inst);
+    return code;
+}
+
 /* ---- dispatch ------------------------------------------------------- */
 
 static const struct {
@@ -395,6 +470,8 @@ static const struct {
     {"sat", gen_sat, usage_sat},
     {"random3sat", gen_random3sat, usage_r3},
     {"cluster", gen_cluster, usage_cl},
+    {"rr-replica", gen_rr, usage_rr},
+    {"rr-worst", gen_rr, usage_rr},
 };
 
 int cmd_gen(int argc, char **argv)

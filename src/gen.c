@@ -38,11 +38,36 @@ hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
         for (int32_t i = 0; i < n; i++)
             cdf[i] /= acc;
     }
+    int32_t R = p->racks > 1 ? p->racks : 1;
     for (int32_t t = 0; t < m; t++) {
         off[t] = (int64_t)t * k;
         for (int32_t j = 0; j < k; j++) {
             int32_t s;
             int tries = 0;
+            if (p->rack_aware && R > 1 && (j == 1 || j == 2)) {
+                /* second: another rack than the first; third: the
+                 * second's rack, another server */
+                int32_t prev = srv[(int64_t)t * k + j - 1];
+                int32_t first = srv[(int64_t)t * k];
+                int64_t prack = (int64_t)prev * R / n;
+                int64_t lo = (prack * n + R - 1) / R, hi = ((prack + 1) * n + R - 1) / R;
+                int found = 0;
+                for (int tr = 0; tr < 64 && !found; tr++) {
+                    if (j == 1) {
+                        s = (int32_t)hta_rng_below(&rng, (uint64_t)n);
+                        found = (int64_t)s * R / n != (int64_t)first * R / n;
+                    } else {
+                        s = (int32_t)(lo + (int64_t)hta_rng_below(
+                                               &rng, (uint64_t)(hi - lo)));
+                        found = stamp[s] != t + 1;
+                    }
+                }
+                if (found) {
+                    stamp[s] = t + 1;
+                    srv[(int64_t)t * k + j] = s;
+                    continue;
+                }
+            }
             do {
                 if (cdf && tries < 64) {
                     double x = hta_rng_unit(&rng);
@@ -74,4 +99,76 @@ cleanup:
     free(stamp);
     free(cdf);
     return st;
+}
+
+static hta_status build_3(int32_t m, int32_t n, int64_t *off, int32_t *srv,
+                          hta_instance **out, hta_diag *d)
+{
+    double v = 3.0;
+    hta_wrem w = {HTA_WREM_TABLE, 0, &v, 0, 0};
+    hta_status st = hta_instance_build(m, n, 1.0, &w, off, srv, out, d);
+    free(off);
+    free(srv);
+    return st;
+}
+
+hta_status hta_gen_rr_replica(int32_t n, int extra, hta_instance **out,
+                              hta_diag *d)
+{
+    *out = NULL;
+    if (n < 2)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected at least 2 servers, found %ld",
+                            (long)n);
+    int64_t *off = malloc(((size_t)n + 1) * sizeof *off);
+    int32_t *srv = malloc(((size_t)n + 1) * sizeof *srv);
+    if (!off || !srv) {
+        free(off);
+        free(srv);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    int64_t k = 0;
+    for (int32_t t = 0; t < n; t++) {
+        off[t] = k;
+        srv[k++] = t;
+        if (extra && t == n - 1)
+            srv[k++] = 0;
+    }
+    off[n] = k;
+    return build_3(n, n, off, srv, out, d);
+}
+
+hta_status hta_gen_rr_worst(int32_t n, int32_t m, hta_instance **out,
+                            hta_diag *d)
+{
+    *out = NULL;
+    if (n < 3 || m < n || (int64_t)m > (int64_t)n * (n - 2))
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected n >= 3 and n <= m <= n(n-2), found "
+                            "n=%ld m=%ld",
+                            (long)n, (long)m);
+    int32_t k = m / n, r = m % n;
+    int64_t *off = malloc(((size_t)m + 1) * sizeof *off);
+    int32_t *srv = malloc(((size_t)m * 2 + 1) * sizeof *srv);
+    if (!off || !srv) {
+        free(off);
+        free(srv);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    int64_t e = 0;
+    int32_t t = 0;
+    /* own tasks: servers 0..r-1 get k+1, servers r..n-2 get k */
+    for (int32_t s = 0; s < n - 1; s++)
+        for (int32_t i = 0; i < k + (s < r); i++, t++) {
+            off[t] = e;
+            srv[e++] = s;
+        }
+    /* u_j (j = 1..k), the highest ids: on server j-1 and server n-1 */
+    for (int32_t j = 1; j <= k; j++, t++) {
+        off[t] = e;
+        srv[e++] = j - 1;
+        srv[e++] = n - 1;
+    }
+    off[t] = e;
+    return build_3(m, n, off, srv, out, d);
 }

@@ -50,6 +50,8 @@ typedef struct hta_capacity_result {
     hta_capacity_method method; /* the method that ran */
     int64_t rows, cols;        /* LP size */
     int flow_calls;            /* max flows computed */
+    int interior_failed;       /* GLPK code when interior point failed
+                                  and the simplex was used instead */
     int64_t nbottle;
     hta_bottleneck *bottle;
     int64_t ndec;              /* decomposition entries */

@@ -5,6 +5,7 @@
 
 #include "hta/assign.h"
 #include "hta/brute.h"
+#include "hta/gen.h"
 #include "hta/rr.h"
 
 static double makespan(const hta_instance *inst, const int32_t *a)
@@ -169,6 +170,66 @@ static void test_brute_refuses_large(void **state)
     hta_instance_free(inst);
 }
 
+/* Theorem 4.3's family: deterministic round robin reaches floor(m/n) *
+ * w_rem while the placement admits ceil(m/n) * w_loc (checked by brute
+ * force where it fits, otherwise by the all-local assignment). */
+static void test_theorem_4_3(void **state)
+{
+    (void)state;
+    for (int32_t n = 3; n <= 9; n++)
+        for (int32_t m = n; m <= n * (n - 2); m++) {
+            hta_instance *inst = NULL;
+            hta_diag d;
+            assert_int_equal(hta_gen_rr_worst(n, m, &inst, &d), HTA_OK);
+            int32_t *a = malloc((size_t)m * sizeof *a);
+            assert_int_equal(hta_rr_run(inst, 0, 0, a, &d), HTA_OK);
+            assert_true(makespan(inst, a) == (double)(m / n) * 3.0);
+            /* the optimum: every task on its first server */
+            for (int32_t t = 0; t < m; t++)
+                a[t] = inst->task_srv[inst->task_off[t] +
+                                      (inst->task_off[t + 1] -
+                                       inst->task_off[t] - 1)];
+            assert_true(makespan(inst, a) == (double)((m + n - 1) / n));
+            if (hta_brute_fits(inst)) {
+                assert_int_equal(hta_brute_run(inst, a, &d), HTA_OK);
+                assert_true(makespan(inst, a) == (double)((m + n - 1) / n));
+            }
+            free(a);
+            hta_instance_free(inst);
+        }
+    hta_instance *inst = NULL;
+    hta_diag d;
+    assert_int_equal(hta_gen_rr_worst(5, 16, &inst, &d), HTA_ERR_USAGE);
+}
+
+/* HDFS's rack-aware policy: the second replica in another rack than the
+ * first, the third in the second's rack. */
+static void test_rack_aware(void **state)
+{
+    (void)state;
+    double v = 3;
+    hta_gen_hdfs_params p;
+    memset(&p, 0, sizeof p);
+    p.tasks = 3000;
+    p.servers = 40;
+    p.replicas = 3;
+    p.racks = 5;
+    p.rack_aware = 1;
+    p.w_loc = 1;
+    p.wrem = (hta_wrem){HTA_WREM_TABLE, 0, &v, 0, 0};
+    p.seed = 9;
+    hta_instance *inst = NULL;
+    hta_diag d;
+    assert_int_equal(hta_gen_hdfs(&p, &inst, &d), HTA_OK);
+    for (int32_t t = 0; t < inst->m; t++) {
+        const int32_t *s = inst->task_srv + inst->task_off[t];
+        assert_true(s[0] * 5 / 40 != s[1] * 5 / 40);
+        assert_true(s[1] * 5 / 40 == s[2] * 5 / 40);
+        assert_true(s[1] != s[2]);
+    }
+    hta_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +239,8 @@ int main(void)
         cmocka_unit_test(test_rr_vs_brute),
         cmocka_unit_test(test_brute_vs_recursion),
         cmocka_unit_test(test_brute_refuses_large),
+        cmocka_unit_test(test_theorem_4_3),
+        cmocka_unit_test(test_rack_aware),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
