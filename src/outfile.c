@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d)
@@ -22,6 +23,11 @@ hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d)
     memcpy(o->tmp, path, len);
     memcpy(o->tmp + len, ".tmp.XXXXXX", 12);
     int fd = mkstemp(o->tmp);
+    /* mkstemp creates 0600; the result should get the usual 0666 & ~umask */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fd >= 0)
+        fchmod(fd, 0666 & ~mask);
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
         hta_status st = hta_diag_set(d, HTA_ERR_IO, path, 0,
                                      "cannot create a temporary file: %s",

@@ -81,5 +81,14 @@ f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sat.out")
 pass=$((pass + ${p:-0}))
 fail=$((fail + ${f:-1}))
 
+# 5. The bundled suite's recorded values (tests/instances/check.sh).
+mkdir -p "$tmp/instances"
+sh tests/instances/check.sh "$HTA" "$tmp/instances" >"$tmp/inst.out" 2>&1
+grep '^FAIL' "$tmp/inst.out"
+p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/inst.out")
+f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/inst.out")
+pass=$((pass + ${p:-0}))
+fail=$((fail + ${f:-1}))
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
