@@ -97,6 +97,7 @@ bench-capacity: deps-bench
 # Reproductions of the papers' results, with plots in $(BUILD)/experiments.
 experiments: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/experiments.sh $(BUILD)
 	@sh scripts/capacity_plots.sh $(BUILD)
 
 install: all

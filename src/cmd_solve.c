@@ -12,6 +12,7 @@
 #include "hta/fsy.h"
 #include "hta/ilp.h"
 #include "hta/outfile.h"
+#include "hta/plot.h"
 #include "hta/report.h"
 #include "hta/rr.h"
 
@@ -19,7 +20,7 @@ static const char usage[] =
     "hta solve INSTANCE [--algo LIST] [--seed S] [--rr-runs K] [--json] "
     "[-o ASSIGNMENT] [--maxflow igraph|incremental] [--no-prune] [--trace] "
     "[--no-timing] [--time-limit SECONDS] [--ilp-max-tasks M] [--verbose] "
-    "[--write-lp FILE]";
+    "[--write-lp FILE] [--plot FILE.svg]";
 
 static const char help[] =
     "\nRuns the algorithms of LIST (comma-separated, default rr,fsy) and\n"
@@ -44,6 +45,7 @@ static const char help[] =
     "                     (default 20000)\n"
     "  --verbose          ilp: GLPK's progress on stderr\n"
     "  --write-lp FILE    ilp: the model in CPLEX LP format\n"
+    "  --plot FILE.svg    per-server loads of the best assignment\n"
     "  --ilp-plain        ilp: no incumbent, no bound (benchmarks)\n"
     "  --ilp-naive        ilp: one binary per task-server pair (benchmarks)\n";
 
@@ -53,7 +55,7 @@ static const cli_option options[] = {
     {"no-prune", 0, 0}, {"trace", 0, 0},   {"literal-balance", 0, 0},
     {"no-timing", 0, 0}, {"time-limit", 0, 1}, {"ilp-max-tasks", 0, 1},
     {"verbose", 0, 0},   {"write-lp", 0, 1},   {"ilp-plain", 0, 0},
-    {"ilp-naive", 0, 0},
+    {"ilp-naive", 0, 0}, {"plot", 0, 1},
 };
 
 typedef struct solve {
@@ -388,6 +390,30 @@ int cmd_solve(int argc, char **argv)
                 hta_diag_set(&d, st, path, 0, "write error");
             goto cleanup;
         }
+    }
+    const char *plot = cli_get(&args, "plot");
+    if (plot && isfinite(s.best_span)) {
+        hta_eval ev;
+        char title[200];
+        int b = hta_report_best(&s.report);
+        snprintf(title, sizeof title, "%s: %s, makespan %.6g%s", args.pos[0],
+                 s.report.rows[b].algorithm, s.best_span,
+                 hta_report_proven(&s.report) ? " (proven optimal)" : "");
+        if ((st = hta_eval_run(inst, s.best, &ev, &d)) != HTA_OK)
+            goto cleanup;
+        hta_outfile po;
+        if ((st = hta_outfile_open(&po, plot, &d)) == HTA_OK &&
+            (st = hta_plot_loads(inst, &ev,
+                                 s.report.has_lower_bound ?
+                                     s.report.lower_bound : 0,
+                                 title, po.f)) == HTA_OK)
+            st = hta_outfile_commit(&po, &d);
+        else if (st != HTA_OK && !d.msg[0])
+            hta_diag_set(&d, st, plot, 0, "write error");
+        hta_outfile_abort(&po);
+        hta_eval_free(&ev);
+        if (st != HTA_OK)
+            goto cleanup;
     }
     if (cli_has(&args, "no-timing"))
         for (int i = 0; i < s.report.nrows; i++)
