@@ -22,7 +22,7 @@ TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 HEADERS = $(wildcard include/hta/*.h src/*.h tests/unit/*.h)
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-capacity experiments install clean help
+        bench-ilp bench-capacity experiments valgrind fuzz install clean help
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 
@@ -31,6 +31,8 @@ help:
 	@echo "make demo        build and solve instances/example.txt"
 	@echo "make test        build and run the whole test suite"
 	@echo "make sanitize    the test suite under ASan+UBSan (build-san/)"
+	@echo "make valgrind    corpus and CLI tests under valgrind memcheck"
+	@echo "make fuzz FUZZ_SECONDS=60   libFuzzer on every parser"
 	@echo "make bench       fsy benchmark (figures printed, nothing asserted)"
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
 	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
@@ -82,6 +84,17 @@ sanitize: deps-test
 $(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/libhta.a $(DEPLIBS) -o $@
 
+# The corpus and the CLI tests with hta under valgrind memcheck.
+valgrind: deps-test
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh tests/run.sh $(BUILD) --valgrind
+
+# libFuzzer harnesses (clang): FUZZ_SECONDS per parser.
+FUZZ_SECONDS ?= 60
+fuzz: deps-test
+	@sh scripts/deps.sh fuzz
+	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
+
 bench: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta $(BUILD)/bench_fsy
 	@sh scripts/bench.sh $(BUILD)
@@ -105,4 +118,4 @@ install: all
 	install -m 755 $(BUILD)/hta $(DESTDIR)$(PREFIX)/bin/hta
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz

@@ -5,11 +5,13 @@ set -eu
 build="gcc make pkg-config libigraph-dev libglpk-dev"
 test="$build libcmocka-dev picosat valgrind"
 bench="$test coinor-cbc gnuplot-nox hyperfine time"
+fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in
 build) want=$build ;;
 test) want=$test ;;
 bench) want=$bench ;;
-*) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+fuzz) want=$fuzz ;;
+*) echo "usage: $0 build|test|bench|fuzz" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do

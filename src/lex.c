@@ -159,9 +159,10 @@ const char *hta_lex_quote(const char *tok, char out[64])
         memcpy(out, tok, 40);
         memcpy(out + 40, "...", 4);
     }
-    /* Control characters would garble the terminal. */
+    /* Control characters and stray bytes of binary files would garble the
+     * terminal: only printable ASCII is quoted as is. */
     for (char *p = out; *p; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
             *p = '?';
     return out;
 }

@@ -1,23 +1,37 @@
 #!/bin/sh
-# The whole test suite: unit tests (cmocka), the bad-input corpus and the
-# CLI golden tests.  usage: tests/run.sh BUILD_DIR
+# The whole test suite: unit tests (cmocka), the bad-input corpus, the CLI
+# golden tests, the SAT-solver oracle and the bundled suite.
+# usage: tests/run.sh BUILD_DIR [--valgrind]
+# --valgrind runs only the corpus and the CLI tests, with hta under
+# valgrind memcheck (any error or leak exits 99, which fails the check).
 # Ends with "N passed, N failed"; exits 1 when anything failed.
 set -u
 build=${1:-build}
+mode=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 HTA="$root/$build/hta"
-export HTA
 pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+if [ "$mode" = "--valgrind" ]; then
+    cat >"$tmp/hta" <<WRAP
+#!/bin/sh
+exec valgrind -q --error-exitcode=99 --leak-check=full \
+    --errors-for-leak-kinds=definite,indirect "$HTA" "\$@"
+WRAP
+    chmod +x "$tmp/hta"
+    HTA="$tmp/hta"
+fi
+export HTA
 
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); printf 'FAIL %s\n' "$1"; }
 
 # 1. Unit tests: every cmocka test counts.
 for t in "$build"/tests/test_*; do
+    [ "$mode" = "--valgrind" ] && break
     [ -x "$t" ] || continue
     out="$tmp/unit.out"
     "$t" >"$out" 2>&1
@@ -71,6 +85,12 @@ for c in tests/cli/cases/*.cmd; do
     fi
     if [ $good = 1 ]; then ok; else ko "cli: $name"; fi
 done
+
+if [ "$mode" = "--valgrind" ]; then
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit
+fi
 
 # 4. Theorem 3.1 with picosat as the oracle (tests/sat/run.sh).
 mkdir -p "$tmp/sat"

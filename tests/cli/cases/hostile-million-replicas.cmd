@@ -1,0 +1,1 @@
+cd "$TMP" && awk "BEGIN { print \"hta-instance 1\ntasks 2\nservers 2000000\nw_loc 1\nw_rem 3\"; printf \"task 0\"; for (s = 0; s < 2000000; s++) printf \" %d\", s; print \"\"; print \"task 1 7\" }" > big.txt && $HTA solve big.txt --algo rr,fsy --no-timing | tail -n 2

@@ -1,0 +1,1 @@
+cd "$TMP" && awk "BEGIN { print \"hta-instance 1\ntasks 1\nservers 5\nw_loc 1\nw_rem 3\"; printf \"task 0\"; for (s = 0; s < 1000000; s++) printf \" %d\", s % 5; print \"\" }" > big.txt && $HTA solve big.txt

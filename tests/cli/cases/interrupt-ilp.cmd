@@ -1,0 +1,1 @@
+cd "$TMP" && $HTA gen sat "$OLDPWD/tests/data/satlib/uuf50-01.cnf" -o i.txt && { $HTA solve i.txt --algo fsy,ilp --time-limit 300 -o a.txt > report.txt & pid=$!; sleep 4; kill -INT $pid; wait $pid; echo "exit $?"; } && grep -E "^(fsy|ilp) " report.txt | awk "{print \$1, \$2, \$3}" && head -n 1 a.txt
