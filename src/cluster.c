@@ -330,28 +330,6 @@ hta_status hta_cluster_write(const hta_cluster *c, FILE *f,
     return ferror(f) ? HTA_ERR_IO : HTA_OK;
 }
 
-static const hta_instance *cmp_inst;
-static int32_t *cmp_keys;
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int cmp_tasks(const void *a, const void *b)
-{
-    int32_t s = *(const int32_t *)a, t = *(const int32_t *)b;
-    const hta_instance *in = cmp_inst;
-    int64_t ds = in->task_off[s + 1] - in->task_off[s];
-    int64_t dt = in->task_off[t + 1] - in->task_off[t];
-    if (ds != dt)
-        return ds < dt ? -1 : 1;
-    int r = memcmp(cmp_keys + in->task_off[s], cmp_keys + in->task_off[t],
-                   (size_t)ds * sizeof *cmp_keys);
-    return r ? r : (s > t) - (s < t);
-}
-
 hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
                                      const double *rates, int nrates,
                                      const int32_t *topo, int ntopo,
@@ -364,53 +342,39 @@ hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected a rate >= 0 per task");
-    int32_t m = inst->m;
-    int32_t *keys = malloc(((size_t)inst->edges + 1) * sizeof *keys);
+    int32_t m = inst->m, ngroups = 0;
     int32_t *order = malloc((size_t)m * sizeof *order);
+    int32_t *first = malloc(((size_t)m + 1) * sizeof *first);
     double *lambda = malloc((size_t)m * sizeof *lambda);
     int64_t *off = malloc(((size_t)m + 1) * sizeof *off);
     int32_t *srv = malloc(((size_t)inst->edges + 1) * sizeof *srv);
-    if (!keys || !order || !lambda || !off || !srv) {
-        free(keys);
+    if (!order || !first || !lambda || !off || !srv ||
+        (st = hta_instance_groups(inst, order, first, &ngroups, d)) !=
+            HTA_OK) {
         free(order);
+        free(first);
         free(lambda);
         free(off);
         free(srv);
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        return st != HTA_OK ? st :
+                              hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                           "out of memory");
     }
-    memcpy(keys, inst->task_srv, (size_t)inst->edges * sizeof *keys);
-    for (int32_t t = 0; t < m; t++) {
-        qsort(keys + inst->task_off[t],
-              (size_t)(inst->task_off[t + 1] - inst->task_off[t]),
-              sizeof *keys, cmp_i32);
-        order[t] = t;
-    }
-    cmp_inst = inst;
-    cmp_keys = keys;
-    qsort(order, (size_t)m, sizeof *order, cmp_tasks);
-    int64_t T = 0, k = 0;
-    for (int32_t i = 0; i < m; i++) {
-        int32_t t = order[i];
+    /* one type per group: its replica set, rate times its size */
+    int64_t k = 0;
+    for (int32_t g = 0; g < ngroups; g++) {
+        int32_t t = order[first[g]];
         int64_t deg = inst->task_off[t + 1] - inst->task_off[t];
-        int same = i > 0 &&
-                   deg == inst->task_off[order[i - 1] + 1] -
-                              inst->task_off[order[i - 1]] &&
-                   memcmp(keys + inst->task_off[order[i - 1]],
-                          keys + inst->task_off[t],
-                          (size_t)deg * sizeof *keys) == 0;
-        if (same) {
-            lambda[T - 1] += rate;
-            continue;
-        }
-        off[T] = k;
-        lambda[T] = rate;
-        memcpy(srv + k, keys + inst->task_off[t], (size_t)deg * sizeof *srv);
+        off[g] = k;
+        lambda[g] = rate * (double)(first[g + 1] - first[g]);
+        memcpy(srv + k, inst->task_srv + inst->task_off[t],
+               (size_t)deg * sizeof *srv);
         k += deg;
-        T++;
-        off[T] = k;
     }
-    free(keys);
+    off[ngroups] = k;
+    int64_t T = ngroups;
     free(order);
+    free(first);
     return hta_cluster_build(inst->n, rates, nrates, topo, ntopo, T, lambda,
                              off, srv, out, d);
 }

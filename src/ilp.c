@@ -93,81 +93,27 @@ static double now(void)
 
 /* ---- groups of identical tasks --------------------------------------- */
 
-static const hta_instance *sort_inst;
-static int32_t *sort_keys; /* sorted replica lists, task-major */
-
-static int cmp_int32(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    return (a > b) - (a < b);
-}
-
-static int cmp_task(const void *x, const void *y)
-{
-    int32_t s = *(const int32_t *)x, t = *(const int32_t *)y;
-    const hta_instance *in = sort_inst;
-    int64_t ds = in->task_off[s + 1] - in->task_off[s];
-    int64_t dt = in->task_off[t + 1] - in->task_off[t];
-    if (ds != dt)
-        return ds < dt ? -1 : 1;
-    int c = memcmp(sort_keys + in->task_off[s], sort_keys + in->task_off[t],
-                   (size_t)ds * sizeof *sort_keys);
-    if (c)
-        return c;
-    /* equal replica sets: keep task order */
-    return (s > t) - (s < t);
-}
-
-static int sorted_equal(const hta_instance *in, int32_t s, int32_t t)
-{
-    int64_t ds = in->task_off[s + 1] - in->task_off[s];
-    return ds == in->task_off[t + 1] - in->task_off[t] &&
-           memcmp(sort_keys + in->task_off[s], sort_keys + in->task_off[t],
-                  (size_t)ds * sizeof *sort_keys) == 0;
-}
-
 static hta_status build_groups(solver *sv, hta_diag *d)
 {
     const hta_instance *in = sv->inst;
     int32_t m = in->m;
-    sort_keys = malloc(((size_t)in->edges + 1) * sizeof *sort_keys);
     sv->group_of = malloc((size_t)m * sizeof *sv->group_of);
     sv->order = malloc((size_t)m * sizeof *sv->order);
     sv->group_rep = malloc((size_t)m * sizeof *sv->group_rep);
     sv->group_size = malloc((size_t)m * sizeof *sv->group_size);
     sv->group_first = malloc(((size_t)m + 1) * sizeof *sv->group_first);
-    if (!sort_keys || !sv->group_of || !sv->order || !sv->group_rep ||
-        !sv->group_size || !sv->group_first) {
-        free(sort_keys);
-        sort_keys = NULL;
+    if (!sv->group_of || !sv->order || !sv->group_rep || !sv->group_size ||
+        !sv->group_first)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    hta_status st = hta_instance_groups(in, sv->order, sv->group_first,
+                                        &sv->ngroups, d);
+    for (int32_t g = 0; st == HTA_OK && g < sv->ngroups; g++) {
+        sv->group_rep[g] = sv->order[sv->group_first[g]];
+        sv->group_size[g] = sv->group_first[g + 1] - sv->group_first[g];
+        for (int32_t i = sv->group_first[g]; i < sv->group_first[g + 1]; i++)
+            sv->group_of[sv->order[i]] = g;
     }
-    memcpy(sort_keys, in->task_srv, (size_t)in->edges * sizeof *sort_keys);
-    for (int32_t t = 0; t < m; t++) {
-        qsort(sort_keys + in->task_off[t],
-              (size_t)(in->task_off[t + 1] - in->task_off[t]),
-              sizeof *sort_keys, cmp_int32);
-        sv->order[t] = t;
-    }
-    sort_inst = in;
-    qsort(sv->order, (size_t)m, sizeof *sv->order, cmp_task);
-    int32_t g = -1;
-    for (int32_t i = 0; i < m; i++) {
-        int32_t t = sv->order[i];
-        if (i == 0 || !sorted_equal(in, sv->order[i - 1], t)) {
-            g++;
-            sv->group_rep[g] = t;
-            sv->group_size[g] = 0;
-            sv->group_first[g] = i;
-        }
-        sv->group_of[t] = g;
-        sv->group_size[g]++;
-    }
-    sv->ngroups = g + 1;
-    sv->group_first[sv->ngroups] = m;
-    free(sort_keys);
-    sort_keys = NULL;
-    return HTA_OK;
+    return st;
 }
 
 /* ---- pieces ------------------------------------------------------------ */
@@ -267,6 +213,17 @@ static double integral_scale(double w_loc, double c)
 
 /* Columns: x_{g,s} for each group and each of its servers, then y_s, then
  * L.  Returns the number of columns, or 0 on out of memory. */
+/* L's column: bounds, kind and objective (both models). */
+static void set_L(glp_prob *P, int col_L, double L_lo, double L_hi, int L_int)
+{
+    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
+    if (isfinite(L_hi))
+        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
+    else
+        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
+    glp_set_obj_coef(P, col_L, 1.0);
+}
+
 static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
                                double L_hi, int L_int)
 {
@@ -361,12 +318,7 @@ static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
         if (sv->pc->R < in->m)
             ++k, ia[k] = row_cap, ja[k] = col, ar[k] = 1.0;
     }
-    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
-    if (isfinite(L_hi))
-        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
-    else
-        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
-    glp_set_obj_coef(P, col_L, 1.0);
+    set_L(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
     free(ia);
     free(ja);
@@ -422,12 +374,7 @@ static glp_prob *build_naive(solver *sv, double wl, double c, double L_lo,
     int col_L = (int)(pairs + 1);
     for (int64_t s = 0; s < n; s++)
         ++k, ia[k] = (int)(m + 1 + s), ja[k] = col_L, ar[k] = -1.0;
-    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
-    if (isfinite(L_hi))
-        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
-    else
-        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
-    glp_set_obj_coef(P, col_L, 1.0);
+    set_L(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
     free(ia);
     free(ja);

@@ -220,6 +220,66 @@ cleanup:
     return st;
 }
 
+/* ---- groups of identical replica sets --------------------------------- */
+
+static const hta_instance *group_inst;
+static const int32_t *group_keys; /* sorted replica lists, task-major */
+
+static int cmp_server(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int same_set(int32_t s, int32_t t)
+{
+    const hta_instance *in = group_inst;
+    int64_t ds = in->task_off[s + 1] - in->task_off[s];
+    return ds == in->task_off[t + 1] - in->task_off[t] &&
+           memcmp(group_keys + in->task_off[s], group_keys + in->task_off[t],
+                  (size_t)ds * sizeof *group_keys) == 0;
+}
+
+static int cmp_replica_set(const void *x, const void *y)
+{
+    int32_t s = *(const int32_t *)x, t = *(const int32_t *)y;
+    const hta_instance *in = group_inst;
+    int64_t ds = in->task_off[s + 1] - in->task_off[s];
+    int64_t dt = in->task_off[t + 1] - in->task_off[t];
+    if (ds != dt)
+        return ds < dt ? -1 : 1;
+    int c = memcmp(group_keys + in->task_off[s], group_keys + in->task_off[t],
+                   (size_t)ds * sizeof *group_keys);
+    return c ? c : (s > t) - (s < t);
+}
+
+hta_status hta_instance_groups(const hta_instance *inst, int32_t *order,
+                               int32_t *first, int32_t *ngroups,
+                               hta_diag *d)
+{
+    int32_t *keys = malloc(((size_t)inst->edges + 1) * sizeof *keys);
+    if (!keys)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    memcpy(keys, inst->task_srv, (size_t)inst->edges * sizeof *keys);
+    for (int32_t t = 0; t < inst->m; t++) {
+        qsort(keys + inst->task_off[t],
+              (size_t)(inst->task_off[t + 1] - inst->task_off[t]),
+              sizeof *keys, cmp_server);
+        order[t] = t;
+    }
+    group_inst = inst;
+    group_keys = keys;
+    qsort(order, (size_t)inst->m, sizeof *order, cmp_replica_set);
+    int32_t g = 0;
+    for (int32_t i = 0; i < inst->m; i++)
+        if (i == 0 || !same_set(order[i - 1], order[i]))
+            first[g++] = i;
+    first[g] = inst->m;
+    *ngroups = g;
+    free(keys);
+    return HTA_OK;
+}
+
 /* ---- parser ---------------------------------------------------------- */
 
 typedef struct parser {

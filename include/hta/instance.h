@@ -91,6 +91,15 @@ int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
 hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
                                  const char *name);
 
+/* Groups of tasks with the same replica set (as sets): order[0..m) lists
+ * the tasks group by group, each group in increasing task id, and group g
+ * is order[first[g] .. first[g+1]); *ngroups receives the count.  The
+ * caller provides order (m entries) and first (m + 1 entries).
+ * O(|E| log |E| + m log m). */
+hta_status hta_instance_groups(const hta_instance *inst, int32_t *order,
+                               int32_t *first, int32_t *ngroups,
+                               hta_diag *d);
+
 /* Exact equality of two instances (same costs, same replica lists). */
 int hta_instance_equal(const hta_instance *a, const hta_instance *b);
 
