@@ -19,10 +19,11 @@ gen u6 --tasks 1000000 --servers 10000 --seed 1
 gen z5 --tasks 100000 --servers 1000 --zipf 1 --seed 1
 gen z5n --tasks 100000 --servers 100000 --zipf 1 --seed 1
 gen z5s --tasks 100000 --servers 1000 --zipf 2 --seed 1
+gen f6 --tasks 1000000 --servers 10 --seed 1
 
 echo "== fsy phases (seconds, median of $runs runs; this machine: $(nproc) cores)"
 echo "family    tasks     servers   parse      fsy    cover  balance    bound  inc-sweep  taus   igraph-sweep"
-for f in u4:igraph-sweep u5:igraph-sweep u6:igraph-one z5:igraph-sweep z5n:igraph-sweep z5s:igraph-sweep; do
+for f in u4:igraph-sweep u5:igraph-sweep u6:igraph-one z5:igraph-sweep z5n:igraph-sweep z5s:igraph-sweep f6:none; do
     name=${f%%:*}
     printf '%-9s ' "$name"
     "$build/bench_fsy" "$dir/$name.txt" "$runs" "${f#*:}"
@@ -30,7 +31,7 @@ done
 
 echo
 echo "== hta solve --algo fsy, whole command (wall seconds median of $runs, peak RSS)"
-for name in u4 u5 u6 z5 z5n z5s; do
+for name in u4 u5 u6 z5 z5n z5s f6; do
     times=""
     for i in $(seq "$runs"); do
         t=$( { /usr/bin/time -f '%e %M' "$hta" solve "$dir/$name.txt" --algo fsy >/dev/null; } 2>&1 | tail -n 1)

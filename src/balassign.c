@@ -13,6 +13,12 @@ double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
     return hta_load(inst, nloc, j, c);
 }
 
+static int cmp_int32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
 /* Binary min-heap of servers keyed by (virtual load, id). */
 typedef struct heap {
     int32_t *srv;
@@ -119,29 +125,26 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
      * lambda0 = lambda - c every server has at most (lambda - V_s)/c pairs
      * below, so at most u in all, and at least (lambda - V_s)/c - 1, so the
      * heap makes at most n picks. */
-    int32_t maxl = 0;
-    for (int32_t s = 0; s < n; s++)
-        if (nloc[s] > maxl)
-            maxl = nloc[s];
-    int64_t *hist = calloc((size_t)maxl + 2, sizeof *hist);
-    if (!hist)
+    /* Water level over the sorted loads: O(n log n), independent of how
+     * large the loads are. */
+    int32_t *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    for (int32_t s = 0; s < n; s++)
-        hist[nloc[s]]++;
+    memcpy(sorted, nloc, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_int32);
     double cnt = 0, sum_v = 0, lambda = 0;
-    for (int32_t l = 0; l <= maxl; l++) {
-        if (!hist[l])
-            continue;
-        cnt += (double)hist[l];
-        sum_v += (double)hist[l] * inst->w_loc * (double)l;
+    for (int32_t i = 0; i < n;) {
+        int32_t l = sorted[i];
+        while (i < n && sorted[i] == l) {
+            cnt += 1;
+            sum_v += inst->w_loc * (double)l;
+            i++;
+        }
         lambda = ((double)u * c + sum_v) / cnt;
-        int32_t nl = l + 1;
-        while (nl <= maxl && !hist[nl])
-            nl++;
-        if (nl > maxl || lambda <= inst->w_loc * (double)nl)
+        if (i == n || lambda <= inst->w_loc * (double)sorted[i])
             break;
     }
-    free(hist);
+    free(sorted);
     int64_t done;
     for (double level = lambda - c;; level -= c) {
         done = 0;

@@ -43,17 +43,21 @@ static double round_to_load(const hta_instance *inst, double c, double lb)
 
 /* The flow bound with remote cost w_rem(r) (w != NULL) or a constant c,
  * and at most max_remote remote tasks (k with m - f(k) > max_remote are
- * infeasible). */
-static double flow_core(const hta_instance *inst, const int64_t *f,
-                        int64_t K, const hta_wrem *w, double c,
-                        int64_t max_remote)
+ * infeasible), scanning k = *k0 .. K.  Returns the bound when some k is
+ * feasible (setting *found); otherwise the tail bound (K+1)*w_loc, and
+ * *k0 = K + 1 so that a later call with more f values goes on from
+ * there: the candidates of k <= K never change. */
+static double flow_scan(const hta_instance *inst, const int64_t *f,
+                        int64_t *k0, int64_t K, const hta_wrem *w, double c,
+                        int64_t max_remote, int *found)
 {
     int64_t m = inst->m, n = inst->n;
-    double w_loc = inst->w_loc, trivial = hta_bound_trivial(inst), lb = -1;
+    double w_loc = inst->w_loc, trivial = hta_bound_trivial(inst);
     int constant = !w || hta_wrem_is_constant(w);
     if (w && constant)
         c = hta_wrem_at(w, 0);
-    for (int64_t k = 0; k <= K && lb < 0; k++) {
+    *found = 0;
+    for (int64_t k = *k0; k <= K; k++) {
         int64_t rem = m - f[k];
         if (rem > max_remote)
             continue;
@@ -65,23 +69,47 @@ static double flow_core(const hta_instance *inst, const int64_t *f,
         cand = fmax(cand, trivial);
         /* L = cand has floor(L/w_loc) = k when cand < (k+1)*w_loc; the
          * candidate of the first such k is the least feasible L. */
-        if (cand < (double)(k + 1) * w_loc)
-            lb = cand;
+        if (cand < (double)(k + 1) * w_loc) {
+            *k0 = k;
+            *found = 1;
+            return constant ? round_to_load(inst, c, cand) : cand;
+        }
     }
-    if (lb < 0)
-        lb = fmax((double)(K + 1) * w_loc, trivial);
-    return constant ? round_to_load(inst, c, lb) : lb;
+    *k0 = K + 1;
+    /* Both terms are multiples of w_loc, already values of load(a, 0, c):
+     * no rounding needed (and none wanted: it would cost O(K) per call). */
+    return fmax((double)(K + 1) * w_loc, trivial);
 }
 
 double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)
 {
-    return flow_core(inst, f, K, &inst->wrem, 0.0, inst->m);
+    int64_t k0 = 0;
+    int found;
+    return flow_scan(inst, f, &k0, K, &inst->wrem, 0.0, inst->m, &found);
+}
+
+void hta_flow_bound_init(hta_flow_bound *b)
+{
+    b->next = 0;
+    b->settled = 0;
+    b->value = 0;
+}
+
+double hta_flow_bound_update(hta_flow_bound *b, const hta_instance *inst,
+                             const int64_t *f, int64_t K)
+{
+    if (!b->settled)
+        b->value = flow_scan(inst, f, &b->next, K, &inst->wrem, 0.0, inst->m,
+                             &b->settled);
+    return b->value;
 }
 
 double hta_bound_flow_piece(const hta_instance *inst, const int64_t *f,
                             int64_t K, double c, int64_t max_remote)
 {
-    return flow_core(inst, f, K, NULL, c, max_remote);
+    int64_t k0 = 0;
+    int found;
+    return flow_scan(inst, f, &k0, K, NULL, c, max_remote, &found);
 }
 
 double hta_bound_fsy_additive(const hta_instance *inst)
@@ -105,11 +133,13 @@ hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
     if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d)) !=
         HTA_OK)
         goto cleanup;
+    hta_flow_bound fb;
+    hta_flow_bound_init(&fb);
     for (;;) {
-        /* Settled when the bound lies below (K+1)*w_loc: later f values
-         * cannot change it. */
-        double b = hta_bound_flow(inst, f, K);
-        if (b < (double)(K + 1) * inst->w_loc || K >= inst->m) {
+        /* Settled once some k is feasible: later f values cannot change
+         * it.  Each f value is examined once. */
+        double b = hta_flow_bound_update(&fb, inst, f, K);
+        if (fb.settled || K >= inst->m) {
             *lb = b;
             break;
         }

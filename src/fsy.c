@@ -122,6 +122,7 @@ typedef struct sweep {
     int64_t cap;      /* capacity of res->f and lower */
     double X;         /* pass 1: min V^tau, with margin */
     double lb;        /* lower bound on L^O */
+    hta_flow_bound fb; /* the flow bound, updated as f grows */
 } sweep;
 
 static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
@@ -160,7 +161,8 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         res->f[tau] = f;
         res->K = tau;
         w->lower[tau] = NAN;
-        w->lb = fmax(w->lb, hta_bound_flow(inst, res->f, res->K));
+        w->lb = fmax(w->lb, hta_flow_bound_update(&w->fb, inst, res->f,
+                                                   res->K));
         if (f == res->f[tau - 1])
             continue;                                      /* rule 1 */
         if ((double)tau * inst->w_loc > w->X)
@@ -271,6 +273,7 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     w.cap = 64;
     w.X = INFINITY;
     w.lb = hta_bound_trivial(inst);
+    hta_flow_bound_init(&w.fb);
     res->makespan = INFINITY;
     res->f = malloc((size_t)w.cap * sizeof *res->f);
     w.lower = malloc((size_t)w.cap * sizeof *w.lower);

@@ -28,6 +28,20 @@ double hta_bound_trivial(const hta_instance *inst);
  * O(K + L/c). */
 double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K);
 
+/* The flow bound over a growing prefix f[0..K] (a sweep), examining each
+ * k once: O(total K) over all updates instead of O(K) per call. */
+typedef struct hta_flow_bound {
+    int64_t next; /* first k not yet examined (or the settled k) */
+    int settled;  /* some k is feasible: value is final */
+    double value;
+} hta_flow_bound;
+
+void hta_flow_bound_init(hta_flow_bound *b);
+
+/* The bound from f[0..K] (K never decreasing between calls). */
+double hta_flow_bound_update(hta_flow_bound *b, const hta_instance *inst,
+                             const int64_t *f, int64_t K);
+
 /* The same bound for a model where every remote task costs c and at most
  * max_remote tasks are remote (a piece of the ILP, ilp.h).  O(K + L/c). */
 double hta_bound_flow_piece(const hta_instance *inst, const int64_t *f,
