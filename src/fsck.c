@@ -59,7 +59,9 @@ static int32_t names_get(names *nm, const char *s, size_t n)
             bigger.key[j] = nm->key[i];
             bigger.id[j] = nm->id[i];
         }
-        memcpy(bigger.rack, nm->rack, (size_t)nm->count * sizeof *nm->rack);
+        if (nm->count)
+            memcpy(bigger.rack, nm->rack,
+                   (size_t)nm->count * sizeof *nm->rack);
         bigger.count = nm->count;
         free(nm->key);
         free(nm->id);
