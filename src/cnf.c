@@ -259,8 +259,9 @@ hta_status hta_cnf_to3(const hta_cnf *in, hta_cnf **out, hta_diag *d)
     f->empty_clause = in->empty_clause;
     int ok = 1;
     for (int64_t c = 0; c < in->nclauses && ok; c++) {
-        const int32_t *l = in->lits + in->off[c];
         int64_t k = in->off[c + 1] - in->off[c];
+        /* a formula of empty clauses only has no literal array */
+        const int32_t *l = k ? in->lits + in->off[c] : NULL;
         long line = in->line[c];
         if (k == 0) {
             int32_t y = new_var(&cv, HTA_FRESH_FREE, c, 0);

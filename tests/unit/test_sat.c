@@ -44,6 +44,14 @@ static void test_dimacs_valid(void **state)
     assert_int_equal(f->off[3] - f->off[2], 1); /* 4 */
     assert_false(f->empty_clause);
     hta_cnf_free(f);
+    /* only empty clauses (found by the fuzzer: no literal array at all) */
+    f = parse_cnf_text("p cnf 1 1\n0\n", &d, &st);
+    assert_int_equal(st, HTA_OK);
+    hta_reduction *red = NULL;
+    assert_int_equal(hta_reduce_build(f, &red, &d), HTA_OK);
+    assert_true(red->f3->nclauses == 8); /* (y) and (-y), padded */
+    hta_reduce_free(red);
+    hta_cnf_free(f);
     /* an empty clause, and a last clause without its 0 */
     f = parse_cnf_text("p cnf 2 2\n0\n1 -2", &d, &st);
     assert_int_equal(st, HTA_OK);
