@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "hta/assign.h"
 #include "hta/gen.h"
 #include "hta/instance.h"
 #include "hta/rng.h"
@@ -101,6 +102,22 @@ static inline hta_instance *hdfs_instance(int32_t m, int32_t n, int32_t k,
     if (hta_gen_hdfs(&p, &inst, &d) != HTA_OK)
         fail_msg("hdfs_instance: %s", d.msg);
     return inst;
+}
+
+/* The makespan of a complete assignment by the evaluator; *remote (if
+ * not NULL) receives r^A. */
+static inline double evaluate(const hta_instance *inst, const int32_t *a,
+                              int64_t *remote)
+{
+    hta_eval ev;
+    hta_diag d;
+    if (hta_eval_run(inst, a, &ev, &d) != HTA_OK)
+        fail_msg("evaluate: %s", d.msg);
+    double x = ev.makespan;
+    if (remote)
+        *remote = ev.remote;
+    hta_eval_free(&ev);
+    return x;
 }
 
 static inline hta_instance *parse_text(const char *text)

@@ -8,16 +8,6 @@
 #include "hta/gen.h"
 #include "hta/rr.h"
 
-static double makespan(const hta_instance *inst, const int32_t *a)
-{
-    hta_eval ev;
-    hta_diag d;
-    assert_int_equal(hta_eval_run(inst, a, &ev, &d), HTA_OK);
-    double x = ev.makespan;
-    hta_eval_free(&ev);
-    return x;
-}
-
 static void test_eval_by_hand(void **state)
 {
     (void)state;
@@ -72,7 +62,7 @@ static void test_theorem_4_1(void **state)
                 HTA_OK);
             int32_t a[12];
             assert_int_equal(hta_rr_run(inst, 0, 0, a, &d), HTA_OK);
-            assert_true(makespan(inst, a) == (extra ? 3.0 : 1.0));
+            assert_true(evaluate(inst, a, NULL) == (extra ? 3.0 : 1.0));
             if (extra) {
                 assert_int_equal(a[n - 1], 0); /* s_1 took t_n */
                 assert_int_equal(a[0], n - 1); /* t_1 ended on s_n */
@@ -115,11 +105,11 @@ static void test_rr_vs_brute(void **state)
         hta_instance *inst = random_instance(&r, 8, 4, 4, model);
         hta_diag d;
         assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
-        double lo = makespan(inst, opt);
+        double lo = evaluate(inst, opt, NULL);
         for (int run = 0; run < 4; run++) {
             assert_int_equal(hta_rr_run(inst, run > 0, (uint64_t)run, a, &d),
                              HTA_OK);
-            double span = makespan(inst, a);
+            double span = evaluate(inst, a, NULL);
             assert_true(span >= lo);
             if (model == COST_CONSTANT)
                 assert_true(span <= inst->wrem.v[0] / inst->w_loc * lo *
@@ -133,7 +123,7 @@ static void test_rr_vs_brute(void **state)
 static double rec_best(const hta_instance *inst, int32_t t, int32_t *a)
 {
     if (t == inst->m)
-        return makespan(inst, a);
+        return evaluate(inst, a, NULL);
     double best = INFINITY;
     for (int32_t s = 0; s < inst->n; s++) {
         a[t] = s;
@@ -154,7 +144,7 @@ static void test_brute_vs_recursion(void **state)
         hta_instance *inst = random_instance(&r, 6, 4, 3, i % COST_MODELS);
         hta_diag d;
         assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
-        assert_true(makespan(inst, opt) == rec_best(inst, 0, a));
+        assert_true(evaluate(inst, opt, NULL) == rec_best(inst, 0, a));
         hta_instance_free(inst);
     }
 }
@@ -183,16 +173,16 @@ static void test_theorem_4_3(void **state)
             assert_int_equal(hta_gen_rr_worst(n, m, &inst, &d), HTA_OK);
             int32_t *a = malloc((size_t)m * sizeof *a);
             assert_int_equal(hta_rr_run(inst, 0, 0, a, &d), HTA_OK);
-            assert_true(makespan(inst, a) == (double)(m / n) * 3.0);
+            assert_true(evaluate(inst, a, NULL) == (double)(m / n) * 3.0);
             /* the optimum: every task on its first server */
             for (int32_t t = 0; t < m; t++)
                 a[t] = inst->task_srv[inst->task_off[t] +
                                       (inst->task_off[t + 1] -
                                        inst->task_off[t] - 1)];
-            assert_true(makespan(inst, a) == (double)((m + n - 1) / n));
+            assert_true(evaluate(inst, a, NULL) == (double)((m + n - 1) / n));
             if (hta_brute_fits(inst)) {
                 assert_int_equal(hta_brute_run(inst, a, &d), HTA_OK);
-                assert_true(makespan(inst, a) == (double)((m + n - 1) / n));
+                assert_true(evaluate(inst, a, NULL) == (double)((m + n - 1) / n));
             }
             free(a);
             hta_instance_free(inst);

@@ -10,19 +10,6 @@
 #include "hta/brute.h"
 #include "hta/fsy.h"
 
-static double evaluate(const hta_instance *inst, const int32_t *a,
-                       int64_t *remote)
-{
-    hta_eval ev;
-    hta_diag d;
-    assert_int_equal(hta_eval_run(inst, a, &ev, &d), HTA_OK);
-    double x = ev.makespan;
-    if (remote)
-        *remote = ev.remote;
-    hta_eval_free(&ev);
-    return x;
-}
-
 static double run_fsy(const hta_instance *inst, hta_maxflow_engine e,
                       int prune, int literal, int32_t *a, hta_fsy_result *res)
 {

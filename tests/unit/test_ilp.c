@@ -13,19 +13,6 @@
 #include "hta/glpkx.h"
 #include "hta/ilp.h"
 
-static double evaluate(const hta_instance *inst, const int32_t *a,
-                       int64_t *remote)
-{
-    hta_eval ev;
-    hta_diag d;
-    assert_int_equal(hta_eval_run(inst, a, &ev, &d), HTA_OK);
-    double x = ev.makespan;
-    if (remote)
-        *remote = ev.remote;
-    hta_eval_free(&ev);
-    return x;
-}
-
 static hta_ilp_result solve(const hta_instance *inst, int plain,
                             hta_ilp_model model, const int32_t *inc,
                             double lb, double limit, int32_t *a)
