@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "hta/instance.h"
+#include "hta/outfile.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -232,5 +233,22 @@ int cli_wrem(const cli_args *a, hta_wrem *w, double **store)
         w->v = v;
     }
     return 1;
+}
+
+
+/* Writes inst to path (or stdout) atomically. */
+hta_status cli_write_instance(const hta_instance *inst, const char *path,
+                                 const char *comment, hta_diag *d)
+{
+    hta_outfile out;
+    hta_status st = hta_outfile_open(&out, path ? path : "-", d);
+    if (st != HTA_OK)
+        return st;
+    if ((st = hta_instance_write(inst, out.f, comment)) != HTA_OK)
+        hta_diag_set(d, st, path ? path : "<stdout>", 0, "write error");
+    else
+        st = hta_outfile_commit(&out, d);
+    hta_outfile_abort(&out);
+    return st;
 }
 

@@ -63,6 +63,13 @@ struct hta_wrem;
  * error was printed. */
 int cli_wrem(const cli_args *a, struct hta_wrem *w, double **store);
 
+struct hta_instance;
+/* Writes an instance to path (standard output when NULL) atomically, with
+ * comment lines on top. */
+hta_status cli_write_instance(const struct hta_instance *inst,
+                              const char *path, const char *comment,
+                              hta_diag *d);
+
 /* Prints "hta <command>: <msg>" and the usage line; returns HTA_ERR_USAGE. */
 int cli_usage_error(const cli_args *a, const char *fmt, ...)
 #if defined(__GNUC__)

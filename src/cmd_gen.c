@@ -37,22 +37,6 @@ static const cli_option options_hdfs[] = {
     {"racks", 0, 1},  {"policy", 0, 1},
 };
 
-/* Writes inst to path (or stdout) atomically. */
-static hta_status write_instance(const hta_instance *inst, const char *path,
-                                 const char *comment, hta_diag *d)
-{
-    hta_outfile out;
-    hta_status st = hta_outfile_open(&out, path ? path : "-", d);
-    if (st != HTA_OK)
-        return st;
-    if ((st = hta_instance_write(inst, out.f, comment)) != HTA_OK)
-        hta_diag_set(d, st, path ? path : "<stdout>", 0, "write error");
-    else
-        st = hta_outfile_commit(&out, d);
-    hta_outfile_abort(&out);
-    return st;
-}
-
 static int gen_hdfs(int argc, char **argv)
 {
     cli_args args;
@@ -104,7 +88,7 @@ static int gen_hdfs(int argc, char **argv)
              (long long)racks, p.rack_aware ? "rack-aware" : "uniform",
              (long long)seed);
     if (st == HTA_OK)
-        st = write_instance(inst, cli_get(&args, "output"), comment, &d);
+        st = cli_write_instance(inst, cli_get(&args, "output"), comment, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
     hta_instance_free(inst);
@@ -155,7 +139,7 @@ static int gen_sat(int argc, char **argv)
                         "3-admissible\n",
                 args.pos[0]);
     if (st == HTA_OK && !model_path) {
-        st = write_instance(r->inst, path, hta_reduce_comment(r), &d);
+        st = cli_write_instance(r->inst, path, hta_reduce_comment(r), &d);
     } else if (st == HTA_OK) {
         if ((st = hta_model_parse(model_path, f->nvars, &model, &d)) ==
                 HTA_OK &&
@@ -452,7 +436,7 @@ static int gen_rr(int argc, char **argv)
                  (long long)n,
                  cli_has(&args, "extra") ? " plus task n-1 on server 0" : "");
     if (st == HTA_OK)
-        st = write_instance(inst, cli_get(&args, "output"), comment, &d);
+        st = cli_write_instance(inst, cli_get(&args, "output"), comment, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
     hta_instance_free(inst);

@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "hta/fsck.h"
-#include "hta/outfile.h"
 
 static const char usage[] =
     "hta import fsck FILE [--w-loc X] [--w-rem V[,V...] | --w-rem-affine "
@@ -42,7 +41,6 @@ int cmd_import(int argc, char **argv)
     hta_diag_clear(&d);
     hta_instance *inst = NULL;
     hta_fsck_result res;
-    hta_outfile out = {0};
     const char *path = cli_get(&args, "output");
     hta_status st = hta_fsck_import(args.pos[1], w_loc, &w,
                                     cli_has(&args, "strict"), &inst, &res, &d);
@@ -62,15 +60,9 @@ int cmd_import(int argc, char **argv)
              "datanodes",
              args.pos[1], (long long)res.blocks, (long long)res.missing,
              (long)inst->n);
-    if ((st = hta_outfile_open(&out, path ? path : "-", &d)) != HTA_OK ||
-        (st = hta_instance_write(inst, out.f, comment)) != HTA_OK ||
-        (st = hta_outfile_commit(&out, &d)) != HTA_OK) {
-        if (!d.msg[0])
-            hta_diag_set(&d, st, path ? path : "<stdout>", 0, "write error");
+    if ((st = cli_write_instance(inst, path, comment, &d)) != HTA_OK)
         code = cli_report(st, &d);
-    }
 cleanup:
-    hta_outfile_abort(&out);
     free(res.missing_line);
     hta_instance_free(inst);
     free(store);

@@ -92,23 +92,22 @@ if [ "$mode" = "--valgrind" ]; then
     exit
 fi
 
-# 4. Theorem 3.1 with picosat as the oracle (tests/sat/run.sh).
-mkdir -p "$tmp/sat"
-sh tests/sat/run.sh "$HTA" "$tmp/sat" >"$tmp/sat.out" 2>&1
-grep '^FAIL' "$tmp/sat.out"
-p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/sat.out")
-f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sat.out")
-pass=$((pass + ${p:-0}))
-fail=$((fail + ${f:-1}))
+# A sub-suite ending with "N passed, N failed": its failures are shown and
+# its counts added (no closing line counts as one failure).
+suite() { # name script
+    mkdir -p "$tmp/$1"
+    sh "$2" "$HTA" "$tmp/$1" >"$tmp/$1.out" 2>&1
+    grep '^FAIL' "$tmp/$1.out"
+    p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/$1.out")
+    f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/$1.out")
+    pass=$((pass + ${p:-0}))
+    fail=$((fail + ${f:-1}))
+}
 
-# 5. The bundled suite's recorded values (tests/instances/check.sh).
-mkdir -p "$tmp/instances"
-sh tests/instances/check.sh "$HTA" "$tmp/instances" >"$tmp/inst.out" 2>&1
-grep '^FAIL' "$tmp/inst.out"
-p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/inst.out")
-f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/inst.out")
-pass=$((pass + ${p:-0}))
-fail=$((fail + ${f:-1}))
+# 4. Theorem 3.1 with picosat as the oracle.
+suite sat tests/sat/run.sh
+# 5. The bundled suite's recorded values.
+suite instances tests/instances/check.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

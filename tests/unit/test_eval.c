@@ -43,23 +43,9 @@ static void test_theorem_4_1(void **state)
     (void)state;
     for (int32_t n = 2; n <= 12; n++) {
         for (int extra = 0; extra <= 1; extra++) {
-            int64_t off[13];
-            int32_t srv[14];
-            int64_t k = 0;
-            for (int32_t t = 0; t < n; t++) {
-                off[t] = k;
-                srv[k++] = t;
-                if (extra && t == n - 1)
-                    srv[k++] = 0;
-            }
-            off[n] = k;
-            double v = 3.0;
-            hta_wrem w = {HTA_WREM_TABLE, 0, &v, 0, 0};
             hta_instance *inst = NULL;
             hta_diag d;
-            assert_int_equal(
-                hta_instance_build(n, n, 1.0, &w, off, srv, &inst, &d),
-                HTA_OK);
+            assert_int_equal(hta_gen_rr_replica(n, extra, &inst, &d), HTA_OK);
             int32_t a[12];
             assert_int_equal(hta_rr_run(inst, 0, 0, a, &d), HTA_OK);
             assert_true(evaluate(inst, a, NULL) == (extra ? 3.0 : 1.0));
