@@ -1,28 +1,38 @@
 # hta: build, tests, benchmarks.  `make help` lists the targets.
+#
+# GNU conventions: CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR are
+# honoured from the environment or the command line.  The flags in use are
+# recorded in $(BUILD)/flags.stamp, so a change of flags rebuilds.
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
-OPT     ?= -O2 -g
+CFLAGS  ?= -O2 -g
+OPT     ?=
+EXTRA   ?=
 WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
           -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wundef
-EXTRA   ?=
-CPPFLAGS = -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+HTA_CPPFLAGS = -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 # Evaluated when used, so a recursive make sees packages `deps` installed.
 DEPCFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags igraph))
 DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lm
-CFLAGS_ALL = $(WARN) $(OPT) $(EXTRA) $(CPPFLAGS) $(DEPCFLAGS)
+CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
+             $(DEPCFLAGS)
+LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
 
-# Everything but the command-line front end is the library.
-CLISRC = src/main.c src/cli.c $(wildcard src/cmd_*.c)
-LIBSRC = $(filter-out $(CLISRC),$(wildcard src/*.c))
-LIBOBJ = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
-CLIOBJ = $(CLISRC:src/%.c=$(BUILD)/obj/%.o)
+# src/ by concern; everything but src/cli/ is the library (libhta.a).
+LIBDIRS = core offline sat capacity import gen
+LIBSRC  = $(foreach d,$(LIBDIRS),$(wildcard src/$(d)/*.c))
+CLISRC  = $(wildcard src/cli/*.c)
+LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
+CLIOBJ  = $(CLISRC:src/%.c=$(BUILD)/obj/%.o)
 TESTSRC = $(wildcard tests/unit/test_*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS = $(wildcard include/hta/*.h src/*.h tests/unit/*.h)
+HEADERS = $(wildcard include/hta/*.h src/*/*.h tests/unit/*.h)
+STAMP   = $(BUILD)/flags.stamp
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-capacity experiments valgrind fuzz install clean help
+        bench-ilp bench-capacity experiments valgrind fuzz install clean \
+        help layering FORCE
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 
@@ -46,7 +56,13 @@ deps-test:
 deps-bench:
 	@sh scripts/deps.sh bench
 
-$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+# The stamp changes only when the flags do; every object depends on it.
+$(STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CFLAGS_ALL) | $(LDFLAGS_ALL)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(BUILD)/obj/%.o: src/%.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
@@ -55,9 +71,9 @@ $(BUILD)/libhta.a: $(LIBOBJ)
 	ar rcs $@ $^
 
 $(BUILD)/hta: $(CLIOBJ) $(BUILD)/libhta.a
-	$(CC) $(OPT) $(EXTRA) $(CLIOBJ) $(BUILD)/libhta.a $(DEPLIBS) -o $@
+	$(CC) $(LDFLAGS_ALL) $(CLIOBJ) $(BUILD)/libhta.a $(DEPLIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhta.a $(HEADERS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhta.a $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit $< $(BUILD)/libhta.a $(DEPLIBS) \
 	    -lcmocka -o $@
@@ -66,17 +82,22 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	$(BUILD)/hta solve instances/example.txt --algo rr,fsy,brute
 
+# The library never includes from the command line above it.
+layering:
+	@sh scripts/layering.sh
+
 # The whole suite: unit tests, bad-input corpus, CLI golden tests, oracles.
 # Warnings are errors here.
-test check: deps-test
+test check: deps-test layering
 	@$(MAKE) --no-print-directory EXTRA="$(EXTRA) -Werror" \
 	    $(BUILD)/hta $(TESTBIN)
 	@sh tests/run.sh $(BUILD)
 
+SANFLAGS = -Werror -fsanitize=address,undefined,float-cast-overflow \
+           -fno-omit-frame-pointer -fno-sanitize-recover=all -DHTA_CHECKED
 sanitize: deps-test
-	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g" \
-	    EXTRA="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    build-san/hta $(TESTBIN:$(BUILD)/%=build-san/%)
+	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="-O1 -g" \
+	    EXTRA="$(SANFLAGS)" build-san/hta $(TESTBIN:$(BUILD)/%=build-san/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    sh tests/run.sh build-san
@@ -89,7 +110,7 @@ valgrind: deps-test
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh tests/run.sh $(BUILD) --valgrind
 
-# libFuzzer harnesses (clang): FUZZ_SECONDS per parser.
+# libFuzzer harnesses (clang): FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 60
 fuzz: deps-test
 	@sh scripts/deps.sh fuzz

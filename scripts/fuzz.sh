@@ -9,7 +9,7 @@ shift || true
 targets=${*:-"instance assignment cluster cnf model fsck"}
 build=build-fuzz
 mkdir -p "$build"
-srcs=$(ls src/*.c | grep -v -e src/main.c -e src/cli.c -e 'src/cmd_')
+srcs=$(ls src/*/*.c | grep -v "^src/cli/")
 flags="-g -O1 -std=c11 -Iinclude -D_POSIX_C_SOURCE=200809L $(pkg-config --cflags igraph) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 for t in $targets; do
     clang $flags -DTARGET_$t=1 tests/fuzz/fuzz.c $srcs $(pkg-config --libs igraph) -lglpk -lm -o "$build/fuzz-$t"

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "hta/capacity.h"
 #include "hta/outfile.h"
-#include "hta/report.h"
+#include "report.h"
 
 static const char usage[] =
     "hta capacity CLUSTER [--method auto|lp|flow|plain] [--interior] "

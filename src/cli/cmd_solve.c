@@ -12,8 +12,8 @@
 #include "hta/fsy.h"
 #include "hta/ilp.h"
 #include "hta/outfile.h"
-#include "hta/plot.h"
-#include "hta/report.h"
+#include "plot.h"
+#include "report.h"
 #include "hta/rr.h"
 
 static const char usage[] =

@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "hta/assign.h"
-#include "hta/report.h"
+#include "report.h"
 
 static const char usage[] = "hta eval INSTANCE ASSIGNMENT [--json] [--loads]";
 static const char help[] =

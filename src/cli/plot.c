@@ -1,5 +1,5 @@
 /* SVG bar chart of per-server loads (local and remote work stacked). */
-#include "hta/plot.h"
+#include "plot.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* The solve report: text and JSON renderings of the same rows. */
-#include "hta/report.h"
+#include "report.h"
 
 #include <math.h>
 #include <string.h>
