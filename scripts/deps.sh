@@ -3,7 +3,7 @@
 # usage: scripts/deps.sh build|test|bench
 set -eu
 build="gcc make pkg-config libigraph-dev libglpk-dev"
-test="$build libcmocka-dev picosat valgrind"
+test="$build libcmocka-dev picosat valgrind python3"
 bench="$test coinor-cbc gnuplot-nox hyperfine time"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in

@@ -38,10 +38,14 @@ typedef struct hta_capacity_opts {
     int verbose;        /* GLPK output on stderr */
 } hta_capacity_opts;
 
+/* The bottleneck, the same for every method (capacity.c): at the
+ * boundary the whole cluster is tight (level N, group 0), and inside it
+ * the hot servers (level 1): the minimal minimum cut of the local-work
+ * network at rates alpha_1 * rho*, whose local demand exceeds what they
+ * can serve locally. */
 typedef struct hta_bottleneck {
-    int level;     /* 1 server, 2 rack, 3 pod, ..., N whole cluster */
-    int64_t group; /* server or group id at that level */
-    double dual;   /* LP dual (0 for the flow method) */
+    int level;     /* 1 server, N the whole cluster */
+    int64_t group; /* server id, or 0 for the cluster */
 } hta_bottleneck;
 
 typedef struct hta_capacity_result {
@@ -52,8 +56,8 @@ typedef struct hta_capacity_result {
     int flow_calls;            /* max flows computed */
     int interior_failed;       /* GLPK code when interior point failed
                                   and the simplex was used instead */
-    int64_t nbottle;
-    hta_bottleneck *bottle;
+    int64_t nbottle;           /* 0 when rho* = 0 (no load) */
+    hta_bottleneck *bottle;    /* the cluster first, then hot servers */
     int64_t ndec;              /* decomposition entries */
     int64_t *dec_type;
     int32_t *dec_server;

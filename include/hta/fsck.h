@@ -2,7 +2,8 @@
  * output (Hadoop 2 and 3): each block becomes a task, each datanode a
  * server; block ids, datanodes and racks are kept as names.
  *
- * Ownership: the instance and the missing-line array belong to the caller.
+ * Ownership: the instance belongs to the caller (hta_instance_free); the
+ * result's arrays to the result (hta_fsck_result_free).
  */
 #ifndef HTA_FSCK_H
 #define HTA_FSCK_H
@@ -27,5 +28,8 @@ hta_status hta_fsck_import(const char *path, double w_loc,
                            const hta_wrem *wrem, int strict,
                            hta_instance **out, hta_fsck_result *res,
                            hta_diag *d);
+
+/* Releases the result's arrays; safe on a zeroed or freed result. */
+void hta_fsck_result_free(hta_fsck_result *res);
 
 #endif

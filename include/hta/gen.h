@@ -9,11 +9,12 @@
 
 #include <stdint.h>
 
+#include "hta/cluster.h"
 #include "hta/instance.h"
 
 typedef struct hta_gen_hdfs_params {
     int32_t tasks, servers, replicas;
-    int32_t racks;   /* racks of consecutive servers (0 or 1: none) */
+    int32_t racks;   /* rack_aware: racks of consecutive servers (>= 2) */
     int rack_aware;  /* HDFS's default policy instead of uniform */
     double zipf;     /* 0: uniform servers; s > 0: P(rank i) ~ 1/i^s */
     double w_loc;
@@ -24,7 +25,9 @@ typedef struct hta_gen_hdfs_params {
 /* HDFS-like placement: every task gets `replicas` distinct servers, drawn
  * uniformly or with Zipf popularity (server ranks are a random permutation
  * of the ids, so hot servers are spread over the id range).  With
- * rack_aware and racks >= 2 (server s in rack s*racks/servers), HDFS's
+ * rack_aware (racks >= 2 racks by the rule of topology.h, rack size
+ * ceil(servers/racks); HTA_ERR_USAGE when that size makes another number
+ * of racks), HDFS's
  * default policy: the first replica on a drawn server, the second on a
  * server of another rack, the third on another server of the second's
  * rack, any further ones on drawn servers.
@@ -47,5 +50,43 @@ hta_status hta_gen_rr_replica(int32_t n, int extra, hta_instance **out,
  * floor(m/n)*w_rem.  w_loc 1, w_rem 3. */
 hta_status hta_gen_rr_worst(int32_t n, int32_t m, hta_instance **out,
                             hta_diag *d);
+
+/* The clusters of the papers and random ones, for hta capacity. */
+typedef enum hta_cluster_kind {
+    HTA_CLUSTER_WANG,     /* Wang et al., Section V */
+    HTA_CLUSTER_GBPANDAS, /* GB-PANDAS, Section 5 */
+    HTA_CLUSTER_RANDOM
+} hta_cluster_kind;
+
+typedef struct hta_gen_cluster_params {
+    hta_cluster_kind kind;
+    int32_t servers;      /* M */
+    int32_t data_servers; /* wang: the servers holding data */
+    int64_t types;        /* gbpandas, random: task types */
+    int32_t replicas;     /* gbpandas, random: local servers per type */
+    double total;         /* total arrival rate, split over the types */
+    double rates[HTA_MAX_LEVELS];
+    int nrates;
+    int32_t topo[HTA_MAX_LEVELS];
+    int ntopo;
+    uint64_t seed;
+} hta_gen_cluster_params;
+
+/* The defaults of each set-up: wang 1000 servers, data on 800 (one type
+ * per data server), rates 0.8, 0.2, total 680 (the capacity); gbpandas
+ * 5000 servers, racks of 50, 10 racks per pod, rates 1, 0.9, 0.6, 0.25,
+ * 5000 types of 3 replicas, total 0.5 per server; random 100 servers,
+ * 100 types of 1..3 random servers, rates 0.8, 0.2, total 50.  Seed 1. */
+void hta_gen_cluster_defaults(hta_gen_cluster_params *p,
+                              hta_cluster_kind kind);
+
+/* Builds the cluster.  wang: type L local to data server L mod D, equal
+ * rates; gbpandas: replicas by HDFS's rack-aware rule (a random server,
+ * one in another rack, another one in that second rack), equal rates;
+ * random: 1..replicas distinct random servers, rates uniform in
+ * [0.05, 1.05) scaled to the total.  HTA_ERR_USAGE on parameters that do
+ * not fit.  O(types * replicas) expected time. */
+hta_status hta_gen_cluster(const hta_gen_cluster_params *p,
+                           hta_cluster **out, hta_diag *d);
 
 #endif

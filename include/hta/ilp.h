@@ -31,7 +31,11 @@ typedef struct hta_ilp_opts {
     int verbose;             /* GLPK progress on stderr */
     int plain;               /* no incumbent, no bound cut */
     hta_ilp_model model;
-    const char *write_lp;    /* CPLEX LP file of the first model, or NULL */
+    /* File name for the model of the first w_rem piece (L free, no
+     * incumbent cutoff; for a constant w_rem the whole problem) in CPLEX
+     * LP format, or NULL.  Written by name, not atomically: callers pass
+     * a temporary name (outfile.h). */
+    const char *write_lp;
     const int32_t *incumbent; /* a complete assignment, or NULL */
     double lower_bound;      /* a valid bound on L^O (0 if none) */
     volatile sig_atomic_t *stop; /* set asynchronously to stop, or NULL */
@@ -45,6 +49,7 @@ typedef struct hta_ilp_result {
     int solved;        /* models handed to GLPK */
     int improved;      /* 1 when GLPK found better than the incumbent */
     int64_t nodes;     /* branch-and-bound nodes seen by the callback */
+    int lp_written;    /* opts->write_lp was written */
     char detail[160];
 } hta_ilp_result;
 

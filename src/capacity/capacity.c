@@ -41,6 +41,7 @@
 #include <glpk.h>
 #include <igraph.h>
 
+#include "hta/buf.h"
 #include "hta/glpkx.h"
 #include "hta/maxcover.h"
 
@@ -82,29 +83,22 @@ static double total_lambda(const hta_cluster *c)
 
 /* ---- decomposition ---------------------------------------------------- */
 
-static int add_dec(hta_capacity_result *res, int64_t *cap, int64_t L,
+/* The decomposition's arrays grow together: one capacity for the four. */
+typedef struct dec_caps {
+    size_t type, server, rate, level;
+} dec_caps;
+
+static int add_dec(hta_capacity_result *res, dec_caps *cap, int64_t L,
                    int32_t s, double rate, int level)
 {
     if (rate <= 0)
         return 1;
-    if (res->ndec == *cap) {
-        int64_t nc = *cap ? *cap * 2 : 1024;
-        int64_t *t = realloc(res->dec_type, (size_t)nc * sizeof *t);
-        if (t)
-            res->dec_type = t;
-        int32_t *sv = realloc(res->dec_server, (size_t)nc * sizeof *sv);
-        if (sv)
-            res->dec_server = sv;
-        double *r = realloc(res->dec_rate, (size_t)nc * sizeof *r);
-        if (r)
-            res->dec_rate = r;
-        int8_t *lv = realloc(res->dec_level, (size_t)nc * sizeof *lv);
-        if (lv)
-            res->dec_level = lv;
-        if (!t || !sv || !r || !lv)
-            return 0;
-        *cap = nc;
-    }
+    size_t need = (size_t)res->ndec + 1;
+    if (!HTA_RESERVE(res->dec_type, cap->type, need) ||
+        !HTA_RESERVE(res->dec_server, cap->server, need) ||
+        !HTA_RESERVE(res->dec_rate, cap->rate, need) ||
+        !HTA_RESERVE(res->dec_level, cap->level, need))
+        return 0;
     res->dec_type[res->ndec] = L;
     res->dec_server[res->ndec] = s;
     res->dec_rate[res->ndec] = rate;
@@ -132,7 +126,7 @@ static int cmp_pooled(const void *x, const void *y)
  * filling each server's remaining time up to rho (proof (b) above). */
 static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
                          double *busy, double rho, hta_capacity_result *res,
-                         int64_t *cap)
+                         dec_caps *cap)
 {
     qsort(p, (size_t)np, sizeof *p, cmp_pooled);
     int32_t M = c->M;
@@ -173,175 +167,197 @@ static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
 
 /* ---- the LPs ------------------------------------------------------------ */
 
+/* Everything the LP needs, owned here and released by lp_free, so that no
+ * heap memory is held only by a function that GLPK may abort out of
+ * (glpkx.h). */
 typedef struct lp_ctx {
     const hta_cluster *c;
     const hta_capacity_opts *opts;
     hta_capacity_result *res;
     int plain;
+    int64_t base[HTA_MAX_LEVELS + 1]; /* row of group 0 at level n */
+    int64_t nrows;
+    /* the matrix, 1-based as GLPK wants it */
+    int *ia, *ja;
+    double *ar;
+    size_t nnz, cap_ia, cap_ja, cap_ar;
+    /* columns, 1-based; column 1 is rho: (type, level, group or server) */
+    int64_t *col_type, *col_group;
+    int8_t *col_level;
+    size_t ncols, cap_type, cap_group, cap_level;
+    double *prim; /* the solution, per column */
+    int ipt;      /* the solution is the interior point's */
 } lp_ctx;
 
-/* Row of group g at level n in the aggregated LP (levels 1..N). */
-typedef struct rowmap {
-    int64_t base[HTA_MAX_LEVELS + 1];
-} rowmap;
+static void lp_free(lp_ctx *x)
+{
+    free(x->ia);
+    free(x->ja);
+    free(x->ar);
+    free(x->col_type);
+    free(x->col_group);
+    free(x->col_level);
+    free(x->prim);
+}
 
-static hta_status lp_solve(void *arg, hta_diag *d)
+static int push(lp_ctx *x, int64_t row, size_t col, double v)
+{
+    size_t need = x->nnz + 2;
+    if (!HTA_RESERVE(x->ia, x->cap_ia, need) ||
+        !HTA_RESERVE(x->ja, x->cap_ja, need) ||
+        !HTA_RESERVE(x->ar, x->cap_ar, need))
+        return 0;
+    ++x->nnz;
+    x->ia[x->nnz] = (int)row;
+    x->ja[x->nnz] = (int)col;
+    x->ar[x->nnz] = v;
+    return 1;
+}
+
+static int new_col(lp_ctx *x, int64_t L, int n, int64_t g)
+{
+    size_t need = x->ncols + 2;
+    if (!HTA_RESERVE(x->col_type, x->cap_type, need) ||
+        !HTA_RESERVE(x->col_group, x->cap_group, need) ||
+        !HTA_RESERVE(x->col_level, x->cap_level, need))
+        return 0;
+    x->ncols++;
+    x->col_type[x->ncols] = L;
+    x->col_level[x->ncols] = (int8_t)n;
+    x->col_group[x->ncols] = g;
+    return 1;
+}
+
+static int64_t groups_at(const lp_ctx *x, int n)
+{
+    if (n == 1)
+        return x->c->M;
+    return x->plain ? 0 : hta_cluster_groups(x->c, n);
+}
+
+/* Servers in group g of level n (n >= 2). */
+static int64_t group_size(const hta_cluster *c, int n, int64_t g)
+{
+    int64_t lo = g, hi = g + 1;
+    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
+        lo *= c->topo[k], hi *= c->topo[k];
+    if (n >= c->levels)
+        lo = 0, hi = c->M;
+    return (hi < c->M ? hi : c->M) - lo;
+}
+
+/* The columns of type L in the plain LP: one per server. */
+static int plain_columns(lp_ctx *x, int64_t L)
+{
+    const hta_cluster *c = x->c;
+    for (int32_t s = 0; s < c->M; s++) {
+        int lv = hta_capacity_level(c, L, s);
+        if (!new_col(x, L, lv, s) || !push(x, L + 1, x->ncols, 1.0) ||
+            !push(x, x->base[1] + s, x->ncols, 1.0 / c->rate[lv - 1]))
+            return 0;
+    }
+    return 1;
+}
+
+/* The columns of type L in the aggregated LP: one per local server, one
+ * per group of each level containing a local server (groups holds room
+ * for |S_L| entries). */
+static int aggregated_columns(lp_ctx *x, int64_t L, int64_t *groups)
+{
+    const hta_cluster *c = x->c;
+    int N = c->levels;
+    for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
+        int32_t s = c->srv[i];
+        if (!new_col(x, L, 1, s) || !push(x, L + 1, x->ncols, 1.0) ||
+            !push(x, x->base[1] + s, x->ncols, 1.0 / c->rate[0]))
+            return 0;
+        for (int n = 2; n <= N; n++)
+            if (!push(x, x->base[n] + hta_cluster_group(c, s, n), x->ncols,
+                      1.0 / c->rate[0]))
+                return 0;
+    }
+    for (int n = 2; n <= N; n++) {
+        /* distinct level-n groups of L's servers */
+        int64_t k = 0;
+        for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
+            int64_t g = hta_cluster_group(c, c->srv[i], n);
+            int dup = 0;
+            for (int64_t j = 0; j < k && !dup; j++)
+                dup = groups[j] == g;
+            if (!dup)
+                groups[k++] = g;
+        }
+        for (int64_t j = 0; j < k; j++) {
+            if (!new_col(x, L, n, groups[j]) || !push(x, L + 1, x->ncols, 1.0))
+                return 0;
+            /* inside its own group and every enclosing one */
+            int32_t rep = (int32_t)groups[j];
+            for (int k2 = 0; k2 + 2 <= n && k2 < c->ntopo; k2++)
+                rep *= c->topo[k2];
+            for (int up = n; up <= N; up++)
+                if (!push(x, x->base[up] + hta_cluster_group(c, rep, up),
+                          x->ncols, 1.0 / c->rate[n - 1]))
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* The matrix of the LP (no GLPK call). */
+static hta_status lp_build(lp_ctx *x, hta_diag *d)
+{
+    const hta_cluster *c = x->c;
+    int N = c->levels;
+    int64_t T = c->T;
+    x->nrows = T;
+    for (int n = 1; n <= N; n++) {
+        x->base[n] = x->nrows + 1;
+        x->nrows += groups_at(x, n);
+    }
+    int64_t *groups = malloc(((size_t)c->off[T] + 1) * sizeof *groups);
+    int ok = groups && new_col(x, -1, 0, -1); /* column 1: rho */
+    for (int64_t L = 0; L < T && ok; L++)
+        ok = x->plain ? plain_columns(x, L) : aggregated_columns(x, L, groups);
+    free(groups);
+    /* rho is column 1: -|G| in every capacity row */
+    for (int n = 1; n <= N && ok; n++)
+        for (int64_t g = 0; g < groups_at(x, n) && ok; g++)
+            ok = push(x, x->base[n] + g, 1,
+                      n == 1 ? -1.0 : -(double)group_size(c, n, g));
+    if (ok && !(x->prim = malloc((x->ncols + 1) * sizeof *x->prim)))
+        ok = 0;
+    if (!ok)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (x->nrows > INT32_MAX - 1 || x->ncols > INT32_MAX - 1 ||
+        x->nnz > INT32_MAX - 1)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "the capacity LP exceeds GLPK's size limits "
+                            "(%lld rows, %zu columns)",
+                            (long long)x->nrows, x->ncols);
+    x->res->rows = x->nrows;
+    x->res->cols = (int64_t)x->ncols;
+    return HTA_OK;
+}
+
+/* Loads and solves the LP; rho and the primal values into x.  Runs inside
+ * hta_glpk_guard and allocates nothing outside GLPK. */
+static hta_status lp_glpk(void *arg, hta_diag *d)
 {
     lp_ctx *x = arg;
     const hta_cluster *c = x->c;
     hta_capacity_result *res = x->res;
-    int N = c->levels;
-    int32_t M = c->M;
-    int64_t T = c->T;
-    hta_status st = HTA_OK;
     glp_prob *P = glp_create_prob();
-    int *ia = NULL, *ja = NULL;
-    double *ar = NULL;
-    /* columns and their (type, level, group/server) */
-    int64_t *col_type = NULL, *col_group = NULL;
-    int8_t *col_level = NULL;
-    int64_t ncols = 1, capc = 1024, nnz = 0, capn = 4096;
-    rowmap rm;
-    int64_t nrows = T;
-    for (int n = 1; n <= N; n++) {
-        rm.base[n] = nrows + 1;
-        nrows += x->plain ? (n == 1 ? M : 0) : (n == 1 ? M :
-                                                hta_cluster_groups(c, n));
-    }
-    col_type = malloc((size_t)capc * sizeof *col_type);
-    col_group = malloc((size_t)capc * sizeof *col_group);
-    col_level = malloc((size_t)capc * sizeof *col_level);
-    ia = malloc((size_t)capn * sizeof *ia);
-    ja = malloc((size_t)capn * sizeof *ja);
-    ar = malloc((size_t)capn * sizeof *ar);
-    int64_t *groups = malloc(((size_t)c->off[T] + 1) * sizeof *groups);
-    if (!col_type || !col_group || !col_level || !ia || !ja || !ar ||
-        !groups) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        goto done;
-    }
-#define PUSH(r, cidx, v)                                                      \
-    do {                                                                      \
-        if (nnz + 2 > capn) {                                                 \
-            capn *= 2;                                                        \
-            int *ni = realloc(ia, (size_t)capn * sizeof *ni);                 \
-            if (ni)                                                           \
-                ia = ni;                                                      \
-            int *nj = realloc(ja, (size_t)capn * sizeof *nj);                 \
-            if (nj)                                                           \
-                ja = nj;                                                      \
-            double *na = realloc(ar, (size_t)capn * sizeof *na);              \
-            if (na)                                                           \
-                ar = na;                                                      \
-            if (!ni || !nj || !na) {                                          \
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,               \
-                                  "out of memory");                           \
-                goto done;                                                    \
-            }                                                                 \
-        }                                                                     \
-        ++nnz;                                                                \
-        ia[nnz] = (int)(r);                                                   \
-        ja[nnz] = (int)(cidx);                                                \
-        ar[nnz] = (v);                                                        \
-    } while (0)
-#define NEWCOL(L, n, g)                                                       \
-    do {                                                                      \
-        if (ncols + 1 >= capc) {                                              \
-            capc *= 2;                                                        \
-            int64_t *nt = realloc(col_type, (size_t)capc * sizeof *nt);       \
-            if (nt)                                                           \
-                col_type = nt;                                                \
-            int64_t *ng = realloc(col_group, (size_t)capc * sizeof *ng);      \
-            if (ng)                                                           \
-                col_group = ng;                                               \
-            int8_t *nl = realloc(col_level, (size_t)capc * sizeof *nl);       \
-            if (nl)                                                           \
-                col_level = nl;                                               \
-            if (!nt || !ng || !nl) {                                          \
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,               \
-                                  "out of memory");                           \
-                goto done;                                                    \
-            }                                                                 \
-        }                                                                     \
-        ncols++;                                                              \
-        col_type[ncols] = (L);                                                \
-        col_level[ncols] = (int8_t)(n);                                       \
-        col_group[ncols] = (g);                                               \
-    } while (0)
-
-    for (int64_t L = 0; L < T; L++) {
-        if (x->plain) {
-            for (int32_t s = 0; s < M; s++) {
-                int lv = hta_capacity_level(c, L, s);
-                NEWCOL(L, lv, s);
-                PUSH(L + 1, ncols, 1.0);
-                PUSH(rm.base[1] + s, ncols, 1.0 / c->rate[lv - 1]);
-            }
-            continue;
-        }
-        for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
-            int32_t s = c->srv[i];
-            NEWCOL(L, 1, s);
-            PUSH(L + 1, ncols, 1.0);
-            PUSH(rm.base[1] + s, ncols, 1.0 / c->rate[0]);
-            for (int n = 2; n <= N; n++)
-                PUSH(rm.base[n] + hta_cluster_group(c, s, n), ncols,
-                     1.0 / c->rate[0]);
-        }
-        for (int n = 2; n <= N; n++) {
-            /* distinct level-n groups of L's servers */
-            int64_t k = 0;
-            for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
-                int64_t g = hta_cluster_group(c, c->srv[i], n);
-                int dup = 0;
-                for (int64_t j = 0; j < k && !dup; j++)
-                    dup = groups[j] == g;
-                if (!dup)
-                    groups[k++] = g;
-            }
-            for (int64_t j = 0; j < k; j++) {
-                NEWCOL(L, n, groups[j]);
-                PUSH(L + 1, ncols, 1.0);
-                /* inside its own group and every enclosing one */
-                int32_t rep = (int32_t)groups[j];
-                for (int k2 = 0; k2 + 2 <= n && k2 < c->ntopo; k2++)
-                    rep *= c->topo[k2];
-                for (int up = n; up <= N; up++)
-                    PUSH(rm.base[up] + hta_cluster_group(c, rep, up), ncols,
-                         1.0 / c->rate[n - 1]);
-            }
-        }
-    }
-    /* rho is column 1: -|G| in every capacity row */
-    for (int n = 1; n <= N; n++) {
-        int64_t groups_n = x->plain ? (n == 1 ? M : 0) :
-                                      (n == 1 ? M : hta_cluster_groups(c, n));
-        for (int64_t g = 0; g < groups_n; g++) {
-            int64_t size = 1;
-            if (n > 1) {
-                int64_t lo = g, hi = g + 1;
-                for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
-                    lo *= c->topo[k], hi *= c->topo[k];
-                if (n >= N)
-                    lo = 0, hi = M;
-                size = (hi < M ? hi : M) - lo;
-            }
-            PUSH(rm.base[n] + g, 1, -(double)size);
-        }
-    }
-    res->rows = nrows;
-    res->cols = ncols;
     glp_set_obj_dir(P, GLP_MIN);
-    glp_add_rows(P, (int)nrows);
-    glp_add_cols(P, (int)ncols);
-    for (int64_t L = 0; L < T; L++)
+    glp_add_rows(P, (int)x->nrows);
+    glp_add_cols(P, (int)x->ncols);
+    for (int64_t L = 0; L < c->T; L++)
         glp_set_row_bnds(P, (int)L + 1, GLP_FX, c->lambda[L], c->lambda[L]);
-    for (int64_t r = T + 1; r <= nrows; r++)
+    for (int64_t r = c->T + 1; r <= x->nrows; r++)
         glp_set_row_bnds(P, (int)r, GLP_UP, 0.0, 0.0);
-    for (int64_t j = 1; j <= ncols; j++)
+    for (size_t j = 1; j <= x->ncols; j++)
         glp_set_col_bnds(P, (int)j, GLP_LO, 0.0, 0.0);
     glp_set_obj_coef(P, 1, 1.0);
-    glp_load_matrix(P, (int)nnz, ia, ja, ar);
+    glp_load_matrix(P, (int)x->nnz, x->ia, x->ja, x->ar);
     int ret = 0, status = 0, ipt = x->opts->interior;
     if (ipt) {
         glp_iptcp ip;
@@ -364,79 +380,67 @@ static hta_status lp_solve(void *arg, hta_diag *d)
         ret = glp_simplex(P, &sm);
         status = glp_get_status(P);
     }
+    hta_status st = HTA_OK;
     if (ret != 0 || status != GLP_OPT) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                           "GLPK could not solve the capacity LP (code %d, "
                           "status %d)",
                           ret, status);
-        goto done;
+    } else {
+        res->rho = ipt ? glp_ipt_obj_val(P) : glp_get_obj_val(P);
+        for (size_t j = 1; j <= x->ncols; j++)
+            x->prim[j] = ipt ? glp_ipt_col_prim(P, (int)j) :
+                               glp_get_col_prim(P, (int)j);
     }
-    res->rho = ipt ? glp_ipt_obj_val(P) : glp_get_obj_val(P);
-    /* bottlenecks: capacity rows that are tight with a non-zero dual */
-    for (int n = 1; n <= N; n++) {
-        int64_t groups_n = x->plain ? (n == 1 ? M : 0) :
-                                      (n == 1 ? M : hta_cluster_groups(c, n));
-        for (int64_t g = 0; g < groups_n; g++) {
-            int r = (int)(rm.base[n] + g);
-            double dual = ipt ? glp_ipt_row_dual(P, r) : glp_get_row_dual(P, r);
-            double act = ipt ? glp_ipt_row_prim(P, r) : glp_get_row_prim(P, r);
-            if (fabs(dual) > 1e-9 && fabs(act) <= 1e-7 * fmax(1.0, res->rho)) {
-                hta_bottleneck *nb = realloc(
-                    res->bottle, (size_t)(res->nbottle + 1) * sizeof *nb);
-                if (!nb) {
-                    st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                      "out of memory");
-                    goto done;
-                }
-                res->bottle = nb;
-                res->bottle[res->nbottle++] =
-                    (hta_bottleneck){n, g, dual};
-            }
-        }
-    }
-    if (x->opts->decomposition) {
-        double *busy = calloc((size_t)M, sizeof *busy);
-        pooled *p = malloc((size_t)ncols * sizeof *p);
-        int64_t np = 0, cap = 0;
-        if (!busy || !p) {
-            free(busy);
-            free(p);
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-            goto done;
-        }
-        int ok = 1;
-        for (int64_t j = 2; j <= ncols && ok; j++) {
-            double v = ipt ? glp_ipt_col_prim(P, (int)j) :
-                             glp_get_col_prim(P, (int)j);
-            if (v <= 1e-12)
-                continue;
-            if (col_level[j] == 1 || x->plain) {
-                int32_t s = (int32_t)col_group[j];
-                busy[s] += v / c->rate[col_level[j] - 1];
-                ok = add_dec(res, &cap, col_type[j], s, v, col_level[j]);
-            } else {
-                p[np++] = (pooled){col_type[j], col_group[j], col_level[j], v};
-            }
-        }
-        ok = ok && spread_pooled(c, p, np, busy, res->rho, res, &cap);
-        free(busy);
-        free(p);
-        if (!ok) {
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-            goto done;
-        }
-    }
-done:
-#undef PUSH
-#undef NEWCOL
+    x->ipt = ipt;
     glp_delete_prob(P);
-    free(ia);
-    free(ja);
-    free(ar);
-    free(col_type);
-    free(col_group);
-    free(col_level);
-    free(groups);
+    return st;
+}
+
+/* The lambda_{L,m} from the LP's solution. */
+static hta_status lp_decompose(lp_ctx *x, hta_diag *d)
+{
+    const hta_cluster *c = x->c;
+    double *busy = calloc((size_t)c->M, sizeof *busy);
+    pooled *p = malloc((x->ncols + 1) * sizeof *p);
+    int64_t np = 0;
+    dec_caps cap = {0, 0, 0, 0};
+    int ok = busy && p;
+    for (size_t j = 2; j <= x->ncols && ok; j++) {
+        double v = x->prim[j];
+        if (v <= 1e-12)
+            continue;
+        if (x->col_level[j] == 1 || x->plain) {
+            int32_t s = (int32_t)x->col_group[j];
+            busy[s] += v / c->rate[x->col_level[j] - 1];
+            ok = add_dec(x->res, &cap, x->col_type[j], s, v, x->col_level[j]);
+        } else {
+            p[np++] = (pooled){x->col_type[j], x->col_group[j],
+                               x->col_level[j], v};
+        }
+    }
+    ok = ok && spread_pooled(c, p, np, busy, x->res->rho, x->res, &cap);
+    free(busy);
+    free(p);
+    return ok ? HTA_OK :
+                hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+}
+
+static hta_status lp_solve(const hta_cluster *c, const hta_capacity_opts *opts,
+                           hta_capacity_result *res, int plain, hta_diag *d)
+{
+    lp_ctx x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.opts = opts;
+    x.res = res;
+    x.plain = plain;
+    hta_status st = lp_build(&x, d);
+    if (st == HTA_OK)
+        st = hta_glpk_guard(lp_glpk, &x, opts->verbose, d);
+    if (st == HTA_OK && opts->decomposition)
+        st = lp_decompose(&x, d);
+    lp_free(&x);
     return st;
 }
 
@@ -517,24 +521,11 @@ static hta_status flow_solve(const hta_cluster *c,
         rho = next;
     }
     res->rho = rho;
-    /* bottlenecks: servers saturated by local work in the minimum cut */
-    for (igraph_integer_t i = 0; i < igraph_vector_int_size(&cut); i++)
-        if (VECTOR(cut)[i] >= T + E) {
-            hta_bottleneck *nb = realloc(
-                res->bottle, (size_t)(res->nbottle + 1) * sizeof *nb);
-            if (!nb) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                  "out of memory");
-                goto done;
-            }
-            res->bottle = nb;
-            res->bottle[res->nbottle++] =
-                (hta_bottleneck){1, VECTOR(cut)[i] - T - E, 0.0};
-        }
     if (opts->decomposition) {
         double *busy = calloc((size_t)M, sizeof *busy);
         pooled *p = malloc(((size_t)T + 1) * sizeof *p);
-        int64_t np = 0, capd = 0;
+        int64_t np = 0;
+        dec_caps capd = {0, 0, 0, 0};
         int ok = busy && p;
         for (int64_t L = 0; L < T && ok; L++) {
             double local = 0;
@@ -565,6 +556,166 @@ done:
     return st;
 }
 
+/* ---- the bottleneck ------------------------------------------------------ */
+
+/* One definition for every method.  At the boundary (lambda scaled by
+ * 1/rho*) every server is busy: level-N service can move work from a
+ * busiest server to any server with slack, so the whole cluster is tight.
+ * Inside it, the hot servers are the source side of the minimal minimum
+ * cut of the local-work network (source -> type L, capacity lambda_L;
+ * L -> each local server; server -> sink, capacity alpha_1 * rho*): the
+ * servers whose local demand exceeds what they can serve locally, so that
+ * raising their rates raises the capacity.  The minimal source side (the
+ * vertices reachable from the source in the residual network of any
+ * maximum flow) is unique, so every method reports the same set; the
+ * network is built at rho* (1 - 1e-7), so that the last bits of rho*,
+ * which differ between methods, cannot move a server across. */
+static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
+                              hta_diag *d)
+{
+    if (!(res->rho > 0))
+        return HTA_OK;
+    int64_t T = c->T, E = c->off[T];
+    int32_t M = c->M;
+    double cap_s = c->rate[0] * res->rho * (1 - 1e-7);
+    igraph_integer_t nedges = T + E + M, src = 0, sink = T + M + 1;
+    igraph_vector_int_t el;
+    igraph_vector_t cap, flow;
+    igraph_t g;
+    char *seen = NULL;
+    int64_t *queue = NULL;
+    hta_status st = HTA_OK;
+    int have_graph = 0, have_el = 0, have_cap = 0, have_flow = 0;
+    hta_igraph_init();
+    if (igraph_vector_int_init(&el, 2 * nedges) || !(have_el = 1) ||
+        igraph_vector_init(&cap, nedges) || !(have_cap = 1) ||
+        igraph_vector_init(&flow, 0) || !(have_flow = 1)) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto done;
+    }
+    igraph_integer_t k = 0;
+    for (int64_t L = 0; L < T; L++) {
+        VECTOR(el)[2 * k] = src;
+        VECTOR(el)[2 * k + 1] = 1 + L;
+        VECTOR(cap)[k++] = c->lambda[L];
+    }
+    for (int64_t L = 0; L < T; L++)
+        for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
+            VECTOR(el)[2 * k] = 1 + L;
+            VECTOR(el)[2 * k + 1] = 1 + T + c->srv[i];
+            VECTOR(cap)[k++] = c->lambda[L];
+        }
+    for (int32_t s = 0; s < M; s++) {
+        VECTOR(el)[2 * k] = 1 + T + s;
+        VECTOR(el)[2 * k + 1] = sink;
+        VECTOR(cap)[k++] = cap_s;
+    }
+    igraph_real_t value;
+    if (igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED) ||
+        !(have_graph = 1) ||
+        igraph_maxflow(&g, &value, &flow, NULL, NULL, NULL, src, sink, &cap,
+                       NULL)) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "igraph: the bottleneck's max flow failed");
+        goto done;
+    }
+    /* Residual reachability from the source: a type while its source edge
+     * has room, a server from a type, a type back from a server that
+     * carries its flow. */
+    double eps = 1e-12 * fmax(1.0, total_lambda(c));
+    seen = calloc((size_t)(T + M), 1);
+    queue = malloc(((size_t)T + (size_t)M) * sizeof *queue);
+    if (!seen || !queue) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto done;
+    }
+    /* The servers' incoming (type, edge) pairs, for the backward steps. */
+    int64_t head = 0, tail = 0;
+    for (int64_t L = 0; L < T; L++)
+        if (VECTOR(flow)[L] < c->lambda[L] - eps)
+            seen[L] = 1, queue[tail++] = L;
+    int64_t *in_off = calloc((size_t)M + 1, sizeof *in_off);
+    int64_t *in_edge = malloc(((size_t)E + 1) * sizeof *in_edge);
+    if (!in_off || !in_edge) {
+        free(in_off);
+        free(in_edge);
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (int64_t i = 0; i < E; i++)
+        in_off[c->srv[i] + 1]++;
+    for (int32_t s = 0; s < M; s++)
+        in_off[s + 1] += in_off[s];
+    {
+        int64_t *pos = malloc(((size_t)M + 1) * sizeof *pos);
+        if (!pos) {
+            free(in_off);
+            free(in_edge);
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            goto done;
+        }
+        memcpy(pos, in_off, ((size_t)M + 1) * sizeof *pos);
+        for (int64_t i = 0; i < E; i++)
+            in_edge[pos[c->srv[i]]++] = i;
+        free(pos);
+    }
+    while (head < tail) {
+        int64_t v = queue[head++];
+        if (v < T) {
+            for (int64_t i = c->off[v]; i < c->off[v + 1]; i++) {
+                int64_t w = T + c->srv[i];
+                /* forward L -> s: capacity lambda_L, flow at most that */
+                if (!seen[w] && VECTOR(flow)[T + i] < c->lambda[v] - eps)
+                    seen[w] = 1, queue[tail++] = w;
+            }
+        } else {
+            int32_t s = (int32_t)(v - T);
+            for (int64_t j = in_off[s]; j < in_off[s + 1]; j++) {
+                int64_t i = in_edge[j];
+                if (VECTOR(flow)[T + i] <= eps)
+                    continue;
+                /* the type owning edge i, by binary search on off */
+                int64_t lo = 0, hi = T - 1;
+                while (lo < hi) {
+                    int64_t mid = (lo + hi + 1) / 2;
+                    if (c->off[mid] <= i)
+                        lo = mid;
+                    else
+                        hi = mid - 1;
+                }
+                if (!seen[lo])
+                    seen[lo] = 1, queue[tail++] = lo;
+            }
+        }
+    }
+    free(in_off);
+    free(in_edge);
+    int64_t hot = 0;
+    for (int32_t s = 0; s < M; s++)
+        hot += seen[T + s];
+    res->bottle = malloc(((size_t)hot + 1) * sizeof *res->bottle);
+    if (!res->bottle) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto done;
+    }
+    res->bottle[res->nbottle++] = (hta_bottleneck){c->levels, 0};
+    for (int32_t s = 0; s < M; s++)
+        if (seen[T + s])
+            res->bottle[res->nbottle++] = (hta_bottleneck){1, s};
+done:
+    if (have_graph)
+        igraph_destroy(&g);
+    if (have_el)
+        igraph_vector_int_destroy(&el);
+    if (have_cap)
+        igraph_vector_destroy(&cap);
+    if (have_flow)
+        igraph_vector_destroy(&flow);
+    free(seen);
+    free(queue);
+    return st;
+}
+
 hta_status hta_capacity_solve(const hta_cluster *c,
                               const hta_capacity_opts *opts,
                               hta_capacity_result *res, hta_diag *d)
@@ -588,9 +739,10 @@ hta_status hta_capacity_solve(const hta_cluster *c,
     if (m == HTA_CAP_FLOW) {
         st = flow_solve(c, opts, res, d);
     } else {
-        lp_ctx x = {c, opts, res, m == HTA_CAP_PLAIN};
-        st = hta_glpk_guard(lp_solve, &x, opts->verbose, d);
+        st = lp_solve(c, opts, res, m == HTA_CAP_PLAIN, d);
     }
+    if (st == HTA_OK)
+        st = bottlenecks(c, res, d);
     if (st != HTA_OK) {
         hta_capacity_result_free(res);
         return st;

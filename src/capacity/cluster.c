@@ -1,5 +1,6 @@
 /* Cluster model: file format, hierarchy, types from placement instances. */
 #include "hta/cluster.h"
+#include "hta/topology.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,8 +22,10 @@ int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n)
 {
     if (n >= c->levels)
         return 0;
-    int64_t g = s;
-    for (int i = 0; i + 2 <= n; i++)
+    /* level 2 is the rack (topology.h), each further level groups runs of
+     * consecutive groups of the level below */
+    int64_t g = hta_rack_of(s, c->topo[0]);
+    for (int i = 1; i + 2 <= n; i++)
         g /= c->topo[i];
     return g;
 }

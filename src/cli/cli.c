@@ -1,51 +1,85 @@
-/* Command-line helpers: option parsing and error printing. */
+/* Command-line layer: option tables, checks, help, signals, stdout. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "hta/instance.h"
+#include "hta/lex.h"
+#include "hta/num.h"
 #include "hta/outfile.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+/* ---- signals ---------------------------------------------------------- */
 
 volatile sig_atomic_t cli_interrupted = 0;
+static volatile sig_atomic_t polling = 0;
 
-static void on_interrupt(int sig)
+static void on_signal(int sig)
 {
-    cli_interrupted = 1;
+    /* First signal of a command that polls: note it, the command stops
+     * with its best so far.  Otherwise (or the second time): remove the
+     * temporary files and die of the signal, as the shell expects. */
+    if (polling && !cli_interrupted) {
+        cli_interrupted = sig;
+        return;
+    }
+    hta_outfile_remove_temps();
     signal(sig, SIG_DFL);
+    raise(sig);
 }
 
-void cli_catch_interrupt(void)
+void cli_catch_signals(void)
 {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
+    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* A signal ignored by the parent (nohup, background jobs of a
+         * non-interactive shell) stays ignored. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
-double cli_now(void)
+void cli_poll_interrupts(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    polling = 1;
 }
+
+int cli_interrupt_code(void)
+{
+    return 128 + (int)cli_interrupted;
+}
+
+int cli_finish_stdout(int code)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int err = errno;
+    if (!bad)
+        return code;
+    fprintf(stderr, "<stdout>: error: write error: %s\n", strerror(err));
+    return code ? code : HTA_ERR_IO;
+}
+
+/* ---- messages --------------------------------------------------------- */
 
 int cli_usage_error(const cli_args *a, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "hta %s: ", a->command);
+    fprintf(stderr, "hta %s: ", a->spec->name);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (usage: 'hta %s --help')\n", a->command);
+    fprintf(stderr, " (usage: 'hta %s --help')\n", a->spec->name);
     return HTA_ERR_USAGE;
 }
 
@@ -57,42 +91,224 @@ int cli_report(hta_status st, const hta_diag *d)
     return (int)st;
 }
 
-static int find(const cli_args *a, const char *name)
+/* ---- the table -------------------------------------------------------- */
+
+static int find(const cli_spec *s, const char *name, size_t len)
 {
-    for (int i = 0; i < a->noptions; i++)
-        if (strcmp(a->options[i].name, name) == 0)
+    for (int i = 0; i < s->nopts; i++)
+        if (strlen(s->opts[i].name) == len &&
+            strncmp(s->opts[i].name, name, len) == 0)
             return i;
     return -1;
 }
 
-const char *cli_get(const cli_args *a, const char *name)
+const cli_val *cli_value(const cli_args *a, const char *name)
 {
-    int i = find(a, name);
-    return i >= 0 && a->count[i] ? a->value[i] : NULL;
+    int i = find(a->spec, name, strlen(name));
+    if (i < 0) {
+        /* A programming error: the name is not in the command's table. */
+        fprintf(stderr, "hta: internal error: option --%s undeclared\n",
+                name);
+        abort();
+    }
+    return &a->v[i];
 }
 
 int cli_has(const cli_args *a, const char *name)
 {
-    int i = find(a, name);
-    return i >= 0 && a->count[i] > 0;
+    return cli_value(a, name)->given;
 }
 
-int cli_parse(cli_args *a, int argc, char **argv, const char *command,
-              const char *usage, const char *help, const cli_option *opts,
-              int nopts, int min_pos, int max_pos, int *exit_now)
+const char *cli_str(const cli_args *a, const char *name)
+{
+    const cli_val *v = cli_value(a, name);
+    return v->given ? v->raw : NULL;
+}
+
+/* Index of s[0..len) among "a|b|c", or -1. */
+static int choice(const char *choices, const char *s, size_t len)
+{
+    int i = 0;
+    for (const char *p = choices;; i++) {
+        size_t l = strcspn(p, "|");
+        if (l == len && strncmp(p, s, len) == 0)
+            return i;
+        if (!p[l])
+            return -1;
+        p += l + 1;
+    }
+}
+
+/* "a, b or c" from "a|b|c". */
+static void choice_list(const char *choices, char *buf, size_t size)
+{
+    size_t n = 0;
+    int count = 1;
+    for (const char *p = choices; *p; p++)
+        count += *p == '|';
+    int i = 0;
+    for (const char *p = choices; n + 1 < size; i++) {
+        size_t l = strcspn(p, "|");
+        n += (size_t)snprintf(buf + n, size - n, "%s%.*s",
+                              i == 0 ? "" : i == count - 1 ? " or " : ", ",
+                              (int)l, p);
+        if (!p[l] || n >= size)
+            break;
+        p += l + 1;
+    }
+}
+
+/* An integer option's upper bound: a hi of CLI_INT64_MAX or more means
+ * INT64_MAX (a double cannot hold it). */
+static int64_t int_hi(const cli_opt *o)
+{
+    return o->hi >= CLI_INT64_MAX ? INT64_MAX : (int64_t)o->hi;
+}
+
+static void range_text(const cli_opt *o, char *buf, size_t size)
+{
+    char lo[32], hi[32];
+    if (o->kind == OPT_INT || o->kind == OPT_INTS) {
+        snprintf(lo, sizeof lo, "%.0f", o->lo);
+        snprintf(hi, sizeof hi, "%lld", (long long)int_hi(o));
+        snprintf(buf, size, "an integer in [%s, %s]", lo, hi);
+        return;
+    }
+    hta_format_real(lo, o->lo);
+    if (o->hi >= 1e300)
+        snprintf(buf, size, "a number %s %s",
+                 o->flags & OPT_OPEN_LO ? ">" : ">=", lo);
+    else {
+        hta_format_real(hi, o->hi);
+        snprintf(buf, size, "a number in %s%s, %s]",
+                 o->flags & OPT_OPEN_LO ? "(" : "[", lo, hi);
+    }
+}
+
+/* Checks one number against o's range. */
+static int in_range(const cli_opt *o, double x)
+{
+    if (o->flags & OPT_OPEN_LO ? !(x > o->lo) : !(x >= o->lo))
+        return 0;
+    return x <= o->hi;
+}
+
+static int bad_value(const cli_args *a, const cli_opt *o, const char *raw)
+{
+    char what[120];
+    switch (o->kind) {
+    case OPT_INT:
+    case OPT_REAL:
+        range_text(o, what, sizeof what);
+        break;
+    case OPT_INTS:
+    case OPT_REALS: {
+        char r[100];
+        range_text(o, r, sizeof r);
+        if (o->min_items == o->max_items)
+            snprintf(what, sizeof what, "%d comma-separated values, each %s",
+                     o->min_items, r + (r[0] == 'a' ? 2 : 0));
+        else
+            snprintf(what, sizeof what,
+                     "%d to %d comma-separated values, each %s",
+                     o->min_items, o->max_items, r + (r[0] == 'a' ? 2 : 0));
+        break;
+    }
+    case OPT_ENUM:
+        snprintf(what, sizeof what, "one of ");
+        choice_list(o->choices, what + 7, sizeof what - 7);
+        break;
+    case OPT_ENUMS:
+        snprintf(what, sizeof what, "a list of distinct ");
+        choice_list(o->choices, what + 19, sizeof what - 19);
+        break;
+    default:
+        snprintf(what, sizeof what, "a file name");
+        break;
+    }
+    char q[64];
+    hta_lex_quote(raw, q);
+    return cli_usage_error(a, "--%s expects %s, found '%s'", o->name, what,
+                           q);
+}
+
+/* Parses and checks the value of option k. */
+static int check_value(cli_args *a, int k)
+{
+    const cli_opt *o = &a->spec->opts[k];
+    cli_val *v = &a->v[k];
+    const char *s = v->raw;
+    switch (o->kind) {
+    case OPT_FLAG:
+        return 1;
+    case OPT_INT: {
+        int64_t lo = (int64_t)o->lo, hi = int_hi(o);
+        if (hta_num_int(s, lo, hi, &v->i) != HTA_NUM_OK)
+            return bad_value(a, o, s), 0;
+        return 1;
+    }
+    case OPT_REAL:
+        if (hta_num_real(s, &v->x) != HTA_NUM_OK || !in_range(o, v->x))
+            return bad_value(a, o, s), 0;
+        return 1;
+    case OPT_ENUM:
+        if ((v->e = choice(o->choices, s, strlen(s))) < 0)
+            return bad_value(a, o, s), 0;
+        return 1;
+    case OPT_ENUMS:
+        v->n = 0;
+        for (const char *p = s;;) {
+            size_t l = strcspn(p, ",");
+            int c = choice(o->choices, p, l);
+            if (c < 0 || v->n >= CLI_MAX_LIST)
+                return bad_value(a, o, s), 0;
+            for (int j = 0; j < v->n; j++)
+                if (v->items[j] == c)
+                    return cli_usage_error(a, "--%s lists '%.*s' twice",
+                                           o->name, (int)l, p),
+                           0;
+            v->items[v->n++] = c;
+            if (!p[l])
+                break;
+            p += l + 1;
+        }
+        return 1;
+    case OPT_REALS:
+    case OPT_INTS:
+        if (hta_num_real_list(s, v->list, o->max_items, &v->n) !=
+                HTA_NUM_OK ||
+            v->n < o->min_items)
+            return bad_value(a, o, s), 0;
+        for (int j = 0; j < v->n; j++) {
+            if (!in_range(o, v->list[j]))
+                return bad_value(a, o, s), 0;
+            if (o->kind == OPT_INTS && v->list[j] != floor(v->list[j]))
+                return bad_value(a, o, s), 0;
+        }
+        if (o->kind == OPT_INTS && strpbrk(s, ".eE+"))
+            return bad_value(a, o, s), 0;
+        return 1;
+    case OPT_IN:
+    case OPT_OUT:
+        if (!*s)
+            return bad_value(a, o, s), 0;
+        return 1;
+    }
+    return 1;
+}
+
+int cli_parse(cli_args *a, const cli_spec *spec, int argc, char **argv,
+              int *exit_now)
 {
     memset(a, 0, sizeof *a);
-    a->command = command;
-    a->usage = usage;
-    a->options = opts;
-    a->noptions = nopts;
+    a->spec = spec;
     int only_pos = 0;
+    *exit_now = HTA_ERR_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-            if (a->npos >= max_pos || a->npos >= 16) {
-                *exit_now = cli_usage_error(a, "unexpected argument '%s'",
-                                            arg);
+            if (a->npos >= spec->max_pos || a->npos >= CLI_MAX_POS) {
+                cli_usage_error(a, "unexpected argument '%s'", arg);
                 return 0;
             }
             a->pos[a->npos++] = arg;
@@ -103,152 +319,207 @@ int cli_parse(cli_args *a, int argc, char **argv, const char *command,
             continue;
         }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            printf("usage: %s\n%s", usage, help);
-            *exit_now = 0;
+            cli_help(spec, stdout);
+            *exit_now = cli_finish_stdout(0);
             return 0;
         }
         int k = -1;
         const char *inline_val = NULL;
         if (arg[1] == '-') {
             const char *name = arg + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            for (int j = 0; j < nopts; j++)
-                if (strlen(opts[j].name) == len &&
-                    strncmp(opts[j].name, name, len) == 0)
-                    k = j;
+            k = find(spec, name, eq ? (size_t)(eq - name) : strlen(name));
             if (eq)
                 inline_val = eq + 1;
         } else if (arg[2] == '\0') {
-            for (int j = 0; j < nopts; j++)
-                if (opts[j].short_name == arg[1])
+            for (int j = 0; j < spec->nopts; j++)
+                if (spec->opts[j].short_name == arg[1])
                     k = j;
         }
         if (k < 0) {
-            *exit_now = cli_usage_error(a, "unknown option '%s'", arg);
+            cli_usage_error(a, "unknown option '%s'", arg);
             return 0;
         }
-        if (!opts[k].has_arg && inline_val) {
-            *exit_now = cli_usage_error(a, "option '--%s' takes no argument",
-                                        opts[k].name);
+        const cli_opt *o = &spec->opts[k];
+        if (a->v[k].given) {
+            cli_usage_error(a, "option '--%s' given twice", o->name);
             return 0;
         }
         const char *val = "";
-        if (opts[k].has_arg) {
-            if (inline_val)
-                val = inline_val;
-            else if (i + 1 < argc)
-                val = argv[++i];
-            else {
-                *exit_now = cli_usage_error(a, "option '%s' needs an argument",
-                                            arg);
+        if (o->kind == OPT_FLAG) {
+            if (inline_val) {
+                cli_usage_error(a, "option '--%s' takes no argument",
+                                o->name);
                 return 0;
             }
+        } else if (inline_val) {
+            val = inline_val;
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            cli_usage_error(a, "option '%s' needs an argument", arg);
+            return 0;
         }
-        a->value[k] = val;
-        a->count[k]++;
+        a->v[k].given = 1;
+        a->v[k].raw = val;
     }
-    if (a->npos < min_pos) {
-        *exit_now = cli_usage_error(a, "missing argument");
+    /* Every value is checked before the command looks at any. */
+    for (int k = 0; k < spec->nopts; k++)
+        if (a->v[k].given && !check_value(a, k))
+            return 0;
+    if (a->npos < spec->min_pos) {
+        cli_usage_error(a, "missing argument");
+        return 0;
+    }
+    *exit_now = 0;
+    return 1;
+}
+
+int cli_check_modes(const cli_args *a, unsigned active)
+{
+    const cli_spec *s = a->spec;
+    for (int k = 0; k < s->nopts; k++) {
+        const cli_opt *o = &s->opts[k];
+        if (!a->v[k].given || !o->modes || (o->modes & active))
+            continue;
+        char buf[200];
+        size_t n = 0;
+        int first = 1;
+        for (int b = 0; b < 16 && n + 1 < sizeof buf; b++)
+            if (o->modes & (1u << b)) {
+                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s",
+                                      first ? "" : ", ", s->mode_names[b]);
+                first = 0;
+            }
+        cli_usage_error(a, "--%s applies only to %s", o->name, buf);
         return 0;
     }
     return 1;
 }
 
-int cli_int(const cli_args *a, const char *name, int64_t lo, int64_t hi,
-            int64_t *out)
+/* ---- help ------------------------------------------------------------- */
+
+void cli_help(const cli_spec *s, FILE *f)
 {
-    const char *s = cli_get(a, name);
-    if (!s)
-        return 1;
-    errno = 0;
-    char *end = NULL;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
-        cli_usage_error(a, "--%s expects an integer in [%lld, %lld], found "
-                           "'%s'",
-                        name, (long long)lo, (long long)hi, s);
-        return 0;
+    fprintf(f, "usage: hta %s %s\n", s->name, s->usage);
+    if (s->about)
+        fprintf(f, "\n%s", s->about);
+    if (s->nopts)
+        fprintf(f, "\noptions:\n");
+    for (int k = 0; k < s->nopts; k++) {
+        const cli_opt *o = &s->opts[k];
+        char left[64];
+        snprintf(left, sizeof left, "%s%c%s--%s%s%s",
+                 o->short_name ? "-" : "", o->short_name ? o->short_name : ' ',
+                 o->short_name ? ", " : "  ", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        if (!o->short_name)
+            memmove(left, left + 3, strlen(left + 3) + 1);
+        const char *h = o->help;
+        size_t l = strcspn(h, "\n");
+        if (strlen(left) > 22)
+            fprintf(f, "  %s\n  %-22s %.*s\n", left, "", (int)l, h);
+        else
+            fprintf(f, "  %-22s %.*s\n", left, (int)l, h);
+        for (h += l; *h; h += l) {
+            h++;
+            l = strcspn(h, "\n");
+            fprintf(f, "  %-22s %.*s\n", "", (int)l, h);
+        }
     }
-    *out = (int64_t)v;
-    return 1;
 }
 
-int cli_real(const cli_args *a, const char *name, double lo, double *out)
-{
-    const char *s = cli_get(a, name);
-    if (!s)
-        return 1;
-    errno = 0;
-    char *end = NULL;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) ||
-        v < lo) {
-        cli_usage_error(a, "--%s expects a number >= %g, found '%s'", name,
-                        lo, s);
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
+/* ---- costs ------------------------------------------------------------ */
 
-/* Parses "V,V,..." into a table or "A,B" into an affine w_rem. */
-int cli_wrem(const cli_args *a, hta_wrem *w, double **store)
+int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
 {
-    const char *table = cli_get(a, "w-rem"), *aff = cli_get(a, "w-rem-affine");
-    if (table && aff)
+    const cli_val *loc = cli_value(a, "w-loc"), *tab = cli_value(a, "w-rem"),
+                  *aff = cli_value(a, "w-rem-affine");
+    *store = NULL;
+    memset(w, 0, sizeof *w);
+    if (tab->given && aff->given)
         return cli_usage_error(a, "give --w-rem or --w-rem-affine, not both"),
                0;
-    const char *s = aff ? aff : table ? table : "3";
-    size_t count = 1;
-    for (const char *p = s; *p; p++)
-        count += *p == ',';
-    double *v = malloc(count * sizeof *v);
-    if (!v)
-        return 0;
-    const char *p = s;
-    for (size_t i = 0; i < count; i++) {
-        char *end;
-        v[i] = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0')) {
-            free(v);
-            cli_usage_error(a, "expected numbers separated by commas, found "
-                               "'%s'",
-                            s);
-            return 0;
-        }
-        p = end + (*end == ',');
-    }
-    *store = v;
-    if (aff) {
-        if (count != 2) {
-            cli_usage_error(a, "--w-rem-affine expects A,B, found '%s'", s);
-            return 0;
-        }
+    *w_loc = loc->given ? loc->x : 1.0;
+    if (aff->given) {
         w->kind = HTA_WREM_AFFINE;
-        w->a = v[0];
-        w->b = v[1];
-    } else {
-        w->kind = HTA_WREM_TABLE;
-        w->k = (int64_t)count - 1;
-        w->v = v;
+        w->a = aff->list[0];
+        w->b = aff->list[1];
+        if (!(w->a >= *w_loc))
+            return cli_usage_error(a, "--w-rem-affine: A must be >= w_loc "
+                                      "(Definition 7), found '%s'",
+                                   aff->raw),
+                   0;
+        if (!(w->b >= 0))
+            return cli_usage_error(a, "--w-rem-affine: B must be >= 0, "
+                                      "found '%s'",
+                                   aff->raw),
+                   0;
+        return 1;
     }
+    int n = tab->given ? tab->n : 1;
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "hta %s: out of memory\n", a->spec->name);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = tab->given ? tab->list[i] : 3.0;
+    for (int i = 0; i < n; i++)
+        if ((i == 0 && !(v[0] >= *w_loc)) || (i > 0 && v[i] < v[i - 1])) {
+            free(v);
+            return cli_usage_error(a, "--w-rem must be non-decreasing and "
+                                      ">= w_loc (Definition 7), found '%s'",
+                                   tab->given ? tab->raw : "3"),
+                   0;
+        }
+    w->kind = HTA_WREM_TABLE;
+    w->k = n - 1;
+    w->v = v;
+    *store = v;
     return 1;
 }
 
+/* ---- outputs ---------------------------------------------------------- */
 
-/* Writes inst to path (or stdout) atomically. */
+int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,
+                      const char *const *ins, int nin)
+{
+    hta_diag d;
+    hta_diag_clear(&d);
+    for (int i = 0; i < nout; i++) {
+        const char *p = outs[i];
+        if (!p)
+            continue;
+        for (int j = 0; j < nin; j++)
+            if (ins[j] && hta_outfile_same_file(p, ins[j]))
+                return cli_usage_error(a, "output '%s' is the input '%s'", p,
+                                       ins[j]);
+        for (int j = 0; j < i; j++)
+            if (outs[j] && strcmp(p, "-") != 0 &&
+                (strcmp(p, outs[j]) == 0 || hta_outfile_same_file(p, outs[j])))
+                return cli_usage_error(a, "two outputs name the same file "
+                                          "'%s'",
+                                       p);
+        hta_status st = hta_outfile_check(p, &d);
+        if (st != HTA_OK)
+            return cli_report(st, &d);
+    }
+    return 0;
+}
+
 hta_status cli_write_instance(const hta_instance *inst, const char *path,
-                                 const char *comment, hta_diag *d)
+                              const char *comment, hta_diag *d)
 {
     hta_outfile out;
-    hta_status st = hta_outfile_open(&out, path ? path : "-", d);
+    const char *p = path ? path : "-";
+    hta_status st = hta_outfile_open(&out, p, d);
     if (st != HTA_OK)
         return st;
     if ((st = hta_instance_write(inst, out.f, comment)) != HTA_OK)
-        hta_diag_set(d, st, path ? path : "<stdout>", 0, "write error");
+        hta_diag_set(d, st, strcmp(p, "-") ? p : "<stdout>", 0,
+                     "write error");
     else
         st = hta_outfile_commit(&out, d);
     hta_outfile_abort(&out);
     return st;
 }
-

@@ -1,34 +1,85 @@
-/* Command-line helpers shared by the subcommands (not part of the library):
- * option parsing, number arguments, diagnostics printing, timing. */
+/* Command-line layer (not part of the library): each command declares its
+ * options once, in a table {name, kind, range, modes, help}; cli_parse
+ * reads argv against it and checks every value before any work starts, and
+ * --help is printed from the same table.  One message style, exit 2 for
+ * every usage error.
+ *
+ * Ownership: a cli_args borrows the table and argv; values are copies or
+ * point into argv.
+ */
 #ifndef HTA_CLI_H
 #define HTA_CLI_H
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hta/diag.h"
+#include "hta/instance.h"
 
-typedef struct cli_option {
+#define CLI_MAX_OPTS 40
+#define CLI_MAX_POS 4
+#define CLI_MAX_LIST 16
+
+typedef enum cli_kind {
+    OPT_FLAG,  /* no argument */
+    OPT_INT,   /* integer in [lo, hi] */
+    OPT_REAL,  /* real in [lo, hi] (or (lo, hi] with OPT_OPEN_LO) */
+    OPT_ENUM,  /* one of choices ("a|b|c") */
+    OPT_ENUMS, /* comma list of distinct choices, in the order given */
+    OPT_REALS, /* comma list of reals, each in the range */
+    OPT_INTS,  /* comma list of integers, each in [lo, hi] */
+    OPT_IN,    /* an input file */
+    OPT_OUT    /* an output file ("-" is standard output) */
+} cli_kind;
+
+#define OPT_OPEN_LO 1u /* the range excludes lo: value > lo */
+#define CLI_INT64_MAX 9.2e18 /* as hi of OPT_INT: INT64_MAX */
+
+typedef struct cli_opt {
     const char *name; /* long name without "--" */
     char short_name;  /* 0 for none */
-    int has_arg;
-} cli_option;
+    cli_kind kind;
+    double lo, hi;        /* value range (each item for lists) */
+    unsigned flags;       /* OPT_OPEN_LO */
+    int min_items, max_items; /* lists: how many items */
+    const char *choices;  /* OPT_ENUM(S): "a|b|c" */
+    unsigned modes;       /* modes it applies to (bit mask); 0: all */
+    const char *arg;      /* name of the argument in the help: "S" */
+    const char *help;     /* help text, lines separated by '\n' */
+} cli_opt;
+
+typedef struct cli_spec {
+    const char *name;  /* "solve", "gen hdfs" */
+    const char *usage; /* after "hta <name> " */
+    const char *about; /* paragraph(s) printed by --help */
+    const cli_opt *opts;
+    int nopts;
+    int min_pos, max_pos;
+    const char *const *mode_names; /* modes[i]: "--algo ilp", for errors */
+} cli_spec;
+
+typedef struct cli_val {
+    int given;
+    const char *raw; /* the argument as given */
+    int64_t i;       /* OPT_INT */
+    double x;        /* OPT_REAL */
+    int e;           /* OPT_ENUM: index into choices */
+    int n;           /* lists: item count */
+    double list[CLI_MAX_LIST]; /* OPT_REALS, OPT_INTS */
+    int items[CLI_MAX_LIST];   /* OPT_ENUMS: choice indices in order */
+} cli_val;
 
 typedef struct cli_args {
-    const char *command;
-    const char *usage;
-    const cli_option *options;
-    int noptions;
-    const char *value[32]; /* per option: its argument, or "" for flags */
-    int count[32];         /* per option: how often it was given */
-    const char *pos[16];   /* positional arguments */
+    const cli_spec *spec;
+    cli_val v[CLI_MAX_OPTS];
+    const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;
 
 typedef struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *usage;   /* one line */
     const char *summary; /* one line */
 } cli_command;
 
@@ -41,36 +92,27 @@ int cmd_decode(int argc, char **argv);
 int cmd_capacity(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 
-/* Parses argv[1..argc) (argv[0] is the command name).  Prints the help and
- * returns 0 through *exit_now for --help; prints a one-line usage error and
- * sets *exit_now = HTA_ERR_USAGE on a bad option.  Returns 1 to go on. */
-int cli_parse(cli_args *a, int argc, char **argv, const char *command,
-              const char *usage, const char *help, const cli_option *opts,
-              int nopts, int min_pos, int max_pos, int *exit_now);
+/* Parses argv[1..argc) (argv[0] is the command name) against spec and
+ * checks every value given (kind, range, repetition).  Returns 1 to go on;
+ * returns 0 with *exit_now set after --help (0, help printed) or a usage
+ * error (2, one line printed). */
+int cli_parse(cli_args *a, const cli_spec *spec, int argc, char **argv,
+              int *exit_now);
 
-/* The option's argument, or NULL when absent. */
-const char *cli_get(const cli_args *a, const char *name);
+/* Prints the help generated from the table on f. */
+void cli_help(const cli_spec *spec, FILE *f);
+
+/* The value of an option by name (the name must be in the table). */
+const cli_val *cli_value(const cli_args *a, const char *name);
 int cli_has(const cli_args *a, const char *name);
+const char *cli_str(const cli_args *a, const char *name); /* raw or NULL */
 
-/* Number arguments: 1 on success, else a usage error is printed. */
-int cli_int(const cli_args *a, const char *name, int64_t lo, int64_t hi,
-            int64_t *out);
-int cli_real(const cli_args *a, const char *name, double lo, double *out);
+/* Usage error for every given option whose modes do not meet active.
+ * what names the active modes in the message.  Returns 1 when all apply. */
+int cli_check_modes(const cli_args *a, unsigned active);
 
-struct hta_wrem;
-/* --w-rem V[,V...] (a table, default 3) or --w-rem-affine A,B into *w;
- * *store receives the values array (caller frees).  0 after a usage
- * error was printed. */
-int cli_wrem(const cli_args *a, struct hta_wrem *w, double **store);
-
-struct hta_instance;
-/* Writes an instance to path (standard output when NULL) atomically, with
- * comment lines on top. */
-hta_status cli_write_instance(const struct hta_instance *inst,
-                              const char *path, const char *comment,
-                              hta_diag *d);
-
-/* Prints "hta <command>: <msg>" and the usage line; returns HTA_ERR_USAGE. */
+/* Prints "hta <command>: <msg> (usage: 'hta <command> --help')" and
+ * returns HTA_ERR_USAGE. */
 int cli_usage_error(const cli_args *a, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -80,12 +122,48 @@ int cli_usage_error(const cli_args *a, const char *fmt, ...)
 /* Prints the diagnostic on stderr and returns its status. */
 int cli_report(hta_status st, const hta_diag *d);
 
-/* Set by SIGINT once cli_catch_interrupt ran: long solvers poll it and
- * stop with their best so far.  A second SIGINT kills as usual. */
-extern volatile sig_atomic_t cli_interrupted;
-void cli_catch_interrupt(void);
+/* The cost options --w-loc X, --w-rem V[,V...] and --w-rem-affine A,B
+ * (declared by the command as CLI_COST_OPTS) into w_loc and w, checked as
+ * the instance format checks them.  The table values point into a
+ * (static per call) array in *store, which the caller frees.  0 after a
+ * usage error was printed. */
+int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store);
 
-/* Monotonic seconds. */
-double cli_now(void);
+#define CLI_COST_OPTS                                                      \
+    {"w-loc", 0, OPT_REAL, 0, 1e300, OPT_OPEN_LO, 0, 0, NULL, 0, "X",       \
+     "local cost w_loc (default 1)"},                                      \
+    {"w-rem", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,  \
+     0, "V[,V...]",                                                        \
+     "remote cost table: w_rem(r) = V_min(r,k), non-decreasing,\n"         \
+     ">= w_loc (default 3)"},                                              \
+    {"w-rem-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, 0, "A,B",      \
+     "remote cost w_rem(r) = A + B*r (A >= w_loc, B >= 0)"}
+
+/* Checks before any work that each output path can be written, is none
+ * of the inputs and that no two outputs are the same file.  NULL entries
+ * are skipped.  Returns 0, or the exit code after printing why. */
+int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,
+                      const char *const *ins, int nin);
+
+/* Writes an instance to path ("-" or NULL: standard output) atomically,
+ * comment lines on top. */
+hta_status cli_write_instance(const hta_instance *inst, const char *path,
+                              const char *comment, hta_diag *d);
+
+/* Set by SIGINT/SIGTERM once cli_catch_signals ran: long solvers poll it
+ * and stop with their best so far.  A second signal kills as usual, after
+ * the temporary output files were removed. */
+extern volatile sig_atomic_t cli_interrupted;
+void cli_catch_signals(void);
+
+/* The command polls cli_interrupted: the first signal only sets it. */
+void cli_poll_interrupts(void);
+
+/* 128 + the signal that interrupted the run (130 for SIGINT). */
+int cli_interrupt_code(void);
+
+/* Writes stdout out and reports a write error as "<stdout>: error: write
+ * error: ..." with HTA_ERR_IO; else returns code. */
+int cli_finish_stdout(int code);
 
 #endif

@@ -8,21 +8,22 @@
 #include "hta/cnf.h"
 #include "hta/reduce.h"
 
-static const char usage[] = "hta decode FORMULA.cnf ASSIGNMENT";
-static const char help[] =
-    "\nRebuilds the reduction instance of FORMULA (hta gen sat), reads an\n"
+static const cli_spec spec = {
+    "decode", "FORMULA.cnf ASSIGNMENT",
+    "Rebuilds the reduction instance of FORMULA (hta gen sat), reads an\n"
     "assignment for it and, when its makespan is <= 3, derives a truth\n"
     "assignment, checks it against every clause and prints it as\n"
     "\"s SATISFIABLE\" and \"v ... 0\" lines.  Exit 5 when the makespan\n"
-    "exceeds 3: such an assignment proves nothing.\n";
+    "exceeds 3: such an assignment proves nothing.\n",
+    NULL, 0, 2, 2, NULL};
 
 int cmd_decode(int argc, char **argv)
 {
     cli_args args;
     int code = 0;
-    if (!cli_parse(&args, argc, argv, "decode", usage, help, NULL, 0, 2, 2,
-                   &code))
+    if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
+    cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
     hta_cnf *f = NULL;
@@ -39,11 +40,10 @@ int cmd_decode(int argc, char **argv)
         d.path = args.pos[1];
     if (st == HTA_OK) {
         hta_model_write(stdout, model, f->nvars);
-        if (fflush(stdout) != 0)
-            st = HTA_ERR_IO;
-    }
-    if (st != HTA_OK)
+        code = cli_finish_stdout(0);
+    } else {
         code = cli_report(st, &d);
+    }
     free(model);
     free(a);
     hta_reduce_free(r);

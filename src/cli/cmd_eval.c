@@ -6,22 +6,65 @@
 #include "hta/assign.h"
 #include "report.h"
 
-static const char usage[] = "hta eval INSTANCE ASSIGNMENT [--json] [--loads]";
-static const char help[] =
-    "\nPrints the makespan L^A, the total load H^A, the local and remote\n"
-    "counts and the remote cost w_rem(r^A) of an assignment.\n"
-    "  --json   as JSON, with the per-server counts and loads\n"
-    "  --loads  also list every server's local, remote and load\n";
+static const cli_opt options[] = {
+    {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "as JSON, with the per-server counts and loads"},
+    {"loads", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "also list every server's local, remote and load"},
+};
 
-static const cli_option options[] = {{"json", 0, 0}, {"loads", 0, 0}};
+static const cli_spec spec = {
+    "eval", "INSTANCE ASSIGNMENT [--json] [--loads]",
+    "Prints the makespan L^A, the total load H^A, the local and remote\n"
+    "counts and the remote cost w_rem(r^A) of an assignment.\n",
+    options, 2, 2, 2, NULL};
+
+static void print_json(const hta_instance *inst, const hta_eval *ev)
+{
+    fputs("{\"makespan\": ", stdout);
+    json_number(stdout, ev->makespan);
+    fputs(", \"total\": ", stdout);
+    json_number(stdout, ev->total);
+    printf(", \"local\": %lld, \"remote\": %lld, \"w_rem_r\": ",
+           (long long)ev->local, (long long)ev->remote);
+    json_number(stdout, ev->w_rem_r);
+    printf(", \"argmax\": %ld,\n \"servers\": [", (long)ev->argmax);
+    for (int32_t s = 0; s < inst->n; s++) {
+        printf("%s{\"local\": %ld, \"remote\": %ld, \"load\": ", s ? ", " : "",
+               (long)ev->nloc[s], (long)ev->nrem[s]);
+        json_number(stdout, ev->load[s]);
+        putchar('}');
+    }
+    puts("]}");
+}
+
+static void print_text(const hta_instance *inst, const hta_eval *ev,
+                       int loads)
+{
+    char x[32];
+    hta_format_real(x, ev->makespan);
+    printf("makespan %s (server %ld)\n", x, (long)ev->argmax);
+    hta_format_real(x, ev->total);
+    printf("total %s\n", x);
+    printf("local %lld\nremote %lld\n", (long long)ev->local,
+           (long long)ev->remote);
+    hta_format_real(x, ev->w_rem_r);
+    printf("w_rem(r) %s\n", x);
+    if (loads)
+        for (int32_t s = 0; s < inst->n; s++) {
+            hta_format_real(x, ev->load[s]);
+            printf("server %ld local %ld remote %ld load %s\n", (long)s,
+                   (long)ev->nloc[s], (long)ev->nrem[s], x);
+        }
+}
 
 int cmd_eval(int argc, char **argv)
 {
     cli_args args;
     int code = 0;
-    if (!cli_parse(&args, argc, argv, "eval", usage, help, options, 2, 2, 2,
-                   &code))
+    if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
+    cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
     hta_instance *inst = NULL;
@@ -34,44 +77,13 @@ int cmd_eval(int argc, char **argv)
         st = hta_eval_run(inst, a, &ev, &d);
     if (st != HTA_OK) {
         code = cli_report(st, &d);
-        goto cleanup;
-    }
-    char x[32];
-    if (cli_has(&args, "json")) {
-        fputs("{\"makespan\": ", stdout);
-        hta_json_number(stdout, ev.makespan);
-        fputs(", \"total\": ", stdout);
-        hta_json_number(stdout, ev.total);
-        printf(", \"local\": %lld, \"remote\": %lld, \"w_rem_r\": ",
-               (long long)ev.local, (long long)ev.remote);
-        hta_json_number(stdout, ev.w_rem_r);
-        printf(", \"argmax\": %ld,\n \"servers\": [", (long)ev.argmax);
-        for (int32_t s = 0; s < inst->n; s++) {
-            printf("%s{\"local\": %ld, \"remote\": %ld, \"load\": ",
-                   s ? ", " : "", (long)ev.nloc[s], (long)ev.nrem[s]);
-            hta_json_number(stdout, ev.load[s]);
-            putchar('}');
-        }
-        puts("]}");
     } else {
-        hta_format_real(x, ev.makespan);
-        printf("makespan %s (server %ld)\n", x, (long)ev.argmax);
-        hta_format_real(x, ev.total);
-        printf("total %s\n", x);
-        printf("local %lld\nremote %lld\n", (long long)ev.local,
-               (long long)ev.remote);
-        hta_format_real(x, ev.w_rem_r);
-        printf("w_rem(r) %s\n", x);
-        if (cli_has(&args, "loads"))
-            for (int32_t s = 0; s < inst->n; s++) {
-                hta_format_real(x, ev.load[s]);
-                printf("server %ld local %ld remote %ld load %s\n", (long)s,
-                       (long)ev.nloc[s], (long)ev.nrem[s], x);
-            }
+        if (cli_has(&args, "json"))
+            print_json(inst, &ev);
+        else
+            print_text(inst, &ev, cli_has(&args, "loads"));
+        code = cli_finish_stdout(0);
     }
-    if (fflush(stdout) != 0)
-        code = HTA_ERR_IO;
-cleanup:
     hta_eval_free(&ev);
     free(a);
     hta_instance_free(inst);

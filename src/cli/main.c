@@ -2,36 +2,46 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glpk.h>
+#include <igraph_version.h>
+
 #include "cli.h"
 
 #ifndef HTA_VERSION
-#define HTA_VERSION "0.1.0"
+#define HTA_VERSION "0.2.0"
 #endif
 
 const cli_command cli_commands[] = {
-    {"solve", cmd_solve, "hta solve INSTANCE [options]",
-     "best assignment, lower bound and gaps (rr, fsy, brute)"},
-    {"eval", cmd_eval, "hta eval INSTANCE ASSIGNMENT [--json]",
-     "makespan and loads of a given assignment"},
-    {"gen", cmd_gen, "hta gen KIND [options]",
-     "generate instances: hdfs placements, 3SAT reductions, random 3-CNF"},
+    {"solve", cmd_solve,
+     "best assignment, lower bound and gaps (rr, fsy, ilp, brute)"},
+    {"eval", cmd_eval, "makespan and loads of a given assignment"},
+    {"gen", cmd_gen,
+     "generate: hdfs, sat, random3sat, cluster, rr-replica, rr-worst"},
     {"capacity", cmd_capacity,
-     "hta capacity CLUSTER | --from-instance INSTANCE --rate R --rates ...",
-     "capacity region: rho*, inside/boundary/outside, bottlenecks"},
-    {"import", cmd_import, "hta import fsck FILE [options]",
-     "placements from real clusters (hdfs fsck output)"},
-    {"decode", cmd_decode, "hta decode FORMULA.cnf ASSIGNMENT",
+     "capacity region: rho*, inside/boundary/outside, bottleneck"},
+    {"import", cmd_import, "placements from real clusters (hdfs fsck)"},
+    {"decode", cmd_decode,
      "a satisfying truth assignment from a reduction's assignment"},
-    {NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL},
 };
 
 static void help(FILE *f)
 {
-    fprintf(f, "hta %s: the Hadoop task assignment optimizer\n\ncommands:\n",
+    fprintf(f, "hta %s: the Hadoop task assignment optimizer\n\n"
+               "usage: hta COMMAND [options]\n\ncommands:\n",
             HTA_VERSION);
     for (const cli_command *c = cli_commands; c->name; c++)
         fprintf(f, "  %-9s %s\n", c->name, c->summary);
-    fprintf(f, "\n'hta COMMAND --help' describes a command.\n");
+    fprintf(f, "\n'hta help COMMAND' or 'hta COMMAND --help' describes a "
+               "command;\n'hta gen KIND --help' a generator.  "
+               "'hta --version' (-V) prints the versions.\n");
+}
+
+static int version(void)
+{
+    printf("hta %s\nigraph %s\nGLPK %s\n", HTA_VERSION, IGRAPH_VERSION,
+           glp_version());
+    return cli_finish_stdout(0);
 }
 
 int main(int argc, char **argv)
@@ -40,18 +50,29 @@ int main(int argc, char **argv)
         help(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("hta %s\n", HTA_VERSION);
-        return 0;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
+        return version();
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+        (strcmp(cmd, "help") == 0 && argc == 2)) {
         help(stdout);
-        return 0;
+        return cli_finish_stdout(0);
+    }
+    if (strcmp(cmd, "help") == 0) {
+        /* hta help CMD [KIND] is CMD [KIND] --help */
+        static char help_arg[] = "--help";
+        char *args[4] = {argv[2], argc > 3 ? argv[3] : help_arg, help_arg,
+                         NULL};
+        for (const cli_command *c = cli_commands; c->name; c++)
+            if (strcmp(argv[2], c->name) == 0)
+                return c->run(argc > 3 ? 3 : 2, args);
+        fprintf(stderr, "hta: unknown command '%s' (usage: 'hta --help')\n",
+                argv[2]);
+        return 2;
     }
     for (const cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(argv[1], c->name) == 0)
+        if (strcmp(cmd, c->name) == 0)
             return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "hta: unknown command '%s'\n", argv[1]);
-    help(stderr);
+    fprintf(stderr, "hta: unknown command '%s' (usage: 'hta --help')\n", cmd);
     return 2;
 }

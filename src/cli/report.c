@@ -1,49 +1,14 @@
 /* The solve report: text and JSON renderings of the same rows. */
 #include "report.h"
 
+#include "hta/solve.h"
+
 #include <math.h>
 #include <string.h>
 
-void hta_report_bound(hta_report *r, double lb, const char *source)
+static double gap(const hta_solve_result *r, double span)
 {
-    if (!r->has_lower_bound || lb > r->lower_bound) {
-        r->has_lower_bound = 1;
-        r->lower_bound = lb;
-        snprintf(r->bound_source, sizeof r->bound_source, "%s", source);
-    }
-}
-
-int hta_report_best(const hta_report *r)
-{
-    int best = -1;
-    for (int i = 0; i < r->nrows; i++)
-        if (r->rows[i].has_value &&
-            (best < 0 || r->rows[i].makespan < r->rows[best].makespan))
-            best = i;
-    return best;
-}
-
-int hta_report_proven(const hta_report *r)
-{
-    int b = hta_report_best(r);
-    if (b < 0)
-        return 0;
-    for (int i = 0; i < r->nrows; i++)
-        if (r->rows[i].has_value && strcmp(r->rows[i].status, "optimal") == 0 &&
-            r->rows[i].makespan <= r->rows[b].makespan)
-            return 1;
-    if (!r->has_lower_bound)
-        return 0;
-    double span = r->rows[b].makespan;
-    return span - r->lower_bound <= 1e-9 * fmax(1.0, span);
-}
-
-static double gap(const hta_report *r, double span)
-{
-    if (!r->has_lower_bound || r->lower_bound <= 0)
-        return NAN;
-    double g = (span - r->lower_bound) / r->lower_bound;
-    return g < 1e-9 ? 0.0 : g;
+    return hta_solve_gap(r, span);
 }
 
 static void describe_wrem(const hta_instance *inst, char *buf, size_t size)
@@ -65,7 +30,7 @@ static void describe_wrem(const hta_instance *inst, char *buf, size_t size)
              (long long)inst->wrem.k + 1);
 }
 
-void hta_report_text(const hta_report *r, FILE *f)
+void report_text(const hta_solve_result *r, const char *path, FILE *f)
 {
     const hta_instance *inst = r->inst;
     char buf[160], x[32];
@@ -73,7 +38,7 @@ void hta_report_text(const hta_report *r, FILE *f)
     hta_format_real(x, inst->w_loc);
     fprintf(f, "instance %s: %ld tasks, %ld servers, %lld replicas, "
                "w_loc %s, w_rem %s\n",
-            r->path, (long)inst->m, (long)inst->n, (long long)inst->edges, x,
+            path, (long)inst->m, (long)inst->n, (long long)inst->edges, x,
             buf);
     fprintf(f, "%-10s %-11s %12s %9s %9s %9s %9s  %s\n", "algorithm",
             "status", "makespan", "local", "remote", "gap", "seconds",
@@ -109,13 +74,13 @@ void hta_report_text(const hta_report *r, FILE *f)
                    "w_rem(m))\n",
                 x);
     }
-    int b = hta_report_best(r);
+    int b = hta_solve_best_row(r);
     if (b < 0) {
         fprintf(f, "best none\n");
         return;
     }
     hta_format_real(x, r->rows[b].makespan);
-    if (hta_report_proven(r)) {
+    if (hta_solve_proven(r)) {
         fprintf(f, "best %s %s proven optimal\n", r->rows[b].algorithm, x);
     } else {
         double g = gap(r, r->rows[b].makespan);
@@ -127,22 +92,62 @@ void hta_report_text(const hta_report *r, FILE *f)
     }
 }
 
-void hta_json_string(FILE *f, const char *s)
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes
+ * there are not one (stray continuation, overlong, surrogate, > U+10FFFF,
+ * cut short). */
+static int utf8_len(const unsigned char *s)
 {
+    unsigned c = s[0];
+    int n;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, min = 0x10000;
+    else
+        return 0;
+    unsigned cp = c & (0x3fu >> (n - 1));
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+void json_string(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+    while (*s) {
+        unsigned char c = *s;
+        int n = utf8_len(s);
+        if (n == 0) {
+            /* Not UTF-8 (a file name in another encoding): the JSON stays
+             * valid, the byte becomes U+FFFD. */
+            fputs("\\ufffd", f);
+            s++;
+        } else if (c == '"' || c == '\\') {
             fprintf(f, "\\%c", c);
-        else if (c < 0x20)
+            s++;
+        } else if (c < 0x20 || c == 0x7f) {
             fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+            s++;
+        } else {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+        }
     }
     fputc('"', f);
 }
 
-void hta_json_number(FILE *f, double x)
+void json_number(FILE *f, double x)
 {
     char buf[32];
     if (!isfinite(x)) {
@@ -153,57 +158,57 @@ void hta_json_number(FILE *f, double x)
     fputs(buf, f);
 }
 
-void hta_report_json(const hta_report *r, FILE *f)
+void report_json(const hta_solve_result *r, const char *path, FILE *f)
 {
     const hta_instance *inst = r->inst;
     fputs("{\"instance\": {\"path\": ", f);
-    hta_json_string(f, r->path);
+    json_string(f, path);
     fprintf(f, ", \"tasks\": %ld, \"servers\": %ld, \"edges\": %lld, "
                "\"w_loc\": ",
             (long)inst->m, (long)inst->n, (long long)inst->edges);
-    hta_json_number(f, inst->w_loc);
+    json_number(f, inst->w_loc);
     fputs("},\n \"lower_bound\": ", f);
-    hta_json_number(f, r->has_lower_bound ? r->lower_bound : NAN);
+    json_number(f, r->has_lower_bound ? r->lower_bound : NAN);
     fputs(", \"lower_bound_source\": ", f);
     if (r->has_lower_bound)
-        hta_json_string(f, r->bound_source);
+        json_string(f, r->bound_source);
     else
         fputs("null", f);
     fputs(", \"guarantee\": ", f);
-    hta_json_number(f, r->has_guarantee ? r->guarantee : NAN);
+    json_number(f, r->has_guarantee ? r->guarantee : NAN);
     fputs(",\n \"results\": [", f);
     for (int i = 0; i < r->nrows; i++) {
         const hta_row *row = &r->rows[i];
         fputs(i ? ",\n  {" : "\n  {", f);
         fputs("\"algorithm\": ", f);
-        hta_json_string(f, row->algorithm);
+        json_string(f, row->algorithm);
         fputs(", \"status\": ", f);
-        hta_json_string(f, row->status);
+        json_string(f, row->status);
         fputs(", \"makespan\": ", f);
-        hta_json_number(f, row->has_value ? row->makespan : NAN);
+        json_number(f, row->has_value ? row->makespan : NAN);
         if (row->has_value)
             fprintf(f, ", \"local\": %lld, \"remote\": %lld",
                     (long long)row->local, (long long)row->remote);
         else
             fputs(", \"local\": null, \"remote\": null", f);
         fputs(", \"gap\": ", f);
-        hta_json_number(f, row->has_value ? gap(r, row->makespan) : NAN);
+        json_number(f, row->has_value ? gap(r, row->makespan) : NAN);
         fputs(", \"seconds\": ", f);
-        hta_json_number(f, row->seconds);
+        json_number(f, row->seconds);
         fputs(", \"note\": ", f);
-        hta_json_string(f, row->note);
+        json_string(f, row->note);
         fputc('}', f);
     }
     fputs("],\n \"best\": ", f);
-    int b = hta_report_best(r);
+    int b = hta_solve_best_row(r);
     if (b < 0) {
         fputs("null}\n", f);
         return;
     }
     fputs("{\"algorithm\": ", f);
-    hta_json_string(f, r->rows[b].algorithm);
+    json_string(f, r->rows[b].algorithm);
     fputs(", \"makespan\": ", f);
-    hta_json_number(f, r->rows[b].makespan);
+    json_number(f, r->rows[b].makespan);
     fprintf(f, ", \"proven_optimal\": %s}}\n",
-            hta_report_proven(r) ? "true" : "false");
+            hta_solve_proven(r) ? "true" : "false");
 }

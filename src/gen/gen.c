@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "hta/rng.h"
+#include "hta/topology.h"
 
 hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
                         hta_diag *d)
@@ -38,24 +39,34 @@ hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
         for (int32_t i = 0; i < n; i++)
             cdf[i] /= acc;
     }
-    int32_t R = p->racks > 1 ? p->racks : 1;
+    int64_t K = 0; /* rack size, 0: no racks */
+    if (p->rack_aware) {
+        if (p->racks < 2 || !(K = hta_rack_size(n, p->racks))) {
+            st = hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                              "expected a rack-aware placement on 2 or more "
+                              "racks of consecutive servers, found %ld "
+                              "racks on %ld servers",
+                              (long)p->racks, (long)n);
+            goto cleanup;
+        }
+    }
     for (int32_t t = 0; t < m; t++) {
         off[t] = (int64_t)t * k;
         for (int32_t j = 0; j < k; j++) {
             int32_t s;
             int tries = 0;
-            if (p->rack_aware && R > 1 && (j == 1 || j == 2)) {
+            if (K && (j == 1 || j == 2)) {
                 /* second: another rack than the first; third: the
                  * second's rack, another server */
                 int32_t prev = srv[(int64_t)t * k + j - 1];
                 int32_t first = srv[(int64_t)t * k];
-                int64_t prack = (int64_t)prev * R / n;
-                int64_t lo = (prack * n + R - 1) / R, hi = ((prack + 1) * n + R - 1) / R;
+                int64_t lo = hta_rack_of(prev, K) * K;
+                int64_t hi = lo + K < n ? lo + K : n;
                 int found = 0;
                 for (int tr = 0; tr < 64 && !found; tr++) {
                     if (j == 1) {
                         s = (int32_t)hta_rng_below(&rng, (uint64_t)n);
-                        found = (int64_t)s * R / n != (int64_t)first * R / n;
+                        found = hta_rack_of(s, K) != hta_rack_of(first, K);
                     } else {
                         s = (int32_t)(lo + (int64_t)hta_rng_below(
                                                &rng, (uint64_t)(hi - lo)));

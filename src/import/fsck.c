@@ -334,3 +334,11 @@ cleanup:
     hta_lex_free(&lx);
     return st;
 }
+
+void hta_fsck_result_free(hta_fsck_result *res)
+{
+    if (!res)
+        return;
+    free(res->missing_line);
+    res->missing_line = NULL;
+}

@@ -10,18 +10,21 @@
 
 int hta_brute_fits(const hta_instance *inst)
 {
-    return (double)inst->m * log((double)inst->n) <=
-           log(HTA_BRUTE_MAX_ASSIGNMENTS);
+    return (double)inst->m * log((double)inst->n) +
+               log((double)inst->n + 1.0) <=
+           log(HTA_BRUTE_MAX_WORK);
 }
 
-hta_status hta_brute_run(const hta_instance *inst, int32_t *best,
-                         hta_diag *d)
+hta_status hta_brute_run(const hta_instance *inst,
+                         volatile sig_atomic_t *stop, int32_t *best,
+                         int *complete, hta_diag *d)
 {
+    *complete = 0;
     if (!hta_brute_fits(inst))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
-                            "expected n^m <= %.0f for brute force, found "
-                            "n=%ld m=%ld",
-                            HTA_BRUTE_MAX_ASSIGNMENTS, (long)inst->n,
+                            "expected n^m * (n+1) <= %.0f for brute force, "
+                            "found n=%ld m=%ld",
+                            HTA_BRUTE_MAX_WORK, (long)inst->n,
                             (long)inst->m);
     int32_t m = inst->m, n = inst->n;
     int32_t *a = calloc((size_t)m, sizeof *a);
@@ -45,7 +48,9 @@ hta_status hta_brute_run(const hta_instance *inst, int32_t *best,
             nrem[0]++, r++;
     }
     double best_span = INFINITY;
-    for (;;) {
+    for (uint32_t step = 0;; step++) {
+        if ((step & 4095u) == 1 && stop && *stop)
+            goto cleanup;
         double c = hta_wrem_at(&inst->wrem, r), span = 0.0;
         for (int32_t s = 0; s < n && span < best_span; s++) {
             double l = hta_load(inst, nloc[s], nrem[s], c);
@@ -78,6 +83,7 @@ hta_status hta_brute_run(const hta_instance *inst, int32_t *best,
         if (t < 0)
             break;
     }
+    *complete = 1;
 cleanup:
     free(a);
     free(nloc);

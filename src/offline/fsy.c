@@ -39,6 +39,7 @@
  * costs are not exact in floating point, X gets a margin of a few ulps so
  * that rounding cannot make it fall below the real minimum.
  */
+#include "hta/num.h"
 #include "hta/fsy.h"
 
 #include <float.h>
@@ -57,13 +58,6 @@ void hta_fsy_result_free(hta_fsy_result *res)
         return;
     free(res->f);
     res->f = NULL;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* 1 when every load is computed exactly: integral costs and loads below
@@ -152,9 +146,9 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     hta_status st = hta_maxcover_new(inst, w->opts->engine, &mc, d);
     w->X = INFINITY;
     for (int64_t tau = 1; st == HTA_OK && tau <= inst->m; tau++) {
-        double t0 = now();
+        double t0 = hta_clock_now();
         st = hta_maxcover_raise(mc, tau, d);
-        res->seconds_cover += now() - t0;
+        res->seconds_cover += hta_clock_now() - t0;
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
             break;
         int64_t f = hta_maxcover_size(mc), u = inst->m - f;
@@ -197,9 +191,9 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         goto cleanup;
     int64_t prev = 0;
     for (int64_t tau = 1; tau <= last; tau++) {
-        double t0 = now();
+        double t0 = hta_clock_now();
         st = hta_maxcover_raise(mc, tau, d);
-        double t1 = now();
+        double t1 = hta_clock_now();
         res->seconds_cover += t1 - t0;
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
             goto cleanup;
@@ -242,7 +236,7 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         double span = ev.makespan;
         hta_eval_free(&ev);
         res->balanced++;
-        res->seconds_balance += now() - t1;
+        res->seconds_balance += hta_clock_now() - t1;
         trace(opts, tau, f, c, span, NULL);
         if (span < res->makespan) {
             res->makespan = span;

@@ -35,6 +35,7 @@
  * is off so that the callback sees the original columns, which needs an
  * optimal LP basis first (glp_simplex from glp_cpx_basis).
  */
+#include "hta/num.h"
 #include "hta/ilp.h"
 
 #include <math.h>
@@ -48,7 +49,6 @@
 #include "hta/bounds.h"
 #include "hta/glpkx.h"
 #include "hta/maxcover.h"
-#include "hta/outfile.h"
 
 typedef struct piece {
     double c;  /* remote cost of the piece */
@@ -80,16 +80,8 @@ typedef struct solver {
     int heur_ok;
     double tree_bound;      /* best node bound seen (scaled) */
     int have_tree_bound;
-    int lp_written;
     int ncols;
 } solver;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- groups of identical tasks --------------------------------------- */
 
@@ -453,7 +445,7 @@ static void callback(glp_tree *T, void *info)
     glp_ios_tree_size(T, &a_cnt, &n_cnt, &t_cnt);
     if (t_cnt > sv->res->nodes)
         sv->res->nodes = t_cnt;
-    if ((sv->opts->stop && *sv->opts->stop) || now() > sv->deadline)
+    if ((sv->opts->stop && *sv->opts->stop) || hta_clock_now() > sv->deadline)
         glp_ios_terminate(T);
 }
 
@@ -514,13 +506,21 @@ static void name_compact(const solver *sv, glp_prob *P)
     const hta_instance *in = sv->inst;
     char name[64];
     int col = 1, grow = 2 + in->n + (sv->pc->R < in->m);
-    char title[96];
+    char title[240], c[32], scaled[96] = "";
+    hta_format_real(c, sv->pc->c);
     if (sv->scale && sv->scale != 1)
-        snprintf(title, sizeof title,
-                 "hta, costs and L scaled by %g (L = objective / %g)",
+        snprintf(scaled, sizeof scaled,
+                 ", costs and L scaled by %g (L = objective / %g)",
                  sv->scale, sv->scale);
-    else
-        snprintf(title, sizeof title, "hta");
+    /* What the file means, in its own first line. */
+    snprintf(title, sizeof title,
+             "hta exact model, min L, w_rem piece c = %s with at most %lld "
+             "remote tasks%s%s",
+             c, (long long)sv->pc->R,
+             hta_wrem_is_constant(&in->wrem) ? " (w_rem constant: the whole "
+                                               "problem)" :
+                                               " (one of the pieces)",
+             scaled);
     glp_set_prob_name(P, title);
     glp_set_obj_name(P, "makespan");
     glp_set_row_name(P, 1, "total");
@@ -549,26 +549,30 @@ static void name_compact(const solver *sv, glp_prob *P)
     glp_set_col_name(P, col, "L");
 }
 
-/* Writes the model in CPLEX LP format, atomically. */
-static hta_status write_lp(glp_prob *P, const char *path, hta_diag *d)
+/* Writes the model of the current piece, with L free (no incumbent
+ * cutoff, no bound), in CPLEX LP format to opts->write_lp; runs inside
+ * hta_glpk_guard. */
+static hta_status write_model(void *ctx, hta_diag *d)
 {
-    hta_outfile o;
-    hta_status st = hta_outfile_open(&o, path, d);
-    if (st != HTA_OK)
-        return st;
-    if (!o.tmp) {
-        hta_outfile_abort(&o);
-        return hta_diag_set(d, HTA_ERR_USAGE, path, 0,
-                            "--write-lp needs a file name, not '-'");
-    }
-    fclose(o.f);
-    o.f = NULL;
-    if (glp_write_lp(P, NULL, o.tmp) != 0) {
-        hta_outfile_abort(&o);
-        return hta_diag_set(d, HTA_ERR_IO, path, 0,
-                            "GLPK could not write the LP file");
-    }
-    return hta_outfile_commit(&o, d);
+    solver *sv = ctx;
+    const hta_instance *in = sv->inst;
+    double D = sv->scale, wl = D ? nearbyint(in->w_loc * D) : in->w_loc;
+    double c = D ? nearbyint(sv->pc->c * D) : sv->pc->c;
+    glp_prob *P = sv->opts->model == HTA_ILP_NAIVE ?
+                      build_naive(sv, wl, c, 0.0, INFINITY, D != 0) :
+                      build_compact(sv, wl, c, 0.0, INFINITY, D != 0);
+    if (!P)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (sv->opts->model == HTA_ILP_COMPACT)
+        name_compact(sv, P);
+    hta_status st = HTA_OK;
+    if (glp_write_lp(P, NULL, sv->opts->write_lp) != 0)
+        st = hta_diag_set(d, HTA_ERR_IO, sv->opts->write_lp, 0,
+                          "GLPK could not write the LP file");
+    else
+        sv->res->lp_written = 1;
+    glp_delete_prob(P);
+    return st;
 }
 
 /* One piece through GLPK; runs inside hta_glpk_guard. */
@@ -603,13 +607,6 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
     if (!P)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     hta_status st = HTA_OK;
-    if (sv->opts->write_lp && !sv->lp_written) {
-        sv->lp_written = 1;
-        if (sv->opts->model == HTA_ILP_COMPACT)
-            name_compact(sv, P);
-        if ((st = write_lp(P, sv->opts->write_lp, d)) != HTA_OK)
-            goto done;
-    }
     sv->heur_ok = 0;
     sv->have_tree_bound = 0;
     if (!sv->opts->plain && !sv->cutoff && isfinite(sv->best_span) &&
@@ -618,7 +615,7 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
         sv->heur = malloc(((size_t)sv->ncols + 1) * sizeof *sv->heur);
         sv->heur_ok = sv->heur && incumbent_solution(sv, wl, c);
     }
-    double left = sv->deadline - now();
+    double left = sv->deadline - hta_clock_now();
     if (left <= 0)
         goto stopped;
     glp_smcp smcp;
@@ -648,7 +645,7 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
     }
     /* The LP optimum bounds the piece. */
     double lp_bound = glp_get_obj_val(P) / unit;
-    left = sv->deadline - now();
+    left = sv->deadline - hta_clock_now();
     if (left <= 0) {
         pc->proved = fmax(pc->lb, lp_bound);
         goto stopped_bound;
@@ -746,11 +743,12 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     sv.res = res;
     sv.best = best;
     sv.best_span = INFINITY;
-    sv.deadline = now() + opts->time_limit;
+    sv.deadline = hta_clock_now() + opts->time_limit;
     piece *pieces = NULL;
     int np = 0;
     int64_t *f = NULL, K = 0;
     hta_status st = HTA_OK;
+    int certified = 0;
     if (opts->incumbent && !opts->plain) {
         hta_eval ev;
         if ((st = hta_eval_run(inst, opts->incumbent, &ev, d)) != HTA_OK)
@@ -768,9 +766,11 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
             snprintf(res->detail, sizeof res->detail,
                      "certificate: the incumbent meets the lower bound, "
                      "GLPK not run");
-            goto cleanup;
+            certified = 1;
         }
     }
+    if (certified && !opts->write_lp)
+        goto cleanup;
     sv.a = malloc((size_t)inst->m * sizeof *sv.a);
     if (!sv.a) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
@@ -788,14 +788,21 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         pieces[i].proved = pieces[i].lb;
     }
     qsort(pieces, (size_t)np, sizeof *pieces, cmp_piece);
+    if (opts->write_lp) {
+        sv.pc = &pieces[0];
+        sv.scale = integral_scale(inst->w_loc, pieces[0].c);
+        if ((st = hta_glpk_guard(write_model, &sv, opts->verbose, d)) !=
+            HTA_OK)
+            goto cleanup;
+    }
+    if (certified)
+        goto cleanup;
     int unfinished = 0;
     for (int i = 0; i < np; i++) {
         piece *pc = &pieces[i];
         if (!opts->plain && pc->lb >= sv.best_span)
             break; /* this and every later piece cannot improve */
-        /* The first model is still built for --write-lp at limit 0. */
-        int out_of_time = (opts->stop && *opts->stop) || now() >= sv.deadline;
-        if (out_of_time && (!opts->write_lp || sv.lp_written)) {
+        if ((opts->stop && *opts->stop) || hta_clock_now() >= sv.deadline) {
             unfinished = 1;
             break;
         }

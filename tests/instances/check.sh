@@ -14,6 +14,7 @@ tab=$(printf '\t')
 while IFS="$tab" read -r file origin tasks servers rr fsy best lb proven; do
     case "$file" in ''|'#'*) continue ;; esac
     algos=rr,fsy,ilp
+    limit="--time-limit 60"
     path=instances/$file
     if [ "${file#@}" != "$file" ]; then
         file=${file#@}
@@ -27,8 +28,9 @@ while IFS="$tab" read -r file origin tasks servers rr fsy best lb proven; do
             continue
         fi
         algos=rr,fsy
+        limit=""
     fi
-    got=$("$hta" solve "$path" --algo "$algos" --time-limit 60 --json |
+    got=$("$hta" solve "$path" --algo "$algos" $limit --json |
         awk '
             /"instance"/ { match($0, /"tasks": [0-9]+/); t = substr($0, RSTART + 9, RLENGTH - 9)
                            match($0, /"servers": [0-9]+/); s = substr($0, RSTART + 11, RLENGTH - 11) }

@@ -13,9 +13,21 @@
 #include <cmocka.h>
 
 #include "hta/assign.h"
+#include "hta/brute.h"
 #include "hta/gen.h"
 #include "hta/instance.h"
 #include "hta/rng.h"
+
+/* The brute-force optimum, run to completion. */
+static inline hta_status brute_opt(const hta_instance *inst, int32_t *best,
+                                   hta_diag *d)
+{
+    int complete = 0;
+    hta_status st = hta_brute_run(inst, NULL, best, &complete, d);
+    if (st == HTA_OK)
+        assert_true(complete);
+    return st;
+}
 
 /* Cost models drawn by random_instance. */
 enum { COST_CONSTANT, COST_TABLE, COST_AFFINE, COST_MODELS };

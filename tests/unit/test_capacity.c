@@ -236,6 +236,88 @@ static void test_aggregated_equals_plain(void **state)
     }
 }
 
+
+/* The bottleneck against an exhaustive oracle: the hot servers are the
+ * smallest X minimising c|X| + sum of lambda_L over the types with a local
+ * server outside X (the cut of the local-work network with server
+ * capacity c = alpha_1 rho* (1 - 1e-7)); minimisers of this submodular
+ * function are closed under intersection, so the smallest one is the
+ * intersection of all of them.  Every method must report the cluster and
+ * exactly that set. */
+static void oracle_hot(const hta_cluster *c, double rho, char *hot)
+{
+    double cap = c->rate[0] * rho * (1 - 1e-7), best = INFINITY;
+    uint32_t inter = 0;
+    for (uint32_t X = 0; X < (1u << c->M); X++) {
+        double v = cap * __builtin_popcount(X);
+        for (int64_t L = 0; L < c->T; L++) {
+            int inside = 1;
+            for (int64_t i = c->off[L]; i < c->off[L + 1]; i++)
+                inside &= (X >> c->srv[i]) & 1u;
+            if (!inside)
+                v += c->lambda[L];
+        }
+        double tol = 1e-9 * fmax(1.0, fabs(v));
+        if (v < best - tol)
+            best = v, inter = X;
+        else if (fabs(v - best) <= tol)
+            inter &= X;
+    }
+    for (int32_t s = 0; s < c->M; s++)
+        hot[s] = (char)((inter >> s) & 1u);
+}
+
+static void check_bottleneck(const hta_cluster *c,
+                             const hta_capacity_result *res, const char *hot,
+                             int i, const char *method)
+{
+    assert_true(res->nbottle >= 1);
+    assert_int_equal(res->bottle[0].level, c->levels);
+    int64_t count = 0;
+    for (int32_t s = 0; s < c->M; s++)
+        count += hot[s];
+    if (res->nbottle != count + 1)
+        fail_msg("cluster %d, %s: %lld bottleneck servers, oracle %lld", i,
+                 method, (long long)res->nbottle - 1, (long long)count);
+    for (int64_t j = 1; j < res->nbottle; j++) {
+        assert_int_equal(res->bottle[j].level, 1);
+        if (!hot[res->bottle[j].group])
+            fail_msg("cluster %d, %s: server %lld is not hot", i, method,
+                     (long long)res->bottle[j].group);
+    }
+}
+
+static void test_bottleneck_oracle(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 63);
+    for (int i = 0; i < 150; i++) {
+        int ntopo = (int)hta_rng_below(&r, 2);
+        int32_t topo[1] = {2 + (int32_t)hta_rng_below(&r, 3)};
+        int32_t M = 2 + (int32_t)hta_rng_below(&r, 9);
+        int64_t T = 1 + (int64_t)hta_rng_below(&r, 12);
+        hta_cluster *c = random_cluster(&r, M, T, 3, 2 + ntopo, topo, ntopo,
+                                        1.0 + 3.0 * hta_rng_unit(&r));
+        hta_capacity_result lp, pl;
+        double rho = solve(c, HTA_CAP_LP, 0, &lp);
+        solve(c, HTA_CAP_PLAIN, 0, &pl);
+        char hot[16];
+        oracle_hot(c, rho, hot);
+        check_bottleneck(c, &lp, hot, i, "lp");
+        check_bottleneck(c, &pl, hot, i, "plain");
+        if (c->levels == 2) {
+            hta_capacity_result fl;
+            solve(c, HTA_CAP_FLOW, 0, &fl);
+            check_bottleneck(c, &fl, hot, i, "flow");
+            hta_capacity_result_free(&fl);
+        }
+        hta_capacity_result_free(&lp);
+        hta_capacity_result_free(&pl);
+        hta_cluster_free(c);
+    }
+}
+
 static void test_levels(void **state)
 {
     (void)state;
@@ -286,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_wang_680),
         cmocka_unit_test(test_flow_equals_lp),
         cmocka_unit_test(test_aggregated_equals_plain),
+        cmocka_unit_test(test_bottleneck_oracle),
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_from_instance),
     };

@@ -90,7 +90,7 @@ static void test_rr_vs_brute(void **state)
         int model = i % COST_MODELS;
         hta_instance *inst = random_instance(&r, 8, 4, 4, model);
         hta_diag d;
-        assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
         double lo = evaluate(inst, opt, NULL);
         for (int run = 0; run < 4; run++) {
             assert_int_equal(hta_rr_run(inst, run > 0, (uint64_t)run, a, &d),
@@ -129,7 +129,7 @@ static void test_brute_vs_recursion(void **state)
     for (int i = 0; i < 150; i++) {
         hta_instance *inst = random_instance(&r, 6, 4, 3, i % COST_MODELS);
         hta_diag d;
-        assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
         assert_true(evaluate(inst, opt, NULL) == rec_best(inst, 0, a));
         hta_instance_free(inst);
     }
@@ -142,7 +142,27 @@ static void test_brute_refuses_large(void **state)
     int32_t a[40];
     hta_diag d;
     assert_false(hta_brute_fits(inst));
-    assert_int_equal(hta_brute_run(inst, a, &d), HTA_ERR_USAGE);
+    assert_int_equal(brute_opt(inst, a, &d), HTA_ERR_USAGE);
+    hta_instance_free(inst);
+}
+
+/* A raised stop flag ends the search after the first assignment: best is
+ * a complete assignment of the instance and complete is 0. */
+static void test_brute_stops(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs_instance(8, 4, 2, 0, 3, 1);
+    int32_t a[8];
+    hta_diag d;
+    volatile sig_atomic_t stop = 1;
+    int complete = 1;
+    assert_int_equal(hta_brute_run(inst, &stop, a, &complete, &d), HTA_OK);
+    assert_false(complete);
+    for (int t = 0; t < 8; t++)
+        assert_int_equal(a[t], 0); /* the first assignment of the odometer */
+    stop = 0;
+    assert_int_equal(hta_brute_run(inst, &stop, a, &complete, &d), HTA_OK);
+    assert_true(complete);
     hta_instance_free(inst);
 }
 
@@ -167,7 +187,7 @@ static void test_theorem_4_3(void **state)
                                        inst->task_off[t] - 1)];
             assert_true(evaluate(inst, a, NULL) == (double)((m + n - 1) / n));
             if (hta_brute_fits(inst)) {
-                assert_int_equal(hta_brute_run(inst, a, &d), HTA_OK);
+                assert_int_equal(brute_opt(inst, a, &d), HTA_OK);
                 assert_true(evaluate(inst, a, NULL) == (double)((m + n - 1) / n));
             }
             free(a);
@@ -215,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_rr_vs_brute),
         cmocka_unit_test(test_brute_vs_recursion),
         cmocka_unit_test(test_brute_refuses_large),
+        cmocka_unit_test(test_brute_stops),
         cmocka_unit_test(test_theorem_4_3),
         cmocka_unit_test(test_rack_aware),
     };

@@ -33,7 +33,7 @@ static void test_fsy_vs_brute(void **state)
     for (int i = 0; i < 900; i++) {
         hta_instance *inst = random_instance(&r, 8, 4, 3, i % COST_MODELS);
         hta_diag d;
-        assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
         int64_t r_opt;
         double lo = evaluate(inst, opt, &r_opt);
         hta_fsy_result res;
@@ -87,7 +87,7 @@ static void test_fsy_two_servers_optimal(void **state)
             continue;
         }
         hta_diag d;
-        assert_int_equal(hta_brute_run(tmp, opt, &d), HTA_OK);
+        assert_int_equal(brute_opt(tmp, opt, &d), HTA_OK);
         hta_fsy_result res;
         double span = run_fsy(tmp, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res);
         assert_true(span == evaluate(tmp, opt, NULL));

@@ -34,7 +34,7 @@ static void test_ilp_vs_brute(void **state)
     for (int i = 0; i < 450; i++) {
         hta_instance *inst = random_instance(&r, 8, 4, 3, i % COST_MODELS);
         hta_diag d;
-        assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
         double lo = evaluate(inst, opt, NULL);
         /* plain compact, plain naive, and with fsy's incumbent and bound */
         for (int mode = 0; mode < 3; mode++) {
@@ -175,7 +175,7 @@ static void test_glpk_abort_recovered(void **state)
     assert_int_equal(hta_glpk_guard(bad_call, NULL, 0, &d), HTA_ERR_INTERNAL);
     hta_instance *inst = hdfs_instance(12, 3, 2, 0, 3, 2);
     int32_t a[12], opt[12];
-    assert_int_equal(hta_brute_run(inst, opt, &d), HTA_OK);
+    assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
     hta_ilp_result res = solve(inst, 1, HTA_ILP_COMPACT, NULL, 0, 10, a);
     assert_int_equal(res.status, HTA_ILP_OPTIMAL);
     assert_true(res.makespan == evaluate(inst, opt, NULL));

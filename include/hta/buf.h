@@ -1,0 +1,31 @@
+/* One growable array for the whole library (after Kissat's stack.h): a
+ * plain pointer and a size_t capacity, grown geometrically by
+ * HTA_RESERVE.
+ *
+ *     int32_t *v = NULL;
+ *     size_t cap = 0, n = 0;
+ *     if (!HTA_RESERVE(v, cap, n + 1))
+ *         goto out_of_memory;     -- v and cap are unchanged, v still owned
+ *     v[n++] = x;
+ *
+ * Ownership: the array belongs to whoever holds the pointer; free() it.
+ */
+#ifndef HTA_BUF_H
+#define HTA_BUF_H
+
+#include <stddef.h>
+
+/* Grows p (elements of elem bytes, capacity *cap) to hold at least need
+ * elements: returns the new block and updates *cap, or returns p with *cap
+ * unchanged when memory (or size_t) runs out.  Amortised O(1) per
+ * element. */
+void *hta_grow_(void *p, size_t *cap, size_t need, size_t elem);
+
+/* 1 when p has room for need elements (growing it if needed), 0 when out
+ * of memory.  p and cap are lvalues evaluated more than once. */
+#define HTA_RESERVE(p, cap, need)                                          \
+    ((size_t)(need) <= (cap) ||                                            \
+     ((p) = hta_grow_((p), &(cap), (size_t)(need), sizeof *(p)),           \
+      (size_t)(need) <= (cap)))
+
+#endif

@@ -1,0 +1,110 @@
+/* The policy of `hta solve` as one library call: which algorithms run and
+ * in which order, the incumbent and bound handed to the exact solver, the
+ * lower bound, and whether the best assignment is proven optimal.  A C
+ * program calling hta_solve gets what the command prints.
+ *
+ * Ownership: the result owns best (hta_solve_result_free); it borrows the
+ * instance.  Options borrow their strings.
+ */
+#ifndef HTA_SOLVE_H
+#define HTA_SOLVE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "hta/fsy.h"
+#include "hta/ilp.h"
+#include "hta/instance.h"
+
+#define HTA_SOLVE_MAX_ROWS 8
+
+typedef enum hta_algo {
+    HTA_ALGO_RR,   /* round robin, Algorithm 1 */
+    HTA_ALGO_FSY,  /* max-cover + bal-assign, Algorithm 2 */
+    HTA_ALGO_ILP,  /* exact optimum by GLPK */
+    HTA_ALGO_BRUTE /* exhaustive search */
+} hta_algo;
+
+/* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute". */
+extern const char *const hta_algo_names[];
+
+typedef struct hta_solve_opts {
+    hta_algo algos[HTA_SOLVE_MAX_ROWS]; /* run in this order */
+    int nalgos;
+    /* rr */
+    int rr_randomized;  /* random choices drawn from seed */
+    uint64_t seed;
+    int64_t rr_runs;    /* >= 1: seeds seed..seed+rr_runs-1, best kept */
+    /* fsy */
+    hta_maxflow_engine engine;
+    int prune;
+    int literal_balance;
+    void (*trace)(void *ctx, const hta_fsy_step *step);
+    void *trace_ctx;
+    /* ilp */
+    double time_limit;  /* seconds */
+    int64_t ilp_max_tasks;
+    int verbose;
+    int ilp_plain;      /* no incumbent, no bound (benchmarks) */
+    hta_ilp_model model;
+    const char *write_lp; /* file name for the LP model, or NULL */
+    /* Polled by the long searches (ilp, brute): non-zero stops them with
+     * their best so far. */
+    volatile sig_atomic_t *stop;
+} hta_solve_opts;
+
+/* The defaults of the command: rr,fsy, deterministic rr, incremental
+ * max-flow with pruning, 60 s and 20000 tasks for ilp. */
+void hta_solve_opts_default(hta_solve_opts *o);
+
+typedef struct hta_row {
+    char algorithm[16]; /* rr, fsy, ilp, brute */
+    char status[24];    /* ok, optimal, feasible, time_limit, skipped,
+                           interrupted */
+    int has_value;      /* 0: no assignment (skipped, stopped) */
+    double makespan;
+    int64_t local, remote;
+    double seconds;
+    char note[200];     /* free text: rr spread, fsy tau, ilp bound, why */
+} hta_row;
+
+typedef struct hta_solve_result {
+    const hta_instance *inst;
+    int has_lower_bound;
+    double lower_bound;
+    char bound_source[32]; /* which bound is the largest */
+    int has_guarantee;
+    double guarantee; /* Theorem 5.4 additive term */
+    hta_row rows[HTA_SOLVE_MAX_ROWS];
+    int nrows;
+    int32_t *best;    /* best assignment over all rows, or NULL */
+    double best_span; /* its makespan (INFINITY without one) */
+    int interrupted;  /* opts->stop was raised during the run */
+    int lp_written;   /* opts->write_lp was written (ilp ran far enough) */
+} hta_solve_result;
+
+/* Runs opts->algos in order on inst, then the flow bound if fsy did not
+ * give it.  Every assignment is re-evaluated by the evaluator (assign.h)
+ * before it counts.  Returns an error only for failures (out of memory,
+ * GLPK, an unwritable LP file); an interruption is a result.  Time: the
+ * sum of the algorithms'. */
+hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
+                     hta_solve_result *res, hta_diag *d);
+
+void hta_solve_result_free(hta_solve_result *res);
+
+/* Raises the lower bound to lb (keeping the largest), naming its source. */
+void hta_solve_bound(hta_solve_result *r, double lb, const char *source);
+
+/* Index of the row of least makespan (first one on ties), -1 if none. */
+int hta_solve_best_row(const hta_solve_result *r);
+
+/* 1 when the best makespan is proven optimal: an exact row reached it or
+ * it meets the lower bound (relative tolerance 1e-9, which only matters
+ * for non-representable costs). */
+int hta_solve_proven(const hta_solve_result *r);
+
+/* (makespan - lower bound) / lower bound, NAN without a positive bound. */
+double hta_solve_gap(const hta_solve_result *r, double makespan);
+
+#endif

@@ -1,0 +1,368 @@
+/* The solve policy (hta solve as a library call): runs the algorithms in
+ * the order asked, feeds fsy's assignment and flow bound to the exact
+ * solver, and decides "proven optimal". */
+#include "hta/solve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hta/assign.h"
+#include "hta/bounds.h"
+#include "hta/brute.h"
+#include "hta/num.h"
+#include "hta/rr.h"
+
+const char *const hta_algo_names[] = {"rr", "fsy", "ilp", "brute"};
+
+void hta_solve_opts_default(hta_solve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->algos[0] = HTA_ALGO_RR;
+    o->algos[1] = HTA_ALGO_FSY;
+    o->nalgos = 2;
+    o->seed = 1;
+    o->rr_runs = 1;
+    o->engine = HTA_MAXFLOW_INCREMENTAL;
+    o->prune = 1;
+    o->time_limit = 60;
+    o->ilp_max_tasks = 20000;
+    o->model = HTA_ILP_COMPACT;
+}
+
+void hta_solve_bound(hta_solve_result *r, double lb, const char *source)
+{
+    if (!r->has_lower_bound || lb > r->lower_bound) {
+        r->has_lower_bound = 1;
+        r->lower_bound = lb;
+        snprintf(r->bound_source, sizeof r->bound_source, "%s", source);
+    }
+}
+
+int hta_solve_best_row(const hta_solve_result *r)
+{
+    int best = -1;
+    for (int i = 0; i < r->nrows; i++)
+        if (r->rows[i].has_value &&
+            (best < 0 || r->rows[i].makespan < r->rows[best].makespan))
+            best = i;
+    return best;
+}
+
+int hta_solve_proven(const hta_solve_result *r)
+{
+    int b = hta_solve_best_row(r);
+    if (b < 0)
+        return 0;
+    for (int i = 0; i < r->nrows; i++)
+        if (r->rows[i].has_value && strcmp(r->rows[i].status, "optimal") == 0 &&
+            r->rows[i].makespan <= r->rows[b].makespan)
+            return 1;
+    if (!r->has_lower_bound)
+        return 0;
+    double span = r->rows[b].makespan;
+    return span - r->lower_bound <= 1e-9 * fmax(1.0, span);
+}
+
+double hta_solve_gap(const hta_solve_result *r, double span)
+{
+    if (!r->has_lower_bound || r->lower_bound <= 0)
+        return NAN;
+    double g = (span - r->lower_bound) / r->lower_bound;
+    return g < 1e-9 ? 0.0 : g;
+}
+
+void hta_solve_result_free(hta_solve_result *res)
+{
+    if (!res)
+        return;
+    free(res->best);
+    res->best = NULL;
+}
+
+/* The state of one run, beside the result. */
+typedef struct run {
+    const hta_instance *inst;
+    const hta_solve_opts *o;
+    hta_solve_result *res;
+    int32_t *fsy;       /* the fsy assignment, once fsy ran */
+    int have_flow;      /* the flow bound is in res */
+} run;
+
+static hta_row *add_row(run *s, hta_algo algo)
+{
+    hta_row *row = &s->res->rows[s->res->nrows++];
+    memset(row, 0, sizeof *row);
+    snprintf(row->algorithm, sizeof row->algorithm, "%s",
+             hta_algo_names[algo]);
+    snprintf(row->status, sizeof row->status, "ok");
+    return row;
+}
+
+static int stopped(const run *s)
+{
+    return s->o->stop && *s->o->stop;
+}
+
+/* Evaluates a into row and keeps it when it is the best so far. */
+static hta_status finish_row(run *s, hta_row *row, const int32_t *a,
+                             hta_diag *d)
+{
+    hta_eval ev;
+    hta_status st = hta_eval_run(s->inst, a, &ev, d);
+    if (st != HTA_OK)
+        return st;
+    row->has_value = 1;
+    row->makespan = ev.makespan;
+    row->local = ev.local;
+    row->remote = ev.remote;
+    if (ev.makespan < s->res->best_span) {
+        s->res->best_span = ev.makespan;
+        memcpy(s->res->best, a, (size_t)s->inst->m * sizeof *a);
+    }
+    hta_eval_free(&ev);
+    return HTA_OK;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+#define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
+
+static hta_status run_rr(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    int64_t runs = o->rr_runs > 0 ? o->rr_runs : 1;
+    hta_row *row = add_row(s, HTA_ALGO_RR);
+    double t0 = hta_clock_now();
+    int32_t m = s->inst->m;
+    int32_t *a = malloc((size_t)m * sizeof *a);
+    int32_t *keep = malloc((size_t)m * sizeof *keep);
+    double *spans = malloc((size_t)runs * sizeof *spans);
+    hta_status st = HTA_OK;
+    if (!a || !keep || !spans) {
+        st = OOM(d);
+        goto cleanup;
+    }
+    double best = INFINITY;
+    int64_t done = 0;
+    for (; done < runs && !(done > 0 && stopped(s)); done++) {
+        if ((st = hta_rr_run(s->inst, o->rr_randomized, o->seed + (uint64_t)done,
+                             a, d)) != HTA_OK)
+            goto cleanup;
+        hta_eval ev;
+        if ((st = hta_eval_run(s->inst, a, &ev, d)) != HTA_OK)
+            goto cleanup;
+        spans[done] = ev.makespan;
+        hta_eval_free(&ev);
+        if (spans[done] < best) {
+            best = spans[done];
+            memcpy(keep, a, (size_t)m * sizeof *a);
+        }
+    }
+    if ((st = finish_row(s, row, keep, d)) != HTA_OK)
+        goto cleanup;
+    if (done < runs)
+        snprintf(row->status, sizeof row->status, "interrupted");
+    if (runs > 1) {
+        qsort(spans, (size_t)done, sizeof *spans, cmp_double);
+        char lo[32], med[32], hi[32];
+        hta_format_real(lo, spans[0]);
+        hta_format_real(med, done % 2 ? spans[done / 2] :
+                                        0.5 * (spans[done / 2 - 1] +
+                                               spans[done / 2]));
+        hta_format_real(hi, spans[done - 1]);
+        snprintf(row->note, sizeof row->note,
+                 "%lld runs, seeds %llu..%llu: min %s median %s max %s",
+                 (long long)done, (unsigned long long)o->seed,
+                 (unsigned long long)(o->seed + (uint64_t)done - 1), lo, med,
+                 hi);
+    } else if (o->rr_randomized) {
+        snprintf(row->note, sizeof row->note, "seed %llu",
+                 (unsigned long long)o->seed);
+    } else {
+        snprintf(row->note, sizeof row->note, "deterministic order");
+    }
+cleanup:
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    free(keep);
+    free(spans);
+    return st;
+}
+
+/* fsy with the given options into s->fsy; the flow bound into res. */
+static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
+                           hta_fsy_result *fr, hta_diag *d)
+{
+    if (!s->fsy && !(s->fsy = malloc((size_t)s->inst->m * sizeof *s->fsy)))
+        return OOM(d);
+    hta_status st = hta_fsy_run(s->inst, fo, s->fsy, fr, d);
+    if (st != HTA_OK)
+        return st;
+    hta_solve_bound(s->res, fr->lower_bound, "flow");
+    s->have_flow = 1;
+    return HTA_OK;
+}
+
+static hta_status run_fsy(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_fsy_opts fo = {o->engine, o->prune, o->literal_balance, o->trace,
+                       o->trace_ctx};
+    hta_row *row = add_row(s, HTA_ALGO_FSY);
+    double t0 = hta_clock_now();
+    hta_fsy_result fr;
+    hta_status st = fsy_into(s, &fo, &fr, d);
+    if (st == HTA_OK) {
+        st = finish_row(s, row, s->fsy, d);
+        snprintf(row->note, sizeof row->note,
+                 "tau %lld, %lld of %lld taus balanced, %s max-flow",
+                 (long long)fr.best_tau, (long long)fr.balanced,
+                 (long long)fr.K,
+                 o->engine == HTA_MAXFLOW_IGRAPH ? "igraph" : "incremental");
+        hta_fsy_result_free(&fr);
+    }
+    row->seconds = hta_clock_now() - t0;
+    s->res->has_guarantee = 1;
+    s->res->guarantee = hta_bound_fsy_additive(s->inst);
+    return st;
+}
+
+static hta_status run_brute(run *s, hta_diag *d)
+{
+    hta_row *row = add_row(s, HTA_ALGO_BRUTE);
+    double t0 = hta_clock_now();
+    if (!hta_brute_fits(s->inst)) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        snprintf(row->note, sizeof row->note,
+                 "too large: n^m * (n+1) > %.0f steps", HTA_BRUTE_MAX_WORK);
+        return HTA_OK;
+    }
+    int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
+    if (!a)
+        return OOM(d);
+    int complete = 0;
+    hta_status st = hta_brute_run(s->inst, s->o->stop, a, &complete, d);
+    if (st == HTA_OK)
+        st = finish_row(s, row, a, d);
+    row->seconds = hta_clock_now() - t0;
+    if (st == HTA_OK && complete) {
+        snprintf(row->status, sizeof row->status, "optimal");
+        snprintf(row->note, sizeof row->note, "exhaustive search");
+        hta_solve_bound(s->res, row->makespan, "brute force");
+    } else if (st == HTA_OK) {
+        snprintf(row->status, sizeof row->status, "interrupted");
+        snprintf(row->note, sizeof row->note,
+                 "exhaustive search stopped: best so far");
+    }
+    free(a);
+    return st;
+}
+
+static hta_status run_ilp(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_row *row = add_row(s, HTA_ALGO_ILP);
+    double t0 = hta_clock_now();
+    hta_status st = HTA_OK;
+    /* The incumbent and the bound come from fsy, run here if needed. */
+    if (!o->ilp_plain && !s->fsy && s->inst->m <= o->ilp_max_tasks) {
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_result fr;
+        if ((st = fsy_into(s, &fo, &fr, d)) != HTA_OK)
+            return st;
+        hta_fsy_result_free(&fr);
+    }
+    hta_ilp_opts io = {o->time_limit,
+                       o->ilp_max_tasks,
+                       o->verbose,
+                       o->ilp_plain,
+                       o->model,
+                       o->write_lp,
+                       o->ilp_plain ? NULL : s->fsy,
+                       s->res->has_lower_bound ? s->res->lower_bound : 0,
+                       o->stop};
+    int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
+    hta_ilp_result ir;
+    if (!a)
+        return OOM(d);
+    st = hta_ilp_solve(s->inst, &io, a, &ir, d);
+    s->res->lp_written |= ir.lp_written;
+    if (st == HTA_OK) {
+        static const char *const names[] = {"optimal", "feasible",
+                                            "time_limit", "skipped"};
+        const char *status = names[ir.status];
+        /* Stopped by the interrupt rather than the clock. */
+        if (stopped(s) && (ir.status == HTA_ILP_FEASIBLE ||
+                           ir.status == HTA_ILP_TIME_LIMIT))
+            status = "interrupted";
+        snprintf(row->status, sizeof row->status, "%s", status);
+        if (isfinite(ir.makespan))
+            st = finish_row(s, row, a, d);
+        if (ir.status == HTA_ILP_FEASIBLE || ir.status == HTA_ILP_OPTIMAL)
+            hta_solve_bound(s->res, ir.bound, "ilp");
+        if (ir.status == HTA_ILP_FEASIBLE) {
+            char b[32];
+            hta_format_real(b, ir.bound);
+            snprintf(row->note, sizeof row->note, "bound %s; %s", b,
+                     ir.detail);
+        } else {
+            snprintf(row->note, sizeof row->note, "%s", ir.detail);
+        }
+    }
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    return st;
+}
+
+hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
+                     hta_solve_result *res, hta_diag *d)
+{
+    memset(res, 0, sizeof *res);
+    res->inst = inst;
+    res->best_span = INFINITY;
+    run s = {inst, opts, res, NULL, 0};
+    hta_status st = HTA_OK;
+    if (opts->nalgos < 1 || opts->nalgos > HTA_SOLVE_MAX_ROWS)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected 1 to %d algorithms, found %d",
+                            HTA_SOLVE_MAX_ROWS, opts->nalgos);
+    if (!(res->best = malloc((size_t)inst->m * sizeof *res->best)))
+        return OOM(d);
+    hta_solve_bound(res, hta_bound_trivial(inst), "ceil(m/n)*w_loc");
+    for (int i = 0; i < opts->nalgos && st == HTA_OK; i++) {
+        if (i > 0 && stopped(&s))
+            break;
+        switch (opts->algos[i]) {
+        case HTA_ALGO_RR:
+            st = run_rr(&s, d);
+            break;
+        case HTA_ALGO_FSY:
+            st = run_fsy(&s, d);
+            break;
+        case HTA_ALGO_ILP:
+            st = run_ilp(&s, d);
+            break;
+        case HTA_ALGO_BRUTE:
+            st = run_brute(&s, d);
+            break;
+        }
+    }
+    if (st == HTA_OK && !s.have_flow) {
+        double lb;
+        if ((st = hta_bound_flow_compute(inst, &lb, d)) == HTA_OK)
+            hta_solve_bound(res, lb, "flow");
+    }
+    res->interrupted = stopped(&s);
+    free(s.fsy);
+    if (st != HTA_OK || !isfinite(res->best_span)) {
+        free(res->best);
+        res->best = NULL;
+    }
+    return st;
+}

@@ -1,0 +1,1 @@
+cd "$TMP" && $HTA gen sat "$OLDPWD/tests/data/satlib/uuf50-01.cnf" -o i.txt && { $HTA solve i.txt --algo ilp,brute --time-limit 300 -o a.txt > report.txt & pid=$!; sleep 3; kill -TERM $pid; wait $pid; echo "exit $?"; } && awk "{print \$1, \$2}" report.txt && head -n 1 a.txt && ls
