@@ -195,7 +195,7 @@ static int in_range(const cli_opt *o, double x)
 
 static int bad_value(const cli_args *a, const cli_opt *o, const char *raw)
 {
-    char what[120];
+    char what[240];
     switch (o->kind) {
     case OPT_INT:
     case OPT_REAL:
@@ -207,11 +207,11 @@ static int bad_value(const cli_args *a, const cli_opt *o, const char *raw)
         range_text(o, r, sizeof r);
         if (o->min_items == o->max_items)
             snprintf(what, sizeof what, "%d comma-separated values, each %s",
-                     o->min_items, r + (r[0] == 'a' ? 2 : 0));
+                     o->min_items, r);
         else
             snprintf(what, sizeof what,
                      "%d to %d comma-separated values, each %s",
-                     o->min_items, o->max_items, r + (r[0] == 'a' ? 2 : 0));
+                     o->min_items, o->max_items, r);
         break;
     }
     case OPT_ENUM:
@@ -467,9 +467,15 @@ int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
     for (int i = 0; i < n; i++)
         if ((i == 0 && !(v[0] >= *w_loc)) || (i > 0 && v[i] < v[i - 1])) {
             free(v);
-            return cli_usage_error(a, "--w-rem must be non-decreasing and "
-                                      ">= w_loc (Definition 7), found '%s'",
-                                   tab->given ? tab->raw : "3"),
+            return (tab->given ?
+                        cli_usage_error(a, "--w-rem must be non-decreasing "
+                                           "and >= w_loc (Definition 7), "
+                                           "found '%s'",
+                                        tab->raw) :
+                        cli_usage_error(a, "the default --w-rem 3 is below "
+                                           "--w-loc %s: give --w-rem "
+                                           "(Definition 7: w_rem >= w_loc)",
+                                        loc->raw)),
                    0;
         }
     w->kind = HTA_WREM_TABLE;

@@ -136,18 +136,71 @@ static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
     return HTA_OK;
 }
 
+/* The cover that bal-assign extends is always the incremental engine's.
+ * Both engines compute the same f(tau) (tested on every family), but not
+ * the same maximum cover, and B^tau depends on the cover: with the cover
+ * of whichever engine ran, `--maxflow` changed fsy's makespan (13 against
+ * 12 on instances/zipf-1k.txt).  The answer must not depend on the
+ * engine, so with the igraph engine igraph computes every f(tau) as the
+ * reference and the incremental engine's cover of that size is used; a
+ * disagreement of the two sizes is an internal error. */
+typedef struct covers {
+    hta_maxcover *mc;  /* incremental: the cover used */
+    hta_maxcover *ref; /* igraph (--maxflow igraph) or NULL */
+} covers;
+
+static hta_status covers_new(const hta_instance *inst,
+                             hta_maxflow_engine engine, covers *c,
+                             hta_diag *d)
+{
+    c->mc = c->ref = NULL;
+    hta_status st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &c->mc, d);
+    if (st == HTA_OK && engine == HTA_MAXFLOW_IGRAPH)
+        st = hta_maxcover_new(inst, HTA_MAXFLOW_IGRAPH, &c->ref, d);
+    return st;
+}
+
+static hta_status covers_raise(covers *c, int64_t tau, hta_diag *d)
+{
+    hta_status st = hta_maxcover_raise(c->mc, tau, d);
+    if (st != HTA_OK || !c->ref)
+        return st;
+    if ((st = hta_maxcover_raise(c->ref, tau, d)) != HTA_OK)
+        return st;
+    if (hta_maxcover_size(c->ref) != hta_maxcover_size(c->mc))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "max-cover engines disagree at tau %lld: igraph "
+                            "%lld, incremental %lld",
+                            (long long)tau,
+                            (long long)hta_maxcover_size(c->ref),
+                            (long long)hta_maxcover_size(c->mc));
+    return HTA_OK;
+}
+
+static const hta_maxcover_stats *covers_stats(const covers *c)
+{
+    return hta_maxcover_stats_get(c->ref ? c->ref : c->mc);
+}
+
+static void covers_free(covers *c)
+{
+    hta_maxcover_free(c->mc);
+    hta_maxcover_free(c->ref);
+}
+
 /* Pass 1: f(tau) for the lower bound, LB^tau and X (pruned sweeps only). */
 static hta_status pass_bounds(sweep *w, hta_diag *d)
 {
     const hta_instance *inst = w->inst;
     hta_fsy_result *res = w->res;
-    hta_maxcover *mc = NULL;
+    covers cv;
     double margin = exact_costs(inst) ? 0.0 : 16 * DBL_EPSILON;
-    hta_status st = hta_maxcover_new(inst, w->opts->engine, &mc, d);
+    hta_status st = covers_new(inst, w->opts->engine, &cv, d);
+    hta_maxcover *mc = cv.mc;
     w->X = INFINITY;
     for (int64_t tau = 1; st == HTA_OK && tau <= inst->m; tau++) {
         double t0 = hta_clock_now();
-        st = hta_maxcover_raise(mc, tau, d);
+        st = covers_raise(&cv, tau, d);
         res->seconds_cover += hta_clock_now() - t0;
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
             break;
@@ -171,8 +224,9 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         if (f == inst->m || w->X <= w->lb)                 /* rules 3, 4 */
             break;
     }
-    res->stats = *hta_maxcover_stats_get(mc);
-    hta_maxcover_free(mc);
+    if (st == HTA_OK)
+        res->stats = *covers_stats(&cv);
+    covers_free(&cv);
     return st;
 }
 
@@ -183,16 +237,18 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     const hta_fsy_opts *opts = w->opts;
     hta_fsy_result *res = w->res;
     int prune = opts->prune;
-    hta_maxcover *mc = NULL, *scratch = NULL;
+    hta_maxcover *scratch = NULL;
+    covers cv = {NULL, NULL};
     hta_status st;
-    if ((st = hta_maxcover_new(inst, opts->engine, &mc, d)) != HTA_OK ||
+    if ((st = covers_new(inst, opts->engine, &cv, d)) != HTA_OK ||
         (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d)) !=
             HTA_OK)
         goto cleanup;
+    hta_maxcover *mc = cv.mc;
     int64_t prev = 0;
     for (int64_t tau = 1; tau <= last; tau++) {
         double t0 = hta_clock_now();
-        st = hta_maxcover_raise(mc, tau, d);
+        st = covers_raise(&cv, tau, d);
         double t1 = hta_clock_now();
         res->seconds_cover += t1 - t0;
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
@@ -247,9 +303,9 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
             break;
     }
     if (!prune)
-        res->stats = *hta_maxcover_stats_get(mc);
+        res->stats = *covers_stats(&cv);
 cleanup:
-    hta_maxcover_free(mc);
+    covers_free(&cv);
     hta_maxcover_free(scratch);
     return st;
 }
