@@ -108,6 +108,8 @@ suite() { # name script
 suite sat tests/sat/run.sh
 # 5. The bundled suite's recorded values.
 suite instances tests/instances/check.sh
+# 6. Outputs: special files, symlinks, modes, signals, stdout errors.
+suite outputs tests/outputs/run.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

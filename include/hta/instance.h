@@ -59,9 +59,15 @@ double hta_wrem_at(const hta_wrem *w, int64_t r);
  * an affine function with b = 0). */
 int hta_wrem_is_constant(const hta_wrem *w);
 
+/* 1 when the largest possible load, m * max(w_loc, w_rem(m)) (every task
+ * remote on one server), is finite, so that every load is.  O(1). */
+int hta_costs_finite(double w_loc, const hta_wrem *w, int64_t m);
+
 /* Reads an instance (format v1, README) from path ("-": stdin).  On failure
  * returns HTA_ERR_IO or HTA_ERR_INPUT with the diagnostic filled and *out
- * NULL.  O(size of the file) time and memory. */
+ * NULL.  The file is read in a stream; memory follows the lines read
+ * (never a header count) until m task lines have been read.  O(size of the
+ * file) time and memory, plus O(n) for the server side. */
 hta_status hta_instance_parse(const char *path, hta_instance **out,
                               hta_diag *d);
 

@@ -1,8 +1,14 @@
 /* Line-and-token reader shared by every text format of hta.
  *
- * Ownership: hta_lex owns a private copy of the whole input (read at once, so
- * tokens are NUL-terminated in place and stay valid until hta_lex_free).  The
- * path string is borrowed and must outlive the reader.
+ * The input is read in a stream, one line at a time, so memory follows the
+ * longest line and not the file: /dev/zero, /dev/urandom or an endless
+ * pipe stop at the first NUL byte or at a line longer than
+ * HTA_LEX_MAX_LINE, with path:line in the message.
+ *
+ * Ownership: hta_lex owns its buffers and the FILE it opened (not standard
+ * input).  Tokens and the raw line point into the line buffer and stay
+ * valid until the next hta_lex_next or hta_lex_raw.  The path string is
+ * borrowed and must outlive the reader.
  *
  * Rules common to all formats: tokens are separated by blanks (space, tab,
  * CR, form feed, vertical tab), '#' starts a comment that runs to the end of
@@ -13,22 +19,35 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hta/diag.h"
 
+/* The longest line any reader accepts (64 MiB: two million replicas on
+ * one task line take 16 MB). */
+#define HTA_LEX_MAX_LINE ((size_t)1 << 26)
+
 typedef struct hta_lex {
     const char *path; /* borrowed, for diagnostics */
-    char *buf;        /* owned, NUL-terminated copy of the input */
-    size_t len, pos;
-    long line;         /* line number of the current logical line */
-    long next_line;    /* line number where the next scan starts */
-    char comment;      /* comment character, '#' by default, 0 for none */
-    char **tok;        /* tokens of the current line (owned array) */
+    FILE *f;          /* the stream, NULL for memory input */
+    int own_f;        /* f was opened here */
+    char *mem;        /* memory input: an owned copy */
+    size_t mem_len, mem_pos;
+    char *chunk;      /* read buffer of the stream */
+    size_t chunk_len, chunk_pos;
+    int at_eof;
+    char *buf;        /* the current line, NUL-terminated */
+    size_t len, cap;
+    int64_t size;     /* bytes in a regular file or memory, -1 unknown */
+    long line;        /* line number of the current logical line */
+    long next_line;   /* line number where the next scan starts */
+    char comment;     /* comment character, '#' by default, 0 for none */
+    char **tok;       /* tokens of the current line (owned array) */
     size_t ntok, captok;
 } hta_lex;
 
-/* Reads the file at path ("-" for standard input) into a new reader.
- * Returns HTA_ERR_IO when the file cannot be read. */
+/* Opens the file at path ("-" for standard input) for reading.  Returns
+ * HTA_ERR_IO when it cannot be opened. */
 hta_status hta_lex_open(hta_lex *lx, const char *path, hta_diag *d);
 
 /* Reader over a copy of text[0..len) named name (tests, generators). */
@@ -42,17 +61,22 @@ void hta_lex_free(hta_lex *lx);
  * of the input.  O(length of the line). */
 hta_status hta_lex_next(hta_lex *lx, hta_diag *d);
 
+/* The next raw line, without its line end (a final CR is kept), in
+ * lx->buf[0..lx->len) and lx->line; *more is 0 at the end of the input.
+ * No comments, no tokens.  O(length of the line). */
+hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d);
+
 /* Copies at most 40 characters of tok, marking a cut with "...", into out. */
 const char *hta_lex_quote(const char *tok, char out[64]);
 
-/* Parses a decimal integer in [lo, hi] (digits, optional leading '-'; no
- * '+', no spaces, no hex).  what names the expected value in the message. */
+/* Parses a decimal integer in [lo, hi] (num.h).  what names the expected
+ * value in the message. */
 hta_status hta_lex_int(const hta_lex *lx, const char *tok, int64_t lo,
                        int64_t hi, const char *what, int64_t *out,
                        hta_diag *d);
 
-/* Parses a finite decimal real number (no nan, inf, hex); positive requires
- * > 0, otherwise >= 0 is required. */
+/* Parses a finite decimal real number (num.h); positive requires > 0,
+ * otherwise >= 0 is required. */
 hta_status hta_lex_real(const hta_lex *lx, const char *tok, int positive,
                         const char *what, double *out, hta_diag *d);
 

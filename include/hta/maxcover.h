@@ -69,6 +69,16 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
 
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
 
+/* The f(tau) sweep: f[tau] for tau = 0, 1, ..., K by the incremental
+ * engine, up to f = m, or earlier when enough (if not NULL) returns
+ * non-zero for the prefix f[0..K] computed so far.  *f is allocated here
+ * (the caller frees it).  O(one incremental sweep). */
+hta_status hta_maxcover_sweep(const hta_instance *inst,
+                              int (*enough)(void *ctx, const int64_t *f,
+                                            int64_t K),
+                              void *ctx, int64_t **f, int64_t *K,
+                              hta_diag *d);
+
 void hta_maxcover_free(hta_maxcover *mc);
 
 /* Makes igraph report errors as return codes instead of aborting; called

@@ -20,6 +20,7 @@
 #ifndef HTA_REDUCE_H
 #define HTA_REDUCE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hta/cnf.h"
@@ -51,9 +52,10 @@ hta_status hta_reduce_witness(const hta_reduction *r, const signed char *model,
 hta_status hta_reduce_decode(const hta_reduction *r, const int32_t *a,
                              signed char **model, hta_diag *d);
 
-/* A comment describing the id layout, for the instance file (static
- * storage, overwritten by the next call). */
-const char *hta_reduce_comment(const hta_reduction *r);
+/* A comment describing the id layout, for the instance file, written into
+ * buf (1400 bytes hold it); returns buf. */
+const char *hta_reduce_comment(const hta_reduction *r, char *buf,
+                               size_t size);
 
 void hta_reduce_free(hta_reduction *r);
 

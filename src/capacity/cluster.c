@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/buf.h"
 #include "hta/lex.h"
 
 void hta_cluster_free(hta_cluster *c)
@@ -88,6 +89,15 @@ hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
                                   "expected server ids in [0, %ld]",
                                   (long)M - 1);
     }
+    /* every utilisation is at most total / alpha_N: finite */
+    double total = 0;
+    for (int64_t L = 0; st == HTA_OK && L < T; L++)
+        total += lambda[L];
+    if (st == HTA_OK && !isfinite(total / rates[nrates - 1]))
+        st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                          "expected arrival rates whose total over the "
+                          "slowest rate is finite, found %g",
+                          total);
     hta_cluster *c = st == HTA_OK ? calloc(1, sizeof *c) : NULL;
     if (st == HTA_OK && !c)
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
@@ -111,197 +121,237 @@ hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
     return HTA_OK;
 }
 
-hta_status hta_cluster_parse(const char *path, hta_cluster **out,
-                             hta_diag *d)
-{
+/* ---- parser ------------------------------------------------------------ */
+
+typedef struct cparser {
     hta_lex lx;
-    *out = NULL;
-    hta_status st = hta_lex_open(&lx, path, d);
-    if (st != HTA_OK)
-        return st;
+    int stage; /* header lines read: 0 magic, 1 servers, 2 rates, 3 body */
+    int64_t M;
     double rates[HTA_MAX_LEVELS];
+    int nrates;
     int32_t topo[HTA_MAX_LEVELS];
-    int nrates = 0, ntopo = 0, stage = 0;
-    int64_t M = 0, v, T = 0, capT = 0, nsrv = 0, capS = 0;
-    double *lambda = NULL;
-    int64_t *off = NULL;
-    int32_t *srv = NULL, *stamp = NULL;
-    static const char *const order[] = {"hta-cluster", "servers", "rates"};
-    for (;;) {
-        if ((st = hta_lex_next(&lx, d)) != HTA_OK)
-            goto fail;
-        if (lx.ntok == 0)
-            break;
-        const char *kw = lx.tok[0];
-        if (stage < 3) {
-            if (strcmp(kw, order[stage]) != 0) {
-                char want[48];
-                snprintf(want, sizeof want, "a '%s' line", order[stage]);
-                st = hta_lex_expected(&lx, want, kw, d);
-                goto fail;
-            }
-            if (lx.ntok < 2) {
-                st = hta_lex_expected(&lx, "a value", NULL, d);
-                goto fail;
-            }
+    int ntopo;
+    int64_t T, nsrv;
+    double total; /* of the arrival rates so far */
+    double *lambda;
+    int64_t *off;
+    int32_t *srv, *line; /* line: the servers of the current type, sorted */
+    size_t cap_lambda, cap_off, cap_srv, cap_line;
+} cparser;
+
+static const char *const header_order[] = {"hta-cluster", "servers",
+                                           "rates"};
+
+static hta_status parse_rates(cparser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_status st;
+    if (lx->ntok - 1 > HTA_MAX_LEVELS)
+        return hta_lex_expected(lx, "at most 8 rates",
+                                lx->tok[HTA_MAX_LEVELS + 1], d);
+    for (size_t i = 1; i < lx->ntok; i++) {
+        double *r = &p->rates[p->nrates];
+        if ((st = hta_lex_real(lx, lx->tok[i], 1, "a service rate", r, d)) !=
+            HTA_OK)
+            return st;
+        if (p->nrates && !(*r < r[-1]))
+            return hta_lex_expected(lx, "strictly decreasing rates",
+                                    lx->tok[i], d);
+        p->nrates++;
+    }
+    if (p->nrates < 2)
+        return hta_lex_expected(lx, "at least two rates (local, remote)", NULL,
+                                d);
+    return HTA_OK;
+}
+
+/* The three header lines, in order. */
+static hta_status parse_header(cparser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    const char *kw = lx->tok[0];
+    int64_t v;
+    if (strcmp(kw, header_order[p->stage]) != 0) {
+        char want[48];
+        snprintf(want, sizeof want, "a '%s' line", header_order[p->stage]);
+        return hta_lex_expected(lx, want, kw, d);
+    }
+    if (lx->ntok < 2)
+        return hta_lex_expected(lx, "a value", NULL, d);
+    hta_status st = HTA_OK;
+    switch (p->stage) {
+    case 0:
+        st = hta_lex_int(lx, lx->tok[1], 1, 1, "format version", &v, d);
+        break;
+    case 1:
+        st = hta_lex_int(lx, lx->tok[1], 1, HTA_MAX_SERVERS, "a server count",
+                         &p->M, d);
+        break;
+    default:
+        st = parse_rates(p, d);
+        break;
+    }
+    if (st == HTA_OK)
+        p->stage++;
+    return st;
+}
+
+static hta_status parse_topology(cparser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    int64_t v;
+    hta_status st;
+    for (size_t i = 1; i < lx->ntok; i++) {
+        if (p->ntopo == HTA_MAX_LEVELS - 2)
+            return hta_lex_expected(lx, "at most 6 topology levels",
+                                    lx->tok[i], d);
+        if ((st = hta_lex_int(lx, lx->tok[i], 1, HTA_MAX_SERVERS,
+                              "a group size", &v, d)) != HTA_OK)
+            return st;
+        p->topo[p->ntopo++] = (int32_t)v;
+    }
+    if (p->ntopo + 2 != p->nrates) {
+        char want[96];
+        snprintf(want, sizeof want,
+                 "%d topology sizes for %d rates (N = 2 + levels)",
+                 p->nrates - 2, p->nrates);
+        return hta_lex_expected(lx, want, lx->tok[lx->ntok - 1], d);
+    }
+    return HTA_OK;
+}
+
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* "type <lambda> <s1> [<s2> ...]": duplicates are found by sorting a copy
+ * of the line, so memory follows what was read, not the server count. */
+static hta_status parse_type(cparser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_status st;
+    int64_t v;
+    if (p->nrates != p->ntopo + 2) {
+        char want[96];
+        snprintf(want, sizeof want,
+                 "a 'topology' line with %d sizes (for %d rates)",
+                 p->nrates - 2, p->nrates);
+        return hta_lex_expected(lx, want, lx->tok[0], d);
+    }
+    if (lx->ntok < 3)
+        return hta_lex_expected(lx, "'type <lambda> <server> ...'", NULL, d);
+    size_t k = lx->ntok - 2;
+    if (!HTA_RESERVE(p->lambda, p->cap_lambda, (size_t)p->T + 1) ||
+        !HTA_RESERVE(p->off, p->cap_off, (size_t)p->T + 2) ||
+        !HTA_RESERVE(p->srv, p->cap_srv, (size_t)p->nsrv + k) ||
+        !HTA_RESERVE(p->line, p->cap_line, k))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory");
+    if ((st = hta_lex_real(lx, lx->tok[1], 0, "an arrival rate",
+                           &p->lambda[p->T], d)) != HTA_OK)
+        return st;
+    p->total += p->lambda[p->T];
+    if (!isfinite(p->total / p->rates[p->nrates - 1]))
+        return hta_lex_expected(lx, "arrival rates whose total over the "
+                                    "slowest rate is finite, rate",
+                                lx->tok[1], d);
+    for (size_t i = 0; i < k; i++) {
+        if ((st = hta_lex_int(lx, lx->tok[i + 2], 0, p->M - 1, "a server id",
+                              &v, d)) != HTA_OK)
+            return st;
+        p->srv[p->nsrv + (int64_t)i] = p->line[i] = (int32_t)v;
+    }
+    qsort(p->line, k, sizeof *p->line, cmp_i32);
+    for (size_t i = 1; i < k; i++)
+        if (p->line[i] == p->line[i - 1]) {
+            /* quote the second occurrence on the line */
+            size_t j = 0, seen = 0;
+            for (; j < k; j++)
+                if (p->srv[p->nsrv + (int64_t)j] == p->line[i] && seen++)
+                    break;
+            return hta_lex_expected(lx, "distinct servers, server id",
+                                    lx->tok[j + 2], d);
         }
-        if (stage == 0) {
-            if ((st = hta_lex_int(&lx, lx.tok[1], 1, 1, "format version", &v,
-                                  d)) != HTA_OK)
-                goto fail;
-            stage = 1;
-        } else if (stage == 1) {
-            if ((st = hta_lex_int(&lx, lx.tok[1], 1, HTA_MAX_SERVERS,
-                                  "a server count", &M, d)) != HTA_OK)
-                goto fail;
-            if (!(stamp = calloc((size_t)M, sizeof *stamp))) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                  "out of memory");
-                goto fail;
-            }
-            stage = 2;
-        } else if (stage == 2) {
-            if (lx.ntok - 1 > HTA_MAX_LEVELS) {
-                st = hta_lex_expected(&lx, "at most 8 rates",
-                                      lx.tok[HTA_MAX_LEVELS + 1], d);
-                goto fail;
-            }
-            for (size_t i = 1; i < lx.ntok; i++) {
-                if ((st = hta_lex_real(&lx, lx.tok[i], 1, "a service rate",
-                                       &rates[nrates], d)) != HTA_OK)
-                    goto fail;
-                if (nrates && !(rates[nrates] < rates[nrates - 1])) {
-                    st = hta_lex_expected(&lx, "strictly decreasing rates",
-                                          lx.tok[i], d);
-                    goto fail;
-                }
-                nrates++;
-            }
-            if (nrates < 2) {
-                st = hta_lex_expected(&lx, "at least two rates (local, "
-                                           "remote)",
-                                      NULL, d);
-                goto fail;
-            }
-            stage = 3;
-        } else if (strcmp(kw, "topology") == 0 && stage == 3 && T == 0) {
-            for (size_t i = 1; i < lx.ntok; i++) {
-                if (ntopo == HTA_MAX_LEVELS - 2) {
-                    st = hta_lex_expected(&lx, "at most 6 topology levels",
-                                          lx.tok[i], d);
-                    goto fail;
-                }
-                if ((st = hta_lex_int(&lx, lx.tok[i], 1, HTA_MAX_SERVERS,
-                                      "a group size", &v, d)) != HTA_OK)
-                    goto fail;
-                topo[ntopo++] = (int32_t)v;
-            }
-            if (ntopo + 2 != nrates) {
-                char want[96];
-                snprintf(want, sizeof want,
-                         "%d topology sizes for %d rates (N = 2 + levels)",
-                         nrates - 2, nrates);
-                st = hta_lex_expected(&lx, want, lx.tok[lx.ntok - 1], d);
-                goto fail;
-            }
-            stage = 4;
-        } else if (strcmp(kw, "type") == 0) {
-            if (nrates != ntopo + 2) {
-                char want[96];
-                snprintf(want, sizeof want,
-                         "a 'topology' line with %d sizes (for %d rates)",
-                         nrates - 2, nrates);
-                st = hta_lex_expected(&lx, want, kw, d);
-                goto fail;
-            }
-            if (lx.ntok < 3) {
-                st = hta_lex_expected(&lx, "'type <lambda> <server> ...'",
-                                      NULL, d);
-                goto fail;
-            }
-            if (T + 2 > capT) {
-                capT = capT ? capT * 2 : 1024;
-                double *nl = realloc(lambda, (size_t)capT * sizeof *nl);
-                if (nl)
-                    lambda = nl;
-                int64_t *no = realloc(off, (size_t)capT * sizeof *no);
-                if (no)
-                    off = no;
-                if (!nl || !no) {
-                    st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                      "out of memory");
-                    goto fail;
-                }
-            }
-            if ((st = hta_lex_real(&lx, lx.tok[1], 0, "an arrival rate",
-                                   &lambda[T], d)) != HTA_OK)
-                goto fail;
-            off[T] = nsrv;
-            for (size_t i = 2; i < lx.ntok; i++) {
-                if ((st = hta_lex_int(&lx, lx.tok[i], 0, M - 1,
-                                      "a server id", &v, d)) != HTA_OK)
-                    goto fail;
-                if (stamp[v] == T + 1) {
-                    st = hta_lex_expected(&lx, "distinct servers, server id",
-                                          lx.tok[i], d);
-                    goto fail;
-                }
-                stamp[v] = (int32_t)(T + 1);
-                if (nsrv + 1 > capS) {
-                    capS = capS ? capS * 2 : 4096;
-                    int32_t *ns = realloc(srv, (size_t)capS * sizeof *ns);
-                    if (!ns) {
-                        st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                          "out of memory");
-                        goto fail;
-                    }
-                    srv = ns;
-                }
-                srv[nsrv++] = (int32_t)v;
-            }
-            T++;
-            off[T] = nsrv;
-        } else {
+    p->off[p->T] = p->nsrv;
+    p->nsrv += (int64_t)k;
+    p->T++;
+    p->off[p->T] = p->nsrv;
+    return HTA_OK;
+}
+
+/* After the last line: every part is there. */
+static hta_status parse_end(cparser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    if (p->stage < 3)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected a '%s' line, found end of file",
+                            header_order[p->stage]);
+    if (p->T == 0)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected at least one 'type' line, found end "
+                            "of file");
+    if (p->nrates != p->ntopo + 2)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected a 'topology' line with %d sizes for %d "
+                            "rates",
+                            p->nrates - 2, p->nrates);
+    return HTA_OK;
+}
+
+static hta_status parse_lines(cparser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_status st;
+    for (;;) {
+        if ((st = hta_lex_next(lx, d)) != HTA_OK)
+            return st;
+        if (lx->ntok == 0)
+            return parse_end(p, d);
+        const char *kw = lx->tok[0];
+        if (p->stage < 3)
+            st = parse_header(p, d);
+        else if (strcmp(kw, "topology") == 0 && p->T == 0 && p->ntopo == 0)
+            st = parse_topology(p, d);
+        else if (strcmp(kw, "type") == 0)
+            st = parse_type(p, d);
+        else {
             char q[64];
-            st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
+            st = hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                               "expected a 'type' line, found unknown "
                               "keyword '%s'",
                               hta_lex_quote(kw, q));
-            goto fail;
         }
+        if (st != HTA_OK)
+            return st;
     }
-    if (stage < 3) {
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
-                          "expected a '%s' line, found end of file",
-                          order[stage]);
-        goto fail;
+}
+
+hta_status hta_cluster_parse(const char *path, hta_cluster **out,
+                             hta_diag *d)
+{
+    cparser p;
+    memset(&p, 0, sizeof p);
+    *out = NULL;
+    hta_status st = hta_lex_open(&p.lx, path, d);
+    if (st != HTA_OK)
+        return st;
+    st = parse_lines(&p, d);
+    hta_lex_free(&p.lx);
+    free(p.line);
+    if (st != HTA_OK) {
+        free(p.lambda);
+        free(p.off);
+        free(p.srv);
+        return st;
     }
-    if (T == 0) {
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
-                          "expected at least one 'type' line, found end of "
-                          "file");
-        goto fail;
-    }
-    if (nrates != ntopo + 2) {
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
-                          "expected a 'topology' line with %d sizes for %d "
-                          "rates",
-                          nrates - 2, nrates);
-        goto fail;
-    }
-    free(stamp);
-    hta_lex_free(&lx);
-    st = hta_cluster_build((int32_t)M, rates, nrates, topo, ntopo, T, lambda,
-                           off, srv, out, d);
+    /* hta_cluster_build takes the arrays, also on failure. */
+    st = hta_cluster_build((int32_t)p.M, p.rates, p.nrates, p.topo, p.ntopo,
+                           p.T, p.lambda, p.off, p.srv, out, d);
     if (st != HTA_OK && !d->path)
         d->path = path;
-    return st;
-fail:
-    free(stamp);
-    free(lambda);
-    free(off);
-    free(srv);
-    hta_lex_free(&lx);
     return st;
 }
 

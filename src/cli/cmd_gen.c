@@ -89,6 +89,11 @@ static int gen_hdfs(int argc, char **argv)
     double *store = NULL;
     if (!cli_costs(&args, &p.w_loc, &p.wrem, &store))
         return HTA_ERR_USAGE;
+    if (!hta_costs_finite(p.w_loc, &p.wrem, p.tasks)) {
+        free(store);
+        return cli_usage_error(&args, "the largest load --tasks * w_rem "
+                                      "overflows: choose smaller costs");
+    }
     const char *path = cli_str(&args, "output");
     if ((code = cli_check_outputs(&args, &path, 1, NULL, 0)) != 0) {
         free(store);
@@ -165,7 +170,10 @@ static int gen_sat(int argc, char **argv)
                         "3-admissible\n",
                 args.pos[0]);
     if (st == HTA_OK && !model_path) {
-        st = cli_write_instance(r->inst, path, hta_reduce_comment(r), &d);
+        char comment[1400];
+        st = cli_write_instance(r->inst, path,
+                                hta_reduce_comment(r, comment, sizeof comment),
+                                &d);
     } else if (st == HTA_OK) {
         if ((st = hta_model_parse(model_path, f->nvars, &model, &d)) ==
                 HTA_OK &&

@@ -1,6 +1,7 @@
 /* Instance model: parsing, validation and writing of format v1
  * (Fischer-Su-Yin, Definitions 2, 3 and 7). */
 #include "hta/instance.h"
+#include "hta/buf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -120,6 +121,13 @@ static hta_status copy_wrem(hta_wrem *dst, const hta_wrem *src)
 }
 
 /* Checks Definition 7 on a cost model; names the first violated rule. */
+int hta_costs_finite(double w_loc, const hta_wrem *w, int64_t m)
+{
+    /* the largest load: every task on one server, remote */
+    double top = fmax(w_loc, hta_wrem_at(w, m));
+    return isfinite(top) && isfinite((double)m * top);
+}
+
 static hta_status check_costs(double w_loc, const hta_wrem *w, int32_t m,
                               hta_diag *d)
 {
@@ -128,7 +136,7 @@ static hta_status check_costs(double w_loc, const hta_wrem *w, int32_t m,
                             "expected w_loc > 0 and finite, found %g", w_loc);
     if (w->kind == HTA_WREM_AFFINE) {
         if (!isfinite(w->a) || !isfinite(w->b) || w->b < 0.0 ||
-            w->a < w_loc || !isfinite(w->a + w->b * (double)m))
+            w->a < w_loc || !hta_costs_finite(w_loc, w, m))
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                                 "expected w_rem affine a b with a >= w_loc, "
                                 "b >= 0, a + b*m finite, found a=%g b=%g",
@@ -144,6 +152,11 @@ static hta_status check_costs(double w_loc, const hta_wrem *w, int32_t m,
                                 "expected a non-decreasing w_rem table with "
                                 "w_rem(0) >= w_loc, found w_rem(%lld) = %g",
                                 (long long)i, w->v[i]);
+    if (!hta_costs_finite(w_loc, w, m))
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected costs whose largest load m * w_rem(m) "
+                            "is finite, found w_rem(m) = %g for m = %ld",
+                            hta_wrem_at(w, m), (long)m);
     return HTA_OK;
 }
 
@@ -222,35 +235,33 @@ cleanup:
 
 /* ---- groups of identical replica sets --------------------------------- */
 
-static const hta_instance *group_inst;
-static const int32_t *group_keys; /* sorted replica lists, task-major */
-
 static int cmp_server(const void *x, const void *y)
 {
     int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
     return (a > b) - (a < b);
 }
 
-static int same_set(int32_t s, int32_t t)
+/* A task with its sorted replica list: the sort needs no global state. */
+typedef struct replica_set {
+    const int32_t *key; /* sorted servers */
+    int64_t deg;
+    int32_t t;
+} replica_set;
+
+static int same_set(const replica_set *a, const replica_set *b)
 {
-    const hta_instance *in = group_inst;
-    int64_t ds = in->task_off[s + 1] - in->task_off[s];
-    return ds == in->task_off[t + 1] - in->task_off[t] &&
-           memcmp(group_keys + in->task_off[s], group_keys + in->task_off[t],
-                  (size_t)ds * sizeof *group_keys) == 0;
+    return a->deg == b->deg &&
+           memcmp(a->key, b->key, (size_t)a->deg * sizeof *a->key) == 0;
 }
 
+/* By size, then the sorted lists, then the task id. */
 static int cmp_replica_set(const void *x, const void *y)
 {
-    int32_t s = *(const int32_t *)x, t = *(const int32_t *)y;
-    const hta_instance *in = group_inst;
-    int64_t ds = in->task_off[s + 1] - in->task_off[s];
-    int64_t dt = in->task_off[t + 1] - in->task_off[t];
-    if (ds != dt)
-        return ds < dt ? -1 : 1;
-    int c = memcmp(group_keys + in->task_off[s], group_keys + in->task_off[t],
-                   (size_t)ds * sizeof *group_keys);
-    return c ? c : (s > t) - (s < t);
+    const replica_set *a = x, *b = y;
+    if (a->deg != b->deg)
+        return a->deg < b->deg ? -1 : 1;
+    int c = memcmp(a->key, b->key, (size_t)a->deg * sizeof *a->key);
+    return c ? c : (a->t > b->t) - (a->t < b->t);
 }
 
 hta_status hta_instance_groups(const hta_instance *inst, int32_t *order,
@@ -258,22 +269,26 @@ hta_status hta_instance_groups(const hta_instance *inst, int32_t *order,
                                hta_diag *d)
 {
     int32_t *keys = malloc(((size_t)inst->edges + 1) * sizeof *keys);
-    if (!keys)
+    replica_set *sets = malloc(((size_t)inst->m + 1) * sizeof *sets);
+    if (!keys || !sets) {
+        free(keys);
+        free(sets);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
     memcpy(keys, inst->task_srv, (size_t)inst->edges * sizeof *keys);
     for (int32_t t = 0; t < inst->m; t++) {
-        qsort(keys + inst->task_off[t],
-              (size_t)(inst->task_off[t + 1] - inst->task_off[t]),
-              sizeof *keys, cmp_server);
-        order[t] = t;
+        int64_t off = inst->task_off[t], deg = inst->task_off[t + 1] - off;
+        qsort(keys + off, (size_t)deg, sizeof *keys, cmp_server);
+        sets[t] = (replica_set){keys + off, deg, t};
     }
-    group_inst = inst;
-    group_keys = keys;
-    qsort(order, (size_t)inst->m, sizeof *order, cmp_replica_set);
+    qsort(sets, (size_t)inst->m, sizeof *sets, cmp_replica_set);
     int32_t g = 0;
-    for (int32_t i = 0; i < inst->m; i++)
-        if (i == 0 || !same_set(order[i - 1], order[i]))
+    for (int32_t i = 0; i < inst->m; i++) {
+        order[i] = sets[i].t;
+        if (i == 0 || !same_set(&sets[i - 1], &sets[i]))
             first[g++] = i;
+    }
+    free(sets);
     first[g] = inst->m;
     *ngroups = g;
     free(keys);
@@ -282,15 +297,24 @@ hta_status hta_instance_groups(const hta_instance *inst, int32_t *order,
 
 /* ---- parser ---------------------------------------------------------- */
 
+/* Task lines are kept as records in file order, so that memory follows
+ * the lines read and never a header count; they are put in task order
+ * once the whole file is read. */
+typedef struct record {
+    int64_t start; /* offset of the servers in raw */
+    int32_t id, deg;
+    long line;
+} record;
+
 typedef struct parser {
     hta_lex lx;
     hta_instance *inst;
-    int64_t *start;  /* per task: offset in raw, -1 before its line */
-    int32_t *deg;    /* per task: number of servers */
-    int32_t *stamp;  /* per server: last task + 1 that listed it */
+    record *rec;     /* task lines, in file order */
+    int64_t nrec;
     int32_t *raw;    /* servers of all task lines, in file order */
-    int64_t nraw, capraw;
-    int32_t seen;    /* task lines read so far */
+    int32_t *sorted; /* the current line's servers, sorted */
+    int64_t nraw;
+    size_t cap_rec, capraw, cap_sorted;
 } parser;
 
 static hta_status expect_eol(parser *p, size_t ntok, const char *after,
@@ -346,8 +370,8 @@ static hta_status parse_wrem(parser *p, hta_diag *d)
             snprintf(what, sizeof what, "w_rem(0) = a >= w_loc = %s", buf);
             return hta_lex_expected(lx, what, lx->tok[2], d);
         }
-        if (!isfinite(w->a + w->b * (double)p->inst->m))
-            return hta_lex_expected(lx, "a slope b with a + b*m finite",
+        if (!hta_costs_finite(w_loc, w, p->inst->m))
+            return hta_lex_expected(lx, "a slope b with m * (a + b*m) finite",
                                     lx->tok[3], d);
         return expect_eol(p, 4, "w_rem affine <a> <b>", d);
     }
@@ -377,7 +401,17 @@ static hta_status parse_wrem(parser *p, hta_diag *d)
             return hta_lex_expected(lx, what, tok, d);
         }
     }
+    if (!hta_costs_finite(w_loc, w, p->inst->m))
+        return hta_lex_expected(lx, "costs whose largest load m * w_rem(m) "
+                                    "is finite, w_rem value",
+                                lx->tok[lx->ntok - 1], d);
     return HTA_OK;
+}
+
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
 }
 
 static hta_status parse_task(parser *p, hta_diag *d)
@@ -391,39 +425,102 @@ static hta_status parse_task(parser *p, hta_diag *d)
     if ((st = hta_lex_int(lx, lx->tok[1], 0, inst->m - 1, "a task id", &t,
                           d)) != HTA_OK)
         return st;
-    if (p->start[t] >= 0)
-        return hta_lex_expected(lx, "one 'task' line per task, task id",
-                                lx->tok[1], d);
     if (lx->ntok < 3)
         return hta_lex_expected(lx, "at least one server id", NULL, d);
-    int64_t k = (int64_t)lx->ntok - 2;
-    if (p->nraw + k > p->capraw) {
-        int64_t cap = p->capraw ? p->capraw : 1024;
-        while (cap < p->nraw + k)
-            cap *= 2;
-        int32_t *nr = realloc(p->raw, (size_t)cap * sizeof *nr);
-        if (!nr)
-            return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
-                                "out of memory");
-        p->raw = nr;
-        p->capraw = cap;
-    }
-    for (int64_t i = 0; i < k; i++) {
-        const char *tok = lx->tok[i + 2];
-        if ((st = hta_lex_int(lx, tok, 0, inst->n - 1, "a server id", &s,
-                              d)) != HTA_OK)
+    size_t k = lx->ntok - 2;
+    if (!HTA_RESERVE(p->raw, p->capraw, (size_t)p->nraw + k) ||
+        !HTA_RESERVE(p->sorted, p->cap_sorted, k) ||
+        !HTA_RESERVE(p->rec, p->cap_rec, (size_t)p->nrec + 1))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        if ((st = hta_lex_int(lx, lx->tok[i + 2], 0, inst->n - 1,
+                              "a server id", &s, d)) != HTA_OK)
             return st;
-        if (p->stamp[s] == t + 1)
-            return hta_lex_expected(lx, "distinct servers on a task line, "
-                                        "server id", tok, d);
-        p->stamp[s] = (int32_t)t + 1;
-        p->raw[p->nraw + i] = (int32_t)s;
+        p->raw[p->nraw + (int64_t)i] = p->sorted[i] = (int32_t)s;
     }
-    p->start[t] = p->nraw;
-    p->deg[t] = (int32_t)k;
-    p->nraw += k;
-    p->seen++;
+    /* Distinct servers: a sorted copy of the line, not a per-server
+     * array, so memory follows the line. */
+    qsort(p->sorted, k, sizeof *p->sorted, cmp_i32);
+    for (size_t i = 1; i < k; i++)
+        if (p->sorted[i] == p->sorted[i - 1]) {
+            size_t j = 0, seen = 0;
+            for (; j < k; j++)
+                if (p->raw[p->nraw + (int64_t)j] == p->sorted[i] && seen++)
+                    break;
+            return hta_lex_expected(lx, "distinct servers on a task line, "
+                                        "server id",
+                                    lx->tok[j + 2], d);
+        }
+    p->rec[p->nrec++] = (record){p->nraw, (int32_t)t, (int32_t)k, lx->line};
+    p->nraw += (int64_t)k;
     return HTA_OK;
+}
+
+static int cmp_record(const void *x, const void *y)
+{
+    const record *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* After the last line: one task line per task.  pos receives, per task,
+ * its record.  A repeated task line is reported at its line (the earliest
+ * repetition), then a missing one.  O(m) with m records, else (an error
+ * in any case) O(k log k) for k records. */
+static hta_status check_tasks(parser *p, int64_t *pos, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    int32_t m = p->inst->m;
+    if (p->nrec >= m) {
+        for (int32_t t = 0; t < m; t++)
+            pos[t] = -1;
+        long dup_line = 0;
+        int64_t dup = -1;
+        for (int64_t i = 0; i < p->nrec && dup < 0; i++) {
+            if (pos[p->rec[i].id] >= 0)
+                dup = i, dup_line = p->rec[i].line;
+            else
+                pos[p->rec[i].id] = i;
+        }
+        if (dup < 0)
+            return HTA_OK;
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, dup_line,
+                            "expected one 'task' line per task, task id, "
+                            "found '%ld'",
+                            (long)p->rec[dup].id);
+    }
+    /* fewer lines than tasks: sort a copy by (id, line) */
+    record *r = malloc(((size_t)p->nrec + 1) * sizeof *r);
+    if (!r)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    if (p->nrec)
+        memcpy(r, p->rec, (size_t)p->nrec * sizeof *r);
+    qsort(r, (size_t)p->nrec, sizeof *r, cmp_record);
+    long dup_line = 0;
+    int32_t dup_id = -1, missing = -1;
+    for (int64_t i = 0; i < p->nrec; i++) {
+        if (i > 0 && r[i].id == r[i - 1].id &&
+            (dup_id < 0 || r[i].line < dup_line))
+            dup_id = r[i].id, dup_line = r[i].line;
+        int32_t expect = i == 0 ? 0 : r[i - 1].id + 1;
+        if (missing < 0 && r[i].id > expect)
+            missing = expect;
+    }
+    if (missing < 0)
+        missing = p->nrec ? r[p->nrec - 1].id + 1 : 0;
+    free(r);
+    if (dup_id >= 0)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, dup_line,
+                            "expected one 'task' line per task, task id, "
+                            "found '%ld'",
+                            (long)dup_id);
+    return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                        "expected a 'task' line for task %ld, found end of "
+                        "file",
+                        (long)missing);
 }
 
 /* "name task <t> <name>", "name server <s> <name>", "rack <s> <name>". */
@@ -494,7 +591,7 @@ static hta_status parse_all(parser *p, hta_diag *d)
 
     /* A task line takes at least 8 bytes ("task 0 0"), so a count the file
      * cannot hold is refused before anything is allocated from it. */
-    int64_t max_tasks = (int64_t)(lx->len / 8) + 1;
+    int64_t max_tasks = lx->size >= 0 ? lx->size / 8 + 1 : HTA_MAX_TASKS;
     if (max_tasks > HTA_MAX_TASKS)
         max_tasks = HTA_MAX_TASKS;
     if ((st = header_line(p, "tasks", 2, "a task count", d)) != HTA_OK ||
@@ -505,9 +602,10 @@ static hta_status parse_all(parser *p, hta_diag *d)
     if (v > max_tasks)
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected a task count this file can hold "
-                            "(at most %lld task lines fit in %zu bytes), "
+                            "(at most %lld task lines fit in %lld bytes), "
                             "found '%s'",
-                            (long long)max_tasks, lx->len, lx->tok[1]);
+                            (long long)max_tasks, (long long)lx->size,
+                            lx->tok[1]);
     p->inst->m = (int32_t)v;
     if ((st = header_line(p, "servers", 2, "a server count", d)) != HTA_OK ||
         (st = hta_lex_int(lx, lx->tok[1], 1, HTA_MAX_SERVERS,
@@ -526,14 +624,6 @@ static hta_status parse_all(parser *p, hta_diag *d)
         return st;
 
     size_t m = (size_t)p->inst->m;
-    p->start = malloc(m * sizeof *p->start);
-    p->deg = malloc(m * sizeof *p->deg);
-    p->stamp = calloc((size_t)p->inst->n, sizeof *p->stamp);
-    if (!p->start || !p->deg || !p->stamp)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
-                            "out of memory");
-    memset(p->start, 0xff, m * sizeof *p->start);
-
     for (;;) {
         if ((st = hta_lex_next(lx, d)) != HTA_OK)
             return st;
@@ -553,31 +643,40 @@ static hta_status parse_all(parser *p, hta_diag *d)
         if ((st = body_lines[i].parse(p, d)) != HTA_OK)
             return st;
     }
-    if (p->seen < p->inst->m) {
-        int32_t t = 0;
-        while (p->start[t] >= 0)
-            t++;
-        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                            "expected a 'task' line for task %ld, found end "
-                            "of file",
-                            (long)t);
-    }
-
+    /* Only now, with m task lines read, is memory of the order of m
+     * taken. */
     hta_instance *inst = p->inst;
+    int64_t *pos = p->nrec >= (int64_t)m ? malloc(m * sizeof *pos) : NULL;
+    if (p->nrec >= (int64_t)m && !pos)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    if ((st = check_tasks(p, pos, d)) != HTA_OK) {
+        free(pos);
+        return st;
+    }
     inst->edges = p->nraw;
     inst->task_off = malloc((m + 1) * sizeof *inst->task_off);
     inst->task_srv = malloc(((size_t)p->nraw + 1) * sizeof *inst->task_srv);
-    if (!inst->task_off || !inst->task_srv)
+    if (!inst->task_off || !inst->task_srv) {
+        free(pos);
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
                             "out of memory");
-    int64_t pos = 0;
-    for (size_t t = 0; t < m; t++) {
-        inst->task_off[t] = pos;
-        memcpy(inst->task_srv + pos, p->raw + p->start[t],
-               (size_t)p->deg[t] * sizeof *inst->task_srv);
-        pos += p->deg[t];
     }
-    inst->task_off[m] = pos;
+    int64_t at = 0;
+    for (size_t t = 0; t < m; t++) {
+        const record *r = &p->rec[pos[t]];
+        inst->task_off[t] = at;
+        memcpy(inst->task_srv + at, p->raw + r->start,
+               (size_t)r->deg * sizeof *inst->task_srv);
+        at += r->deg;
+    }
+    inst->task_off[m] = at;
+    free(pos);
+    /* the file-order copies are not needed any more */
+    free(p->raw);
+    free(p->rec);
+    p->raw = NULL;
+    p->rec = NULL;
     if (!build_server_side(inst))
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
                             "out of memory");
@@ -598,9 +697,8 @@ static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
         p->inst = NULL;
     }
     hta_instance_free(p->inst);
-    free(p->start);
-    free(p->deg);
-    free(p->stamp);
+    free(p->rec);
+    free(p->sorted);
     free(p->raw);
     hta_lex_free(&p->lx);
     return st;

@@ -1,90 +1,154 @@
-/* Line-and-token reader: one scanner for every text format. */
+/* Line-and-token reader: one streaming scanner for every text format. */
 #include "hta/lex.h"
+#include "hta/buf.h"
+#include "hta/num.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-static hta_status adopt(hta_lex *lx, const char *path, char *buf, size_t len)
-{
-    memset(lx, 0, sizeof *lx);
-    lx->path = path;
-    lx->buf = buf;
-    lx->len = len;
-    lx->next_line = 1;
-    lx->comment = '#';
-    return HTA_OK;
-}
+#define CHUNK ((size_t)1 << 16)
 
 hta_status hta_lex_open(hta_lex *lx, const char *path, hta_diag *d)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     memset(lx, 0, sizeof *lx);
+    lx->path = path;
+    lx->next_line = 1;
+    lx->comment = '#';
+    lx->size = -1;
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return hta_diag_set(d, HTA_ERR_IO, path, 0, "cannot open: %s",
                             strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    hta_status st = HTA_OK;
-    if (!buf) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
-        goto cleanup;
-    }
-    for (;;) {
-        if (cap - len < 2) {
-            if (cap > SIZE_MAX / 2) {
-                st = hta_diag_set(d, HTA_ERR_INPUT, path, 0, "file too large");
-                goto cleanup;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                  "out of memory reading the file");
-                goto cleanup;
-            }
-            buf = nb;
-            cap *= 2;
+    lx->f = f;
+    lx->own_f = !is_stdin;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            hta_lex_free(lx);
+            return hta_diag_set(d, HTA_ERR_IO, path, 0,
+                                "cannot read: is a directory");
         }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
+        if (S_ISREG(sb.st_mode))
+            lx->size = (int64_t)sb.st_size;
     }
-    if (ferror(f)) {
-        st = hta_diag_set(d, HTA_ERR_IO, path, 0, "read error: %s",
-                          strerror(errno));
-        goto cleanup;
+    if (!(lx->chunk = malloc(CHUNK))) {
+        hta_lex_free(lx);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
     }
-    buf[len] = '\0';
-    adopt(lx, path, buf, len);
-    buf = NULL;
-cleanup:
-    free(buf);
-    if (f && f != stdin)
-        fclose(f);
-    return st;
+    return HTA_OK;
 }
 
 hta_status hta_lex_from_memory(hta_lex *lx, const char *name, const char *text,
                                size_t len, hta_diag *d)
 {
-    char *buf = malloc(len + 1);
     memset(lx, 0, sizeof *lx);
-    if (!buf)
+    lx->path = name;
+    lx->next_line = 1;
+    lx->comment = '#';
+    lx->size = (int64_t)len;
+    if (!(lx->mem = malloc(len + 1)))
         return hta_diag_set(d, HTA_ERR_INTERNAL, name, 0, "out of memory");
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    return adopt(lx, name, buf, len);
+    memcpy(lx->mem, text, len);
+    lx->mem_len = len;
+    return HTA_OK;
 }
 
 void hta_lex_free(hta_lex *lx)
 {
     if (!lx)
         return;
+    if (lx->f && lx->own_f)
+        fclose(lx->f);
+    free(lx->mem);
+    free(lx->chunk);
     free(lx->buf);
     free(lx->tok);
     memset(lx, 0, sizeof *lx);
+}
+
+/* Appends p[0..n) to the line, refusing NUL bytes and overlong lines. */
+static hta_status append(hta_lex *lx, const char *p, size_t n, hta_diag *d)
+{
+    if (memchr(p, '\0', n))
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected text, found a NUL byte "
+                            "(binary file?)");
+    if (lx->len + n > HTA_LEX_MAX_LINE)
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected a line of at most %zu bytes, found a "
+                            "longer one",
+                            HTA_LEX_MAX_LINE);
+    if (!HTA_RESERVE(lx->buf, lx->cap, lx->len + n + 1))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory reading a line");
+    memcpy(lx->buf + lx->len, p, n);
+    lx->len += n;
+    lx->buf[lx->len] = '\0';
+    return HTA_OK;
+}
+
+/* Refills the chunk from the stream; 0 bytes at the end. */
+static hta_status refill(hta_lex *lx, hta_diag *d)
+{
+    lx->chunk_pos = 0;
+    lx->chunk_len = fread(lx->chunk, 1, CHUNK, lx->f);
+    if (lx->chunk_len == 0) {
+        if (ferror(lx->f))
+            return hta_diag_set(d, HTA_ERR_IO, lx->path, lx->line,
+                                "read error: %s", strerror(errno));
+        lx->at_eof = 1;
+    }
+    return HTA_OK;
+}
+
+hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d)
+{
+    lx->len = 0;
+    lx->line = lx->next_line;
+    *more = 0;
+    hta_status st;
+    if (!HTA_RESERVE(lx->buf, lx->cap, 1))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory reading a line");
+    lx->buf[0] = '\0';
+    if (!lx->f) { /* memory */
+        if (lx->mem_pos >= lx->mem_len)
+            return HTA_OK;
+        const char *p = lx->mem + lx->mem_pos, *end = lx->mem + lx->mem_len;
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((eol ? eol : end) - p);
+        lx->mem_pos += n + (eol != NULL);
+        lx->next_line++;
+        *more = 1;
+        return append(lx, p, n, d);
+    }
+    for (;;) {
+        if (lx->chunk_pos >= lx->chunk_len) {
+            if (lx->at_eof || (st = refill(lx, d)) != HTA_OK || lx->at_eof) {
+                if (lx->len > 0 || (lx->at_eof && *more)) {
+                    lx->next_line++;
+                    *more = 1;
+                }
+                return lx->at_eof ? HTA_OK : st;
+            }
+        }
+        const char *p = lx->chunk + lx->chunk_pos;
+        size_t avail = lx->chunk_len - lx->chunk_pos;
+        const char *eol = memchr(p, '\n', avail);
+        size_t n = eol ? (size_t)(eol - p) : avail;
+        lx->chunk_pos += n + (eol != NULL);
+        *more = 1;
+        if ((st = append(lx, p, n, d)) != HTA_OK)
+            return st;
+        if (eol) {
+            lx->next_line++;
+            return HTA_OK;
+        }
+    }
 }
 
 static int is_blank(char c)
@@ -94,15 +158,9 @@ static int is_blank(char c)
 
 static hta_status push_token(hta_lex *lx, char *tok, hta_diag *d)
 {
-    if (lx->ntok == lx->captok) {
-        size_t cap = lx->captok ? lx->captok * 2 : 16;
-        char **nt = realloc(lx->tok, cap * sizeof *nt);
-        if (!nt)
-            return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
-                                "out of memory splitting a line");
-        lx->tok = nt;
-        lx->captok = cap;
-    }
+    if (!HTA_RESERVE(lx->tok, lx->captok, lx->ntok + 1))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory splitting a line");
     lx->tok[lx->ntok++] = tok;
     return HTA_OK;
 }
@@ -110,19 +168,14 @@ static hta_status push_token(hta_lex *lx, char *tok, hta_diag *d)
 hta_status hta_lex_next(hta_lex *lx, hta_diag *d)
 {
     lx->ntok = 0;
-    while (lx->pos < lx->len) {
-        lx->line = lx->next_line;
-        char *p = lx->buf + lx->pos, *end = lx->buf + lx->len;
-        char *eol = memchr(p, '\n', (size_t)(end - p));
-        if (!eol)
-            eol = end;
-        lx->pos = (size_t)(eol - lx->buf) + (eol < end);
-        lx->next_line++;
-        if (memchr(p, '\0', (size_t)(eol - p)))
-            return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                                "expected text, found a NUL byte "
-                                "(binary file?)");
-        *eol = '\0';
+    for (;;) {
+        int more;
+        hta_status st = hta_lex_raw(lx, &more, d);
+        if (st != HTA_OK)
+            return st;
+        if (!more)
+            return HTA_OK;
+        char *p = lx->buf, *eol = lx->buf + lx->len;
         if (lx->comment) {
             char *hash = memchr(p, lx->comment, (size_t)(eol - p));
             if (hash)
@@ -139,15 +192,12 @@ hta_status hta_lex_next(hta_lex *lx, hta_diag *d)
             *p = '\0';
             if (p < eol)
                 p++;
-            hta_status st = push_token(lx, tok, d);
-            if (st != HTA_OK)
+            if ((st = push_token(lx, tok, d)) != HTA_OK)
                 return st;
         }
         if (lx->ntok > 0)
             return HTA_OK;
     }
-    lx->line = lx->next_line;
-    return HTA_OK;
 }
 
 const char *hta_lex_quote(const char *tok, char out[64])
@@ -183,51 +233,34 @@ hta_status hta_lex_int(const hta_lex *lx, const char *tok, int64_t lo,
                        int64_t hi, const char *what, int64_t *out,
                        hta_diag *d)
 {
-    const char *p = tok + (tok[0] == '-');
-    if (*p < '0' || *p > '9')
+    hta_num_result r = hta_num_int(tok, lo, hi, out);
+    if (r == HTA_NUM_OK)
+        return HTA_OK;
+    if (r == HTA_NUM_SYNTAX)
         return hta_lex_expected(lx, what, tok, d);
-    errno = 0;
-    char *end = NULL;
-    long long v = strtoll(tok, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi) {
-        char q[64], buf[200];
-        if (*end != '\0')
-            return hta_lex_expected(lx, what, tok, d);
-        snprintf(buf, sizeof buf, "%s in [%lld, %lld]", what, (long long)lo,
-                 (long long)hi);
-        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                            "expected %s, found '%s'", buf,
-                            hta_lex_quote(tok, q));
-    }
-    *out = (int64_t)v;
-    return HTA_OK;
+    char q[64], buf[200];
+    snprintf(buf, sizeof buf, "%s in [%lld, %lld]", what, (long long)lo,
+             (long long)hi);
+    return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                        "expected %s, found '%s'", buf, hta_lex_quote(tok, q));
 }
 
 hta_status hta_lex_real(const hta_lex *lx, const char *tok, int positive,
                         const char *what, double *out, hta_diag *d)
 {
-    /* Decimal notation only: strtod alone would take "nan", "inf", hex. */
-    for (const char *p = tok; *p; p++)
-        if (!((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' ||
-              *p == 'E' || *p == '-' || *p == '+'))
-            return hta_lex_expected(lx, what, tok, d);
-    errno = 0;
-    char *end = NULL;
-    double v = strtod(tok, &end);
-    if (end == tok || *end != '\0')
+    double v;
+    hta_num_result r = hta_num_real(tok, &v);
+    char q[64];
+    if (r == HTA_NUM_SYNTAX)
         return hta_lex_expected(lx, what, tok, d);
-    if (errno == ERANGE) {
-        char q[64];
+    if (r == HTA_NUM_RANGE)
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected %s, found out-of-range '%s'", what,
                             hta_lex_quote(tok, q));
-    }
-    if (positive ? !(v > 0.0) : !(v >= 0.0)) {
-        char q[64];
+    if (positive ? !(v > 0.0) : !(v >= 0.0))
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected %s (%s), found '%s'", what,
                             positive ? "> 0" : ">= 0", hta_lex_quote(tok, q));
-    }
-    *out = v + 0.0; /* turns -0 into +0 */
+    *out = v;
     return HTA_OK;
 }

@@ -2,9 +2,11 @@
 #include "hta/fsck.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/buf.h"
 #include "hta/lex.h"
 
 /* Datanode names to server ids: open addressing over owned strings. */
@@ -84,14 +86,28 @@ static int32_t names_get(names *nm, const char *s, size_t n)
     return (int32_t)nm->count++;
 }
 
-static char *dup_n(const char *s, size_t n)
+/* A name as one token of the instance format: bytes outside '!'..'~', and
+ * '#' and '%', become %XX, so that the instance parser reads back the same
+ * token (a host or rack name with a space or a '#' would not survive). */
+static char *escape_name(const char *s, size_t n)
 {
-    char *c = malloc(n + 1);
-    if (c) {
-        memcpy(c, s, n);
-        c[n] = '\0';
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        len += c > ' ' && c <= '~' && c != '#' && c != '%' ? 1 : 3;
     }
-    return c;
+    char *out = malloc(len + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c > ' ' && c <= '~' && c != '#' && c != '%')
+            *o++ = (char)c;
+        else
+            o += sprintf(o, "%%%02X", c);
+    }
+    *o = '\0';
+    return out;
 }
 
 /* A block line starts with "<digits>. " followed by a token with ":blk_". */
@@ -113,6 +129,212 @@ static int is_block_line(const char *p, const char *end)
     return 0;
 }
 
+/* The importer's state: tasks (blocks) in CSR form as they are read. */
+typedef struct importer {
+    hta_lex lx;
+    const char *path;
+    int strict;
+    hta_fsck_result *res;
+    names nm;
+    int64_t ntasks, nsrv;
+    int64_t *off;
+    int32_t *srv;
+    char **blk;
+    int32_t *stamp; /* per datanode: last task + 1 listing it */
+    int32_t nstamp; /* entries of stamp set */
+    long last;      /* the last line read */
+    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_missing;
+} importer;
+
+#define OOM(im) \
+    hta_diag_set(d, HTA_ERR_INTERNAL, (im)->path, (im)->lx.line, \
+                 "out of memory")
+
+/* One item of a location list: DatanodeInfoWithStorage[ip:port,...],
+ * /rack/ip:port or ip:port. */
+static hta_status add_location(importer *im, const char *item,
+                               const char *item_end, const char *name,
+                               size_t name_len, hta_diag *d)
+{
+    const char *node = item, *node_end = item_end, *rack = NULL;
+    size_t rack_len = 0;
+    const char *br = memchr(item, '[', (size_t)(item_end - item));
+    if (br) {
+        node = br + 1;
+        node_end = node;
+        while (node_end < item_end && *node_end != ',' && *node_end != ']')
+            node_end++;
+    } else if (*item == '/') {
+        const char *slash = item_end;
+        while (slash > item && slash[-1] != '/')
+            slash--;
+        rack = item;
+        rack_len = (size_t)(slash - 1 - item);
+        node = slash;
+    }
+    if (node_end <= node || !memchr(node, ':', (size_t)(node_end - node)))
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->lx.line,
+                            "expected a datanode 'host:port' in the "
+                            "locations of block %.*s, found '%.*s'",
+                            (int)(name_len > 80 ? 80 : name_len), name,
+                            (int)(item_end - item > 60 ? 60 :
+                                                          item_end - item),
+                            item);
+    int32_t id = names_get(&im->nm, node, (size_t)(node_end - node));
+    if (id < 0 || !HTA_RESERVE(im->stamp, im->cap_stamp, (size_t)id + 1))
+        return OOM(im);
+    while (im->nstamp <= id)
+        im->stamp[im->nstamp++] = 0; /* new datanodes */
+    if (rack && rack_len > 0 && !im->nm.rack[id] &&
+        !(im->nm.rack[id] = escape_name(rack, rack_len)))
+        return OOM(im);
+    /* Listed twice for one block: once is enough (linear: a stamp per
+     * datanode, not a scan of the block's list). */
+    if (im->stamp[id] == im->ntasks)
+        return HTA_OK;
+    im->stamp[id] = (int32_t)im->ntasks;
+    if (!HTA_RESERVE(im->srv, im->cap_srv, (size_t)im->nsrv + 1))
+        return OOM(im);
+    im->srv[im->nsrv++] = id;
+    return HTA_OK;
+}
+
+/* The list between the first '[' after the block name and the ']' that
+ * closes it, which must end the line: a cut or unbalanced list is an
+ * error. */
+static hta_status parse_block(importer *im, const char *p, const char *end,
+                              hta_diag *d)
+{
+    /* the block name: after the ':' of "<pool>:blk_..." */
+    const char *tok = (const char *)memchr(p, '.', (size_t)(end - p)) + 2;
+    const char *tend = memchr(tok, ' ', (size_t)(end - tok));
+    if (!tend)
+        tend = end;
+    const char *colon = tok;
+    while (colon < tend && memcmp(colon, ":blk_", 5) != 0)
+        colon++;
+    const char *name = colon + 1;
+    size_t name_len = (size_t)(tend - name);
+    int nl = (int)(name_len > 80 ? 80 : name_len);
+    im->res->blocks++;
+    for (const char *x = tend; x + 7 <= end; x++)
+        if (memcmp(x, "MISSING", 7) == 0) {
+            if (im->strict)
+                return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->lx.line,
+                                    "expected a block with replicas, found "
+                                    "MISSING block %.*s",
+                                    nl, name);
+            if (!HTA_RESERVE(im->res->missing_line, im->cap_missing,
+                             (size_t)im->res->missing + 1))
+                return OOM(im);
+            im->res->missing_line[im->res->missing++] = im->lx.line;
+            return HTA_OK;
+        }
+    const char *open = memchr(tend, '[', (size_t)(end - tend));
+    const char *last = end;
+    while (last > tend && (last[-1] == ' ' || last[-1] == '\t'))
+        last--;
+    if (!open)
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->lx.line,
+                            "expected a location list '[...]' for block "
+                            "%.*s, found none",
+                            nl, name);
+    /* balance: the list closes exactly at the end of the line */
+    int depth = 0;
+    const char *close = NULL;
+    for (const char *x = open; x < last; x++) {
+        depth += *x == '[';
+        depth -= *x == ']';
+        if (depth == 0) {
+            close = x;
+            break;
+        }
+    }
+    if (!close || close + 1 != last)
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->lx.line,
+                            "expected the location list of block %.*s to "
+                            "end with its ']', found %s",
+                            nl, name,
+                            close ? "text after it" :
+                                    "the end of the line (a cut file?)");
+    if (!HTA_RESERVE(im->off, im->cap_off, (size_t)im->ntasks + 2) ||
+        !HTA_RESERVE(im->blk, im->cap_blk, (size_t)im->ntasks + 1))
+        return OOM(im);
+    im->off[im->ntasks] = im->nsrv;
+    if (!(im->blk[im->ntasks] = escape_name(name, name_len)))
+        return OOM(im);
+    im->ntasks++;
+    /* items separated by top-level commas inside [ ... ] */
+    const char *q = open + 1;
+    hta_status st;
+    while (q < close) {
+        while (q < close && (*q == ' ' || *q == ','))
+            q++;
+        if (q >= close)
+            break;
+        const char *item = q;
+        int dp = 0;
+        while (q < close && (dp > 0 || *q != ',')) {
+            dp += *q == '[';
+            dp -= *q == ']';
+            q++;
+        }
+        const char *item_end = q;
+        while (item_end > item && item_end[-1] == ' ')
+            item_end--;
+        if ((st = add_location(im, item, item_end, name, name_len, d)) !=
+            HTA_OK)
+            return st;
+    }
+    if (im->nsrv == im->off[im->ntasks - 1])
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->lx.line,
+                            "expected at least one datanode for block "
+                            "%.*s, found an empty list",
+                            nl, name);
+    im->off[im->ntasks] = im->nsrv;
+    return HTA_OK;
+}
+
+/* The instance from what was read, names attached. */
+static hta_status build(importer *im, double w_loc, const hta_wrem *wrem,
+                        hta_instance **out, hta_diag *d)
+{
+    if (im->ntasks == 0)
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->last,
+                            "expected block lines ('<k>. <pool>:blk_... "
+                            "[locations]'), found %s",
+                            im->res->missing ? "only MISSING blocks" : "none");
+    if (im->ntasks > HTA_MAX_TASKS || im->nm.count > HTA_MAX_SERVERS)
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->last,
+                            "expected at most %lld blocks and %lld "
+                            "datanodes, found %lld and %lld",
+                            HTA_MAX_TASKS, HTA_MAX_SERVERS,
+                            (long long)im->ntasks, (long long)im->nm.count);
+    hta_status st = hta_instance_build((int32_t)im->ntasks,
+                                       (int32_t)im->nm.count, w_loc, wrem,
+                                       im->off, im->srv, out, d);
+    if (st != HTA_OK)
+        return st;
+    for (int64_t t = 0; t < im->ntasks && st == HTA_OK; t++)
+        st = hta_instance_set_name(*out, 't', (int32_t)t, im->blk[t]);
+    for (int64_t j = 0; j < im->nm.cap && st == HTA_OK; j++)
+        if (im->nm.key[j]) {
+            char *e = escape_name(im->nm.key[j], strlen(im->nm.key[j]));
+            st = e ? hta_instance_set_name(*out, 's', im->nm.id[j], e) :
+                     HTA_ERR_INTERNAL;
+            free(e);
+        }
+    for (int64_t s = 0; s < im->nm.count && st == HTA_OK; s++)
+        if (im->nm.rack[s])
+            st = hta_instance_set_name(*out, 'r', (int32_t)s, im->nm.rack[s]);
+    if (st != HTA_OK) {
+        hta_instance_free(*out);
+        *out = NULL;
+        return OOM(im);
+    }
+    return HTA_OK;
+}
+
 hta_status hta_fsck_import(const char *path, double w_loc,
                            const hta_wrem *wrem, int strict,
                            hta_instance **out, hta_fsck_result *res,
@@ -120,218 +342,34 @@ hta_status hta_fsck_import(const char *path, double w_loc,
 {
     *out = NULL;
     memset(res, 0, sizeof *res);
-    hta_lex lx;
-    hta_status st = hta_lex_open(&lx, path, d);
-    if (st != HTA_OK)
-        return st;
-    names nm = {0};
-    int64_t *off = NULL, ntasks = 0, capt = 0, nsrv = 0, caps = 0;
-    int32_t *srv = NULL;
-    char **blk = NULL;
-    int64_t capm = 0;
-    long line = 0;
-    const char *p = lx.buf, *buf_end = lx.buf + lx.len;
-    if (memchr(lx.buf, '\0', lx.len)) {
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, 0,
-                          "expected text, found a NUL byte (binary file?)");
-        goto cleanup;
-    }
-    while (p < buf_end) {
-        line++;
-        const char *eol = memchr(p, '\n', (size_t)(buf_end - p));
-        const char *end = eol ? eol : buf_end;
-        const char *next = eol ? eol + 1 : buf_end;
+    importer im;
+    memset(&im, 0, sizeof im);
+    im.path = path;
+    im.strict = strict;
+    im.res = res;
+    hta_status st = hta_lex_open(&im.lx, path, d);
+    int more = 1;
+    while (st == HTA_OK && (st = hta_lex_raw(&im.lx, &more, d)) == HTA_OK &&
+           more) {
+        im.last = im.lx.line;
+        const char *p = im.lx.buf, *end = p + im.lx.len;
         if (end > p && end[-1] == '\r')
             end--;
-        if (!is_block_line(p, end)) {
-            p = next;
-            continue;
-        }
-        res->blocks++;
-        /* the block name: after the ':' of "<pool>:blk_..." */
-        const char *tok = (const char *)memchr(p, '.', (size_t)(end - p)) + 2;
-        const char *tend = memchr(tok, ' ', (size_t)(end - tok));
-        if (!tend)
-            tend = end;
-        const char *colon = tok;
-        while (colon < tend && memcmp(colon, ":blk_", 5) != 0)
-            colon++;
-        const char *name = colon + 1;
-        size_t name_len = (size_t)(tend - name);
-        const char *open = memchr(tend, '[', (size_t)(end - tend));
-        int missing = 0;
-        for (const char *x = tend; x + 7 <= end; x++)
-            if (memcmp(x, "MISSING", 7) == 0)
-                missing = 1;
-        if (missing) {
-            if (strict) {
-                st = hta_diag_set(d, HTA_ERR_INPUT, path, line,
-                                  "expected a block with replicas, found "
-                                  "MISSING block %.*s",
-                                  (int)name_len, name);
-                goto cleanup;
-            }
-            if (res->missing == capm) {
-                capm = capm ? capm * 2 : 16;
-                long *nl = realloc(res->missing_line,
-                                   (size_t)capm * sizeof *nl);
-                if (!nl) {
-                    st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                      "out of memory");
-                    goto cleanup;
-                }
-                res->missing_line = nl;
-            }
-            res->missing_line[res->missing++] = line;
-            p = next;
-            continue;
-        }
-        const char *close = end;
-        while (open && close > open && close[-1] != ']')
-            close--;
-        if (!open || close <= open + 1) {
-            st = hta_diag_set(d, HTA_ERR_INPUT, path, line,
-                              "expected a location list '[...]' for block "
-                              "%.*s, found none",
-                              (int)name_len, name);
-            goto cleanup;
-        }
-        if (ntasks + 2 > capt) {
-            capt = capt ? capt * 2 : 1024;
-            int64_t *no = realloc(off, (size_t)capt * sizeof *no);
-            if (no)
-                off = no;
-            char **nb = realloc(blk, (size_t)capt * sizeof *nb);
-            if (nb)
-                blk = nb;
-            if (!no || !nb) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                  "out of memory");
-                goto cleanup;
-            }
-        }
-        off[ntasks] = nsrv;
-        blk[ntasks] = dup_n(name, name_len);
-        if (!blk[ntasks]) {
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
-            goto cleanup;
-        }
-        ntasks++;
-        /* items separated by top-level commas inside [ ... ] */
-        const char *q = open + 1, *list_end = close - 1;
-        while (q < list_end) {
-            while (q < list_end && (*q == ' ' || *q == ','))
-                q++;
-            if (q >= list_end)
-                break;
-            const char *item = q;
-            int depth = 0;
-            while (q < list_end && (depth > 0 || *q != ',')) {
-                depth += *q == '[';
-                depth -= *q == ']';
-                q++;
-            }
-            const char *item_end = q;
-            while (item_end > item && item_end[-1] == ' ')
-                item_end--;
-            const char *node = item, *node_end = item_end, *rack = NULL;
-            size_t rack_len = 0;
-            const char *br = memchr(item, '[', (size_t)(item_end - item));
-            if (br) { /* DatanodeInfoWithStorage[ip:port,DS-...,DISK] */
-                node = br + 1;
-                node_end = node;
-                while (node_end < item_end && *node_end != ',' &&
-                       *node_end != ']')
-                    node_end++;
-            } else if (*item == '/') { /* /rack/ip:port */
-                const char *slash = item_end;
-                while (slash > item && slash[-1] != '/')
-                    slash--;
-                rack = item;
-                rack_len = (size_t)(slash - 1 - item);
-                node = slash;
-            }
-            if (node_end <= node || !memchr(node, ':', (size_t)(node_end - node))) {
-                st = hta_diag_set(d, HTA_ERR_INPUT, path, line,
-                                  "expected a datanode 'host:port' in the "
-                                  "locations of block %.*s, found '%.*s'",
-                                  (int)name_len, name,
-                                  (int)(item_end - item > 60 ? 60 :
-                                                                item_end - item),
-                                  item);
-                goto cleanup;
-            }
-            int32_t id = names_get(&nm, node, (size_t)(node_end - node));
-            if (id < 0) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                  "out of memory");
-                goto cleanup;
-            }
-            if (rack && rack_len > 0 && !nm.rack[id])
-                nm.rack[id] = dup_n(rack, rack_len);
-            int dup = 0;
-            for (int64_t i = off[ntasks - 1]; i < nsrv; i++)
-                dup |= srv[i] == id;
-            if (dup)
-                continue;
-            if (nsrv + 1 > caps) {
-                caps = caps ? caps * 2 : 4096;
-                int32_t *ns = realloc(srv, (size_t)caps * sizeof *ns);
-                if (!ns) {
-                    st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
-                                      "out of memory");
-                    goto cleanup;
-                }
-                srv = ns;
-            }
-            srv[nsrv++] = id;
-        }
-        if (nsrv == off[ntasks - 1]) {
-            st = hta_diag_set(d, HTA_ERR_INPUT, path, line,
-                              "expected at least one datanode for block "
-                              "%.*s, found an empty list",
-                              (int)name_len, name);
-            goto cleanup;
-        }
-        off[ntasks] = nsrv;
-        p = next;
+        if (is_block_line(p, end))
+            st = parse_block(&im, p, end, d);
     }
-    if (ntasks == 0) {
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, line,
-                          "expected block lines ('<k>. <pool>:blk_... "
-                          "[locations]'), found %s",
-                          res->missing ? "only MISSING blocks" : "none");
-        goto cleanup;
-    }
-    if (ntasks > HTA_MAX_TASKS || nm.count > HTA_MAX_SERVERS) {
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, 0,
-                          "too many blocks or datanodes");
-        goto cleanup;
-    }
-    if ((st = hta_instance_build((int32_t)ntasks, (int32_t)nm.count, w_loc,
-                                 wrem, off, srv, out, d)) != HTA_OK)
-        goto cleanup;
-    for (int64_t t = 0; t < ntasks && st == HTA_OK; t++)
-        st = hta_instance_set_name(*out, 't', (int32_t)t, blk[t]);
-    for (int64_t j = 0; j < nm.cap && st == HTA_OK; j++)
-        if (nm.key[j])
-            st = hta_instance_set_name(*out, 's', nm.id[j], nm.key[j]);
-    for (int64_t s = 0; s < nm.count && st == HTA_OK; s++)
-        if (nm.rack[s])
-            st = hta_instance_set_name(*out, 'r', (int32_t)s, nm.rack[s]);
-    if (st != HTA_OK) {
-        hta_instance_free(*out);
-        *out = NULL;
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
-    }
-cleanup:
-    for (int64_t t = 0; t < ntasks; t++)
-        free(blk[t]);
-    free(blk);
-    free(off);
-    free(srv);
-    names_free(&nm);
-    hta_lex_free(&lx);
+    if (st == HTA_OK)
+        st = build(&im, w_loc, wrem, out, d);
+    for (int64_t t = 0; t < im.ntasks; t++)
+        free(im.blk[t]);
+    free(im.blk);
+    free(im.off);
+    free(im.srv);
+    free(im.stamp);
+    names_free(&im.nm);
+    hta_lex_free(&im.lx);
+    if (st != HTA_OK)
+        hta_fsck_result_free(res);
     return st;
 }
 

@@ -120,45 +120,31 @@ double hta_bound_fsy_additive(const hta_instance *inst)
            hta_wrem_at(&inst->wrem, inst->m);
 }
 
+typedef struct settle {
+    hta_flow_bound fb;
+    const hta_instance *inst;
+    double value;
+} settle;
+
+/* Settled once some k is feasible: later f values cannot change the
+ * bound.  Each f value is examined once. */
+static int bound_settled(void *ctx, const int64_t *f, int64_t K)
+{
+    settle *b = ctx;
+    b->value = hta_flow_bound_update(&b->fb, b->inst, f, K);
+    return b->fb.settled;
+}
+
 hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
                                   hta_diag *d)
 {
-    hta_maxcover *mc = NULL;
-    int64_t cap = 64, K = 0;
-    int64_t *f = malloc((size_t)cap * sizeof *f);
-    hta_status st = HTA_OK;
-    if (!f)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    f[0] = 0;
-    if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d)) !=
-        HTA_OK)
-        goto cleanup;
-    hta_flow_bound fb;
-    hta_flow_bound_init(&fb);
-    for (;;) {
-        /* Settled once some k is feasible: later f values cannot change
-         * it.  Each f value is examined once. */
-        double b = hta_flow_bound_update(&fb, inst, f, K);
-        if (fb.settled || K >= inst->m) {
-            *lb = b;
-            break;
-        }
-        if (K + 1 >= cap) {
-            int64_t *nf = realloc(f, (size_t)cap * 2 * sizeof *nf);
-            if (!nf) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                  "out of memory");
-                goto cleanup;
-            }
-            f = nf;
-            cap *= 2;
-        }
-        if ((st = hta_maxcover_raise(mc, K + 1, d)) != HTA_OK)
-            goto cleanup;
-        f[++K] = hta_maxcover_size(mc);
-    }
-cleanup:
-    hta_maxcover_free(mc);
+    settle b;
+    hta_flow_bound_init(&b.fb);
+    b.inst = inst;
+    int64_t *f = NULL, K = 0;
+    hta_status st = hta_maxcover_sweep(inst, bound_settled, &b, &f, &K, d);
+    if (st == HTA_OK)
+        *lb = b.fb.settled ? b.value : hta_flow_bound_update(&b.fb, inst, f, K);
     free(f);
     return st;
 }

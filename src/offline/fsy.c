@@ -51,6 +51,7 @@
 #include "hta/assign.h"
 #include "hta/balassign.h"
 #include "hta/bounds.h"
+#include "hta/buf.h"
 
 void hta_fsy_result_free(hta_fsy_result *res)
 {
@@ -113,7 +114,7 @@ typedef struct sweep {
     int32_t *a;       /* the B^tau being built */
     int32_t *best;    /* the best B^tau so far (caller's array) */
     double *lower;    /* pass 1: LB^tau, NAN where the tau is skipped */
-    int64_t cap;      /* capacity of res->f and lower */
+    size_t cap_f, cap_lower; /* capacities of res->f and lower */
     double X;         /* pass 1: min V^tau, with margin */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
@@ -121,18 +122,10 @@ typedef struct sweep {
 
 static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
 {
-    if (tau < w->cap)
-        return HTA_OK;
-    int64_t cap = w->cap * 2;
-    int64_t *nf = realloc(w->res->f, (size_t)cap * sizeof *nf);
-    if (nf)
-        w->res->f = nf;
-    double *nl = realloc(w->lower, (size_t)cap * sizeof *nl);
-    if (nl)
-        w->lower = nl;
-    if (!nf || !nl)
+    size_t need = (size_t)tau + 1;
+    if (!HTA_RESERVE(w->res->f, w->cap_f, need) ||
+        !HTA_RESERVE(w->lower, w->cap_lower, need))
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    w->cap = cap;
     return HTA_OK;
 }
 
@@ -320,17 +313,16 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     w.opts = opts;
     w.res = res;
     w.best = best;
-    w.cap = 64;
     w.X = INFINITY;
     w.lb = hta_bound_trivial(inst);
     hta_flow_bound_init(&w.fb);
     res->makespan = INFINITY;
-    res->f = malloc((size_t)w.cap * sizeof *res->f);
-    w.lower = malloc((size_t)w.cap * sizeof *w.lower);
+    int ok = HTA_RESERVE(res->f, w.cap_f, 64);
+    ok &= HTA_RESERVE(w.lower, w.cap_lower, 64);
     w.q = malloc((size_t)inst->n * sizeof *w.q);
     w.a = malloc((size_t)inst->m * sizeof *w.a);
     hta_status st = HTA_OK;
-    if (!res->f || !w.lower || !w.q || !w.a) {
+    if (!ok || !w.q || !w.a) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto cleanup;
     }

@@ -154,36 +154,6 @@ static hta_status build_pieces(const hta_instance *in, piece **out, int *np,
     return HTA_OK;
 }
 
-/* f(k) up to f(K) = m, for the piece bounds. */
-static hta_status cover_sizes(const hta_instance *in, int64_t **f,
-                              int64_t *K, hta_diag *d)
-{
-    hta_maxcover *mc = NULL;
-    int64_t cap = 64;
-    *f = malloc((size_t)cap * sizeof **f);
-    if (!*f)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    (*f)[0] = 0;
-    *K = 0;
-    hta_status st = hta_maxcover_new(in, HTA_MAXFLOW_INCREMENTAL, &mc, d);
-    while (st == HTA_OK && (*f)[*K] < in->m) {
-        if (*K + 1 >= cap) {
-            int64_t *nf = realloc(*f, (size_t)cap * 2 * sizeof *nf);
-            if (!nf) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                  "out of memory");
-                break;
-            }
-            *f = nf;
-            cap *= 2;
-        }
-        if ((st = hta_maxcover_raise(mc, *K + 1, d)) == HTA_OK)
-            (*f)[++*K] = hta_maxcover_size(mc);
-    }
-    hta_maxcover_free(mc);
-    return st;
-}
-
 /* ---- scaling ------------------------------------------------------------ */
 
 /* The least D <= 10^6 (among 1..1000 and powers of ten) making w_loc*D and
@@ -778,7 +748,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     }
     if ((st = build_groups(&sv, d)) != HTA_OK ||
         (st = build_pieces(inst, &pieces, &np, d)) != HTA_OK ||
-        (st = cover_sizes(inst, &f, &K, d)) != HTA_OK)
+        (st = hta_maxcover_sweep(inst, NULL, NULL, &f, &K, d)) != HTA_OK)
         goto cleanup;
     res->pieces = np;
     for (int i = 0; i < np; i++) {

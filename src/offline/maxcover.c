@@ -1,6 +1,7 @@
 /* Max-cover (Fischer-Su-Yin, Section 5.1.1): two engines computing the same
  * f(tau), an incremental b-matching (Fact 5.1) and igraph_maxflow. */
 #include "hta/maxcover.h"
+#include "hta/buf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -414,5 +415,36 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
     mc->nfree = nfree;
     for (int32_t t = 0; t < inst->m; t++)
         a[t] = fixed[t] >= 0 ? fixed[t] : mc->cover[t];
+    return st;
+}
+
+hta_status hta_maxcover_sweep(const hta_instance *inst,
+                              int (*enough)(void *ctx, const int64_t *f,
+                                            int64_t K),
+                              void *ctx, int64_t **f, int64_t *K,
+                              hta_diag *d)
+{
+    hta_maxcover *mc = NULL;
+    size_t cap = 0;
+    *f = NULL;
+    *K = 0;
+    if (!HTA_RESERVE(*f, cap, 64))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    (*f)[0] = 0;
+    hta_status st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d);
+    while (st == HTA_OK && (*f)[*K] < inst->m &&
+           !(enough && enough(ctx, *f, *K))) {
+        if (!HTA_RESERVE(*f, cap, (size_t)*K + 2)) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            break;
+        }
+        if ((st = hta_maxcover_raise(mc, *K + 1, d)) == HTA_OK)
+            (*f)[++*K] = hta_maxcover_size(mc);
+    }
+    hta_maxcover_free(mc);
+    if (st != HTA_OK) {
+        free(*f);
+        *f = NULL;
+    }
     return st;
 }

@@ -1,5 +1,6 @@
 /* CNF formulas: DIMACS, 3-CNF conversion, models. */
 #include "hta/cnf.h"
+#include "hta/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,20 +24,15 @@ void hta_cnf_free(hta_cnf *f)
 /* Growable clause storage. */
 typedef struct builder {
     hta_cnf *f;
-    int64_t nlits, caplits, capcl;
+    int64_t nlits;
+    size_t caplits, capoff, capline;
 } builder;
 
 static int push_lit(builder *b, int32_t lit)
 {
     hta_cnf *f = b->f;
-    if (b->nlits + 1 > b->caplits) {
-        int64_t cap = b->caplits ? b->caplits * 2 : 1024;
-        int32_t *nl = realloc(f->lits, (size_t)cap * sizeof *nl);
-        if (!nl)
-            return 0;
-        f->lits = nl;
-        b->caplits = cap;
-    }
+    if (!HTA_RESERVE(f->lits, b->caplits, (size_t)b->nlits + 1))
+        return 0;
     f->lits[b->nlits++] = lit;
     return 1;
 }
@@ -45,18 +41,10 @@ static int push_lit(builder *b, int32_t lit)
 static int end_clause(builder *b, long line)
 {
     hta_cnf *f = b->f;
-    if (f->nclauses + 2 > b->capcl) {
-        int64_t cap = b->capcl ? b->capcl * 2 : 256;
-        int64_t *no = realloc(f->off, (size_t)cap * sizeof *no);
-        if (!no)
-            return 0;
-        f->off = no;
-        long *nli = realloc(f->line, (size_t)cap * sizeof *nli);
-        if (!nli)
-            return 0;
-        f->line = nli;
-        b->capcl = cap;
-    }
+    size_t need = (size_t)f->nclauses + 2;
+    if (!HTA_RESERVE(f->off, b->capoff, need) ||
+        !HTA_RESERVE(f->line, b->capline, need))
+        return 0;
     f->line[f->nclauses] = line;
     f->nclauses++;
     f->off[f->nclauses] = b->nlits;
@@ -65,7 +53,7 @@ static int end_clause(builder *b, long line)
 
 static builder new_builder(hta_cnf *f)
 {
-    builder b = {f, 0, 0, 2};
+    builder b = {f, 0, 0, 2, 2};
     return b;
 }
 
@@ -204,7 +192,7 @@ cleanup:
 
 typedef struct conv {
     builder b;
-    int64_t capfresh;
+    size_t capkind, capclause, cappos;
 } conv;
 
 static int32_t new_var(conv *cv, hta_fresh_kind kind, int64_t clause,
@@ -212,21 +200,11 @@ static int32_t new_var(conv *cv, hta_fresh_kind kind, int64_t clause,
 {
     hta_cnf *f = cv->b.f;
     int32_t k = f->nvars - f->orig_vars; /* index of the new fresh var */
-    if (k + 1 > cv->capfresh) {
-        int64_t cap = cv->capfresh ? cv->capfresh * 2 : 64;
-        hta_fresh_kind *nk = realloc(f->fresh, (size_t)cap * sizeof *nk);
-        if (nk)
-            f->fresh = nk;
-        int64_t *nc = realloc(f->fresh_clause, (size_t)cap * sizeof *nc);
-        if (nc)
-            f->fresh_clause = nc;
-        int32_t *np = realloc(f->fresh_pos, (size_t)cap * sizeof *np);
-        if (np)
-            f->fresh_pos = np;
-        if (!nk || !nc || !np)
-            return 0;
-        cv->capfresh = cap;
-    }
+    size_t need = (size_t)k + 1;
+    if (!HTA_RESERVE(f->fresh, cv->capkind, need) ||
+        !HTA_RESERVE(f->fresh_clause, cv->capclause, need) ||
+        !HTA_RESERVE(f->fresh_pos, cv->cappos, need))
+        return 0;
     f->fresh[k] = kind;
     f->fresh_clause[k] = clause;
     f->fresh_pos[k] = pos;
@@ -254,7 +232,7 @@ hta_status hta_cnf_to3(const hta_cnf *in, hta_cnf **out, hta_diag *d)
     hta_cnf *f = alloc_cnf();
     if (!f)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    conv cv = {new_builder(f), 0};
+    conv cv = {new_builder(f), 0, 0, 0};
     f->nvars = f->orig_vars = in->nvars;
     f->empty_clause = in->empty_clause;
     int ok = 1;
@@ -338,8 +316,9 @@ hta_status hta_model_parse(const char *path, int32_t nvars,
         return st;
     lx.comment = 0;
     signed char *m = calloc((size_t)nvars + 1, 1);
+    signed char *given = calloc((size_t)nvars + 1, 1); /* sign seen */
     int seen_any = 0;
-    if (!m) {
+    if (!m || !given) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
         goto cleanup;
     }
@@ -374,10 +353,21 @@ hta_status hta_model_parse(const char *path, int32_t nvars,
             if ((st = hta_lex_int(&lx, lx.tok[i], -(int64_t)nvars, nvars,
                                   "a literal", &v, d)) != HTA_OK)
                 goto cleanup;
-            if (v > 0)
-                m[v] = 1;
-            else if (v < 0)
-                m[-v] = 0;
+            if (v == 0) {
+                seen_any = 1;
+                continue;
+            }
+            /* a variable given both signs is no model */
+            int64_t x = v > 0 ? v : -v;
+            signed char sign = v > 0 ? 1 : -1;
+            if (given[x] && given[x] != sign) {
+                st = hta_lex_expected(&lx, "each variable with one sign, "
+                                           "literal",
+                                      lx.tok[i], d);
+                goto cleanup;
+            }
+            given[x] = sign;
+            m[x] = v > 0;
             seen_any = 1;
         }
     }
@@ -390,6 +380,7 @@ hta_status hta_model_parse(const char *path, int32_t nvars,
     m = NULL;
 cleanup:
     free(m);
+    free(given);
     hta_lex_free(&lx);
     return st;
 }

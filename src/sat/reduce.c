@@ -161,11 +161,11 @@ cleanup:
     return st;
 }
 
-const char *hta_reduce_comment(const hta_reduction *r)
+const char *hta_reduce_comment(const hta_reduction *r, char *buf,
+                               size_t size)
 {
-    static char buf[1400];
     int32_t A = r->alpha, B = r->beta, W = r->omega;
-    snprintf(buf, sizeof buf,
+    snprintf(buf, size,
              "3SAT -> (2,3)-UHTA (Fischer, Su, Yin, Section 3.2): %ld "
              "clauses, %ld variables, omega %ld\n"
              "satisfiable iff some assignment has makespan <= 3\n"

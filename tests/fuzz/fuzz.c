@@ -2,7 +2,10 @@
  * chosen at compile time with -DTARGET=<name>.  Parsers that read files
  * get the input through a private temporary file.  Every input must be
  * either accepted or refused with a diagnostic; sanitizers catch the
- * rest. */
+ * rest.  The algorithm targets run what parsed: solve (rr, fsy, brute
+ * when tiny; every assignment evaluated, fsy within Theorem 5.4's bound
+ * of brute force) and capacity (both methods agree). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,12 @@
 #include "hta/cluster.h"
 #include "hta/cnf.h"
 #include "hta/fsck.h"
+#include "hta/brute.h"
+#include "hta/capacity.h"
+#include "hta/fsy.h"
 #include "hta/instance.h"
+#include "hta/rr.h"
+#include "hta/solve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -62,6 +70,63 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(buf);
     }
     hta_instance_free(inst);
+#elif TARGET_solve
+    hta_instance *inst = NULL;
+    hta_status st = hta_instance_parse_memory("<fuzz>", (const char *)data,
+                                              size, &inst, &d);
+    check(st, &d);
+    /* bounded work per input: a fuzzer wants many small runs */
+    if (st == HTA_OK && inst->m <= 2000 && inst->n <= 2000 &&
+        inst->edges <= 20000) {
+        hta_solve_opts o;
+        hta_solve_opts_default(&o);
+        o.algos[0] = HTA_ALGO_RR;
+        o.algos[1] = HTA_ALGO_FSY;
+        o.nalgos = 2;
+        if (hta_brute_fits(inst) && inst->m <= 8)
+            o.algos[o.nalgos++] = HTA_ALGO_BRUTE;
+        hta_solve_result r;
+        if (hta_solve(inst, &o, &r, &d) != HTA_OK || !r.best)
+            abort();
+        hta_eval ev;
+        if (hta_eval_run(inst, r.best, &ev, &d) != HTA_OK ||
+            ev.makespan != r.best_span)
+            abort();
+        hta_eval_free(&ev);
+        /* every lower bound below every makespan; with brute force,
+         * fsy within Theorem 5.4's additive bound of the optimum */
+        for (int i = 0; i < r.nrows; i++)
+            if (r.rows[i].has_value &&
+                r.rows[i].makespan < r.lower_bound * (1 - 1e-12))
+                abort();
+        if (r.nrows == 3 && strcmp(r.rows[2].status, "optimal") == 0 &&
+            r.rows[1].makespan > r.rows[2].makespan + r.guarantee +
+                                     1e-9 * r.rows[2].makespan)
+            abort();
+        hta_solve_result_free(&r);
+    }
+    hta_instance_free(inst);
+#elif TARGET_capacity
+    hta_cluster *c = NULL;
+    hta_status st = hta_cluster_parse(input_file(data, size), &c, &d);
+    check(st, &d);
+    if (st == HTA_OK && c->T <= 200 && c->M <= 200 && c->off[c->T] <= 2000) {
+        hta_capacity_opts o = {HTA_CAP_LP, 0, 1, 0};
+        hta_capacity_result a, b;
+        if (hta_capacity_solve(c, &o, &a, &d) != HTA_OK)
+            abort();
+        if (c->levels == 2) {
+            o.method = HTA_CAP_FLOW;
+            if (hta_capacity_solve(c, &o, &b, &d) != HTA_OK)
+                abort();
+            if (fabs(a.rho - b.rho) > 1e-6 * fmax(1.0, a.rho) ||
+                a.nbottle != b.nbottle)
+                abort();
+            hta_capacity_result_free(&b);
+        }
+        hta_capacity_result_free(&a);
+    }
+    hta_cluster_free(c);
 #elif TARGET_assignment
     static hta_instance *inst;
     if (!inst) {
@@ -106,7 +171,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(hta_fsck_import(input_file(data, size), 1.0, &w, 0, &inst, &res,
                           &d),
           &d);
-    free(res.missing_line);
+    hta_fsck_result_free(&res);
+    if (inst) {
+        /* what the importer writes, its own parser reads back */
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        hta_instance_write(inst, f, NULL);
+        fclose(f);
+        hta_instance *again = NULL;
+        if (hta_instance_parse_memory("<again>", buf, len, &again, &d) !=
+                HTA_OK ||
+            !hta_instance_equal(inst, again))
+            abort();
+        hta_instance_free(again);
+        free(buf);
+    }
     hta_instance_free(inst);
 #else
 #error "define TARGET_<name>"

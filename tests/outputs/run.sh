@@ -1,0 +1,143 @@
+#!/bin/sh
+# Outputs lose nothing: special files written through, symlinks followed,
+# modes kept, read-only targets and inputs refused, nothing created on
+# error, temporary files removed on a signal, stdout errors reported.
+# Every case runs in a temporary directory (a FIFO and symlinks there,
+# never real /dev entries), as root and, when root, again as 'nobody'.
+# usage: tests/outputs/run.sh HTA TMPDIR; ends with "N passed, N failed".
+set -u
+HTA=$1
+# Our own directory, which 'nobody' may traverse (the caller's may not).
+base=$(mktemp -d "${TMPDIR:-/tmp}/hta-outputs.XXXXXX")
+chmod 755 "$base"
+trap 'rm -rf "$base"' EXIT
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pass=0
+fail=0
+check() { # name condition...
+    name=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL outputs: $name ($who)"; fi
+}
+
+# as_user CMD...: runs CMD as the current user, or as nobody.
+as() {
+    if [ "$who" = root ] || [ "$(id -u)" -ne 0 ]; then "$@"; else
+        setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+    fi
+}
+
+gen() { as "$HTA" gen hdfs --tasks 20 --servers 5 --seed 1 "$@"; }
+
+run_cases() {
+    dir=$base/$who
+    mkdir -p "$dir"
+    chmod 777 "$dir"
+    cd "$dir" || exit 1
+
+    # a FIFO is written through, and stays a FIFO
+    rm -f fifo got
+    mkfifo fifo
+    chmod 666 fifo
+    cat fifo >got &
+    reader=$!
+    gen -o fifo
+    code=$?
+    wait $reader
+    check "fifo written through" [ $code -eq 0 ]
+    check "fifo stays a fifo" [ -p fifo ]
+    check "fifo carried the instance" grep -q '^hta-instance 1' got
+
+    # a symlink is followed: the target is replaced, the link kept
+    rm -f link target.txt
+    echo old >target.txt
+    chmod 666 target.txt
+    ln -s target.txt link
+    gen -o link
+    check "symlink kept" [ -L link ]
+    check "symlink target rewritten" grep -q '^hta-instance 1' target.txt
+
+    # a dangling symlink is refused, and stays as it was
+    rm -f dangling
+    ln -s nowhere/x dangling
+    gen -o dangling 2>err
+    check "dangling symlink refused" [ $? -eq 4 ]
+    check "dangling symlink kept" [ -L dangling ]
+
+    # an existing file keeps its mode
+    rm -f m600
+    as sh -c 'echo old >m600 && chmod 600 m600'
+    gen -o m600
+    check "mode 0600 kept" [ "$(stat -c %a m600)" = 600 ]
+    check "0600 file rewritten" grep -q '^hta-instance 1' m600
+
+    # a read-only file is refused (root too) and left unchanged
+    rm -f ro
+    as sh -c 'echo old >ro && chmod 444 ro'
+    gen -o ro 2>err
+    check "read-only refused" [ $? -eq 4 ]
+    check "read-only unchanged" [ "$(cat ro)" = old ]
+
+    # an output naming the input is refused, the input unchanged
+    gen -o in.txt
+    sum=$(cksum <in.txt)
+    as "$HTA" solve in.txt -o in.txt >/dev/null 2>err
+    check "output = input refused" [ $? -eq 2 ]
+    check "input unchanged" [ "$(cksum <in.txt)" = "$sum" ]
+    ln -sf in.txt alias.txt
+    as "$HTA" solve in.txt -o alias.txt >/dev/null 2>err
+    check "output = input through a symlink refused" [ $? -eq 2 ]
+
+    # one bad output: no output created at all
+    rm -f p.asg
+    as "$HTA" solve in.txt -o p.asg --plot nodir/x.svg >out 2>err
+    check "bad --plot directory: exit 4" [ $? -eq 4 ]
+    check "bad --plot directory: -o not created" [ ! -e p.asg ]
+    check "bad --plot directory: nothing on stdout" [ ! -s out ]
+
+    # a directory is no output
+    mkdir -p adir
+    gen -o adir 2>err
+    check "directory refused" [ $? -eq 4 ]
+
+    # no temporary file is left behind by any of these
+    check "no temporary files" [ -z "$(ls | grep '\.tmp\.')" ]
+}
+
+who=root
+[ "$(id -u)" -eq 0 ] || who=$(id -un)
+run_cases
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    id nobody >/dev/null 2>&1; then
+    who=nobody
+    run_cases
+fi
+
+# Standard output write errors: one message, exit 4.
+cd "$base" || exit 1
+who=stdout
+for c in "--version" "--help" "solve $root/instances/example.txt" \
+    "eval $root/instances/example.txt $root/tests/data/example.asg" \
+    "gen cluster random" "gen hdfs --tasks 5 --servers 3" \
+    "capacity $root/tests/data/wang10.txt" "solve --help"; do
+    # shellcheck disable=SC2086
+    "$HTA" $c >/dev/full 2>err
+    code=$?
+    check "stdout full: hta $c exits 4" [ $code -eq 4 ]
+    check "stdout full: hta $c says so" grep -q '^<stdout>: error: write error: No space left on device' err
+done
+
+# A signal during a long write removes the temporary file.
+who=signal
+rm -f big.txt
+"$HTA" gen hdfs --tasks 3000000 --servers 1000 --seed 1 -o big.txt &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+wait $pid 2>/dev/null
+code=$?
+check "SIGTERM: dies of the signal" [ $code -eq 143 ]
+check "SIGTERM: no output" [ ! -e big.txt ]
+check "SIGTERM: no temporary file" [ -z "$(ls | grep 'big.txt.tmp')" ]
+
+echo "$pass passed, $fail failed"
