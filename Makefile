@@ -89,7 +89,7 @@ layering:
 # The whole suite: unit tests, bad-input corpus, CLI golden tests, oracles.
 # Warnings are errors here.
 test check: deps-test layering
-	@$(MAKE) --no-print-directory EXTRA="$(EXTRA) -Werror" \
+	@$(MAKE) --no-print-directory EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" \
 	    $(BUILD)/hta $(TESTBIN)
 	@sh tests/run.sh $(BUILD)
 

@@ -463,12 +463,16 @@ static hta_status flow_solve(const hta_cluster *c,
     igraph_vector_t cap, flow;
     igraph_t g;
     hta_status st = HTA_OK;
-    int have_graph = 0;
-    if (igraph_vector_int_init(&el, 2 * nedges) ||
-        igraph_vector_int_init(&cut, 0) || igraph_vector_init(&cap, nedges) ||
-        igraph_vector_init(&flow, 0))
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                            "igraph: out of memory");
+    int have_graph = 0, have_el = 0, have_cut = 0, have_cap = 0,
+        have_flow = 0;
+    if (igraph_vector_int_init(&el, 2 * nedges) || !(have_el = 1) ||
+        igraph_vector_int_init(&cut, 0) || !(have_cut = 1) ||
+        igraph_vector_init(&cap, nedges) || !(have_cap = 1) ||
+        igraph_vector_init(&flow, 0) || !(have_flow = 1)) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "igraph: out of memory");
+        goto done;
+    }
     igraph_integer_t k = 0;
     for (int64_t L = 0; L < T; L++) {
         VECTOR(el)[2 * k] = src;
@@ -549,10 +553,14 @@ static hta_status flow_solve(const hta_cluster *c,
 done:
     if (have_graph)
         igraph_destroy(&g);
-    igraph_vector_int_destroy(&el);
-    igraph_vector_int_destroy(&cut);
-    igraph_vector_destroy(&cap);
-    igraph_vector_destroy(&flow);
+    if (have_el)
+        igraph_vector_int_destroy(&el);
+    if (have_cut)
+        igraph_vector_int_destroy(&cut);
+    if (have_cap)
+        igraph_vector_destroy(&cap);
+    if (have_flow)
+        igraph_vector_destroy(&flow);
     return st;
 }
 

@@ -2,6 +2,7 @@
  * the only place where makespans of complete assignments are computed. */
 #include "hta/assign.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,7 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
     for (int32_t s = 0; s < n; s++)
         ev->remote += ev->nrem[s];
     ev->local = inst->m - ev->remote;
+    assert(ev->local >= 0 && ev->remote <= inst->m);
     ev->w_rem_r = hta_wrem_at(&inst->wrem, ev->remote);
     ev->makespan = -1.0;
     for (int32_t s = 0; s < n; s++) {

@@ -1,5 +1,6 @@
 /* Bal-assign (Fischer-Su-Yin, Section 5.1.2, Definition 12). */
 #include "hta/balassign.h"
+#include "hta/check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -155,7 +156,15 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
         if (done <= u)
             break;
     }
-    return heap_picks(inst, nloc, u - done, c, q, d);
+    hta_status st = heap_picks(inst, nloc, u - done, c, q, d);
+#ifdef HTA_CHECKED
+    /* bal-assign gives out exactly the u uncovered tasks */
+    int64_t given = 0;
+    for (int32_t s = 0; st == HTA_OK && s < n; s++)
+        given += q[s];
+    HTA_CHECK(st != HTA_OK || given == u);
+#endif
+    return st;
 }
 
 hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,

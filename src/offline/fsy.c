@@ -39,7 +39,6 @@
  * costs are not exact in floating point, X gets a margin of a few ulps so
  * that rounding cannot make it fall below the real minimum.
  */
-#include "hta/num.h"
 #include "hta/fsy.h"
 
 #include <float.h>
@@ -52,6 +51,10 @@
 #include "hta/balassign.h"
 #include "hta/bounds.h"
 #include "hta/buf.h"
+#include "hta/check.h"
+#include "hta/num.h"
+
+#include <assert.h>
 
 void hta_fsy_result_free(hta_fsy_result *res)
 {
@@ -138,6 +141,7 @@ static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
  * reference and the incremental engine's cover of that size is used; a
  * disagreement of the two sizes is an internal error. */
 typedef struct covers {
+    const hta_instance *inst;
     hta_maxcover *mc;  /* incremental: the cover used */
     hta_maxcover *ref; /* igraph (--maxflow igraph) or NULL */
 } covers;
@@ -146,6 +150,7 @@ static hta_status covers_new(const hta_instance *inst,
                              hta_maxflow_engine engine, covers *c,
                              hta_diag *d)
 {
+    c->inst = inst;
     c->mc = c->ref = NULL;
     hta_status st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &c->mc, d);
     if (st == HTA_OK && engine == HTA_MAXFLOW_IGRAPH)
@@ -153,9 +158,34 @@ static hta_status covers_new(const hta_instance *inst,
     return st;
 }
 
+/* Lemma 5.2's cover: at most tau covered tasks per server, f(tau) the sum
+ * of the loads, f non-decreasing in tau and at most m. */
+static void check_cover(const hta_maxcover *mc, const hta_instance *inst,
+                        int64_t tau)
+{
+#ifdef HTA_CHECKED
+    const int32_t *loads = hta_maxcover_loads(mc);
+    int64_t sum = 0;
+    for (int32_t s = 0; s < inst->n; s++) {
+        HTA_CHECK(loads[s] >= 0 && loads[s] <= tau);
+        sum += loads[s];
+    }
+    HTA_CHECK(sum == hta_maxcover_size(mc));
+#else
+    (void)mc;
+    (void)inst;
+    (void)tau;
+#endif
+}
+
 static hta_status covers_raise(covers *c, int64_t tau, hta_diag *d)
 {
+    int64_t before = hta_maxcover_size(c->mc);
     hta_status st = hta_maxcover_raise(c->mc, tau, d);
+    if (st == HTA_OK) {
+        assert(hta_maxcover_size(c->mc) >= before);
+        check_cover(c->mc, c->inst, tau);
+    }
     if (st != HTA_OK || !c->ref)
         return st;
     if ((st = hta_maxcover_raise(c->ref, tau, d)) != HTA_OK)
@@ -231,7 +261,7 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     hta_fsy_result *res = w->res;
     int prune = opts->prune;
     hta_maxcover *scratch = NULL;
-    covers cv = {NULL, NULL};
+    covers cv = {inst, NULL, NULL};
     hta_status st;
     if ((st = covers_new(inst, opts->engine, &cv, d)) != HTA_OK ||
         (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d)) !=

@@ -35,7 +35,6 @@
  * is off so that the callback sees the original columns, which needs an
  * optimal LP basis first (glp_simplex from glp_cpx_basis).
  */
-#include "hta/num.h"
 #include "hta/ilp.h"
 
 #include <math.h>
@@ -47,8 +46,10 @@
 
 #include "hta/assign.h"
 #include "hta/bounds.h"
+#include "hta/buf.h"
 #include "hta/glpkx.h"
 #include "hta/maxcover.h"
+#include "hta/num.h"
 
 typedef struct piece {
     double c;  /* remote cost of the piece */
@@ -76,6 +77,16 @@ typedef struct solver {
     double scale;           /* costs times scale are integers, 0: not */
     int cutoff;             /* L' <= incumbent' - 1 */
     int32_t *a;             /* work assignment */
+    /* Scratch arrays of the functions that run inside hta_glpk_guard:
+     * owned here and freed by hta_ilp_solve, so that an abort out of
+     * GLPK (a longjmp) leaks nothing (glpkx.h). */
+    int *ia, *ja;
+    double *ar;
+    unsigned char *loc;
+    int64_t *nloc, *nrem;
+    int32_t *first_col, *pool;
+    size_t cap_ia, cap_ja, cap_ar, cap_loc, cap_nloc, cap_nrem, cap_first,
+        cap_pool;
     double *heur;           /* heuristic solution, 1-based */
     int heur_ok;
     double tree_bound;      /* best node bound seen (scaled) */
@@ -206,15 +217,12 @@ static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
     int64_t nnz = nx /* group rows (upper bound) */ + nx + n /* total */ +
                   nx + 2 * (int64_t)n /* servers */ + n /* cap */ +
                   (exclusive ? 2 * nx : 0);
-    int *ia = malloc(((size_t)nnz + 1) * sizeof *ia);
-    int *ja = malloc(((size_t)nnz + 1) * sizeof *ja);
-    double *ar = malloc(((size_t)nnz + 1) * sizeof *ar);
-    if (!ia || !ja || !ar) {
-        free(ia);
-        free(ja);
-        free(ar);
+    if (!HTA_RESERVE(sv->ia, sv->cap_ia, (size_t)nnz + 1) ||
+        !HTA_RESERVE(sv->ja, sv->cap_ja, (size_t)nnz + 1) ||
+        !HTA_RESERVE(sv->ar, sv->cap_ar, (size_t)nnz + 1))
         return NULL;
-    }
+    int *ia = sv->ia, *ja = sv->ja;
+    double *ar = sv->ar;
     glp_prob *P = glp_create_prob();
     glp_set_obj_dir(P, GLP_MIN);
     glp_add_cols(P, ncols);
@@ -282,9 +290,6 @@ static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
     }
     set_L(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
-    free(ia);
-    free(ja);
-    free(ar);
     sv->ncols = ncols;
     return P;
 }
@@ -297,17 +302,15 @@ static glp_prob *build_naive(solver *sv, double wl, double c, double L_lo,
     int64_t m = in->m, n = in->n, pairs = m * n;
     int remote_row = sv->pc->R < m;
     int64_t nnz = 2 * pairs + n + (remote_row ? pairs : 0);
-    int *ia = malloc(((size_t)nnz + 1) * sizeof *ia);
-    int *ja = malloc(((size_t)nnz + 1) * sizeof *ja);
-    double *ar = malloc(((size_t)nnz + 1) * sizeof *ar);
-    unsigned char *loc = calloc((size_t)pairs, 1);
-    if (!ia || !ja || !ar || !loc) {
-        free(ia);
-        free(ja);
-        free(ar);
-        free(loc);
+    if (!HTA_RESERVE(sv->ia, sv->cap_ia, (size_t)nnz + 1) ||
+        !HTA_RESERVE(sv->ja, sv->cap_ja, (size_t)nnz + 1) ||
+        !HTA_RESERVE(sv->ar, sv->cap_ar, (size_t)nnz + 1) ||
+        !HTA_RESERVE(sv->loc, sv->cap_loc, (size_t)pairs))
         return NULL;
-    }
+    int *ia = sv->ia, *ja = sv->ja;
+    double *ar = sv->ar;
+    unsigned char *loc = sv->loc;
+    memset(loc, 0, (size_t)pairs);
     for (int64_t t = 0; t < m; t++)
         for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
             loc[t * n + in->task_srv[i]] = 1;
@@ -338,10 +341,6 @@ static glp_prob *build_naive(solver *sv, double wl, double c, double L_lo,
         ++k, ia[k] = (int)(m + 1 + s), ja[k] = col_L, ar[k] = -1.0;
     set_L(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
-    free(ia);
-    free(ja);
-    free(ar);
-    free(loc);
     sv->ncols = (int)(pairs + 1);
     return P;
 }
@@ -356,15 +355,14 @@ static int incumbent_solution(solver *sv, double wl, double c)
     memset(sv->heur, 0, ((size_t)sv->ncols + 1) * sizeof *sv->heur);
     /* column of (group, server): walk each group's sorted server list */
     int col = 1;
-    int64_t *nloc = calloc((size_t)n, sizeof *nloc);
-    int64_t *nrem = calloc((size_t)n, sizeof *nrem);
-    int32_t *first_col = malloc((size_t)sv->ngroups * sizeof *first_col);
-    if (!nloc || !nrem || !first_col) {
-        free(nloc);
-        free(nrem);
-        free(first_col);
+    if (!HTA_RESERVE(sv->nloc, sv->cap_nloc, (size_t)n) ||
+        !HTA_RESERVE(sv->nrem, sv->cap_nrem, (size_t)n) ||
+        !HTA_RESERVE(sv->first_col, sv->cap_first, (size_t)sv->ngroups + 1))
         return 0;
-    }
+    int64_t *nloc = sv->nloc, *nrem = sv->nrem;
+    int32_t *first_col = sv->first_col;
+    memset(nloc, 0, (size_t)n * sizeof *nloc);
+    memset(nrem, 0, (size_t)n * sizeof *nrem);
     for (int32_t g = 0; g < sv->ngroups; g++) {
         int32_t t = sv->group_rep[g];
         first_col[g] = col;
@@ -390,9 +388,6 @@ static int incumbent_solution(solver *sv, double wl, double c)
         L = load > L ? load : L;
     }
     sv->heur[sv->ncols] = L;
-    free(nloc);
-    free(nrem);
-    free(first_col);
     return r <= sv->pc->R;
 }
 
@@ -437,9 +432,9 @@ static int read_solution(solver *sv, glp_prob *P)
     }
     int col = 1;
     int64_t pool_len = 0;
-    int32_t *pool = malloc((size_t)m * sizeof *pool);
-    if (!pool)
+    if (!HTA_RESERVE(sv->pool, sv->cap_pool, (size_t)m + 1))
         return 0;
+    int32_t *pool = sv->pool;
     for (int32_t g = 0; g < sv->ngroups; g++) {
         int32_t rep = sv->group_rep[g];
         int32_t i = sv->group_first[g], end = sv->group_first[g + 1];
@@ -448,10 +443,8 @@ static int read_solution(solver *sv, glp_prob *P)
             int64_t cnt = llround(glp_mip_col_val(P, col));
             for (; cnt > 0 && i < end; cnt--)
                 sv->a[sv->order[i++]] = in->task_srv[e];
-            if (cnt > 0) {
-                free(pool);
+            if (cnt > 0)
                 return 0;
-            }
         }
         for (; i < end; i++)
             pool[pool_len++] = sv->order[i];
@@ -461,12 +454,9 @@ static int read_solution(solver *sv, glp_prob *P)
         int64_t cnt = llround(glp_mip_col_val(P, col));
         for (; cnt > 0 && used < pool_len; cnt--)
             sv->a[pool[used++]] = s;
-        if (cnt > 0) {
-            free(pool);
+        if (cnt > 0)
             return 0;
-        }
     }
-    free(pool);
     return used == pool_len;
 }
 
@@ -545,49 +535,49 @@ static hta_status write_model(void *ctx, hta_diag *d)
     return st;
 }
 
-/* One piece through GLPK; runs inside hta_glpk_guard. */
-static hta_status solve_piece(void *ctx, hta_diag *d)
+/* How one piece's search ended. */
+typedef enum outcome {
+    PIECE_SEARCH,        /* the LP leaves a branch and bound to run */
+    PIECE_DONE,          /* pc->proved is final */
+    PIECE_STOPPED,       /* out of time before any bound: pc->lb */
+    PIECE_STOPPED_BOUND, /* out of time, pc->proved set */
+    PIECE_ERROR
+} outcome;
+
+/* The scaled costs and the range [L_lo, L_hi] of L for the current piece:
+ * from the piece's bound, and below the incumbent (strictly, by one unit,
+ * when costs are integral: a cutoff). */
+static void piece_range(solver *sv, double *wl, double *c, double *L_lo,
+                        double *L_hi)
 {
-    solver *sv = ctx;
     const hta_instance *in = sv->inst;
-    piece *pc = (piece *)sv->pc;
-    double D = sv->scale, wl = D ? nearbyint(in->w_loc * D) : in->w_loc;
-    double c = D ? nearbyint(pc->c * D) : pc->c;
-    double unit = D ? D : 1.0;
-    double L_lo = sv->opts->plain ? 0.0 : pc->lb * unit;
-    double L_hi = INFINITY;
+    const piece *pc = sv->pc;
+    double D = sv->scale;
+    *wl = D ? nearbyint(in->w_loc * D) : in->w_loc;
+    *c = D ? nearbyint(pc->c * D) : pc->c;
+    *L_lo = sv->opts->plain ? 0.0 : pc->lb * (D ? D : 1.0);
+    *L_hi = INFINITY;
     sv->cutoff = 0;
     if (!sv->opts->plain && isfinite(sv->best_span)) {
         if (D) {
-            L_hi = nearbyint(sv->best_span * D) - 1; /* strictly better */
+            *L_hi = nearbyint(sv->best_span * D) - 1; /* strictly better */
             sv->cutoff = 1;
         } else {
-            L_hi = sv->best_span;
+            *L_hi = sv->best_span;
         }
     }
     if (D)
-        L_lo = ceil(L_lo - 1e-9 * fmax(1.0, L_lo));
-    if (L_lo > L_hi) {
-        pc->proved = sv->best_span;
-        return HTA_OK;
-    }
-    glp_prob *P = sv->opts->model == HTA_ILP_NAIVE ?
-                      build_naive(sv, wl, c, L_lo, L_hi, D != 0) :
-                      build_compact(sv, wl, c, L_lo, L_hi, D != 0);
-    if (!P)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    hta_status st = HTA_OK;
-    sv->heur_ok = 0;
-    sv->have_tree_bound = 0;
-    if (!sv->opts->plain && !sv->cutoff && isfinite(sv->best_span) &&
-        sv->opts->model == HTA_ILP_COMPACT) {
-        free(sv->heur);
-        sv->heur = malloc(((size_t)sv->ncols + 1) * sizeof *sv->heur);
-        sv->heur_ok = sv->heur && incumbent_solution(sv, wl, c);
-    }
+        *L_lo = ceil(*L_lo - 1e-9 * fmax(1.0, *L_lo));
+}
+
+/* The LP relaxation: its optimum bounds the piece (*lp_bound), or it is
+ * infeasible below the cutoff. */
+static outcome run_lp(solver *sv, glp_prob *P, double *lp_bound, hta_diag *d)
+{
+    piece *pc = (piece *)sv->pc;
     double left = sv->deadline - hta_clock_now();
     if (left <= 0)
-        goto stopped;
+        return PIECE_STOPPED;
     glp_smcp smcp;
     glp_init_smcp(&smcp);
     smcp.msg_lev = sv->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -595,36 +585,62 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
     glp_cpx_basis(P);
     int ret = glp_simplex(P, &smcp);
     if (ret == GLP_ETMLIM)
-        goto stopped;
+        return PIECE_STOPPED;
     if (ret != 0) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "GLPK simplex failed (code %d)", ret);
-        goto done;
+        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                     "GLPK simplex failed (code %d)", ret);
+        return PIECE_ERROR;
     }
     int lp_status = glp_get_status(P);
     if (lp_status == GLP_NOFEAS) {
         /* No solution below the cutoff in this piece. */
         pc->proved = sv->cutoff ? sv->best_span : fmax(pc->lb, sv->best_span);
-        goto done;
+        return PIECE_DONE;
     }
     if (lp_status != GLP_OPT) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "GLPK: the LP relaxation has status %d",
-                          lp_status);
-        goto done;
+        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                     "GLPK: the LP relaxation has status %d", lp_status);
+        return PIECE_ERROR;
     }
-    /* The LP optimum bounds the piece. */
-    double lp_bound = glp_get_obj_val(P) / unit;
-    left = sv->deadline - hta_clock_now();
-    if (left <= 0) {
-        pc->proved = fmax(pc->lb, lp_bound);
-        goto stopped_bound;
+    *lp_bound = glp_get_obj_val(P) / (sv->scale ? sv->scale : 1.0);
+    if (sv->deadline - hta_clock_now() <= 0) {
+        pc->proved = fmax(pc->lb, *lp_bound);
+        return PIECE_STOPPED_BOUND;
     }
+    return PIECE_SEARCH;
+}
+
+/* Keeps the MIP's solution when it beats the best (evaluated first). */
+static outcome keep_solution(solver *sv, glp_prob *P, hta_diag *d)
+{
+    const hta_instance *in = sv->inst;
+    if (!read_solution(sv, P)) {
+        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                     "the MIP solution does not add up to an assignment");
+        return PIECE_ERROR;
+    }
+    hta_eval ev;
+    if (hta_eval_run(in, sv->a, &ev, d) != HTA_OK)
+        return PIECE_ERROR;
+    if (ev.makespan < sv->best_span) {
+        sv->res->improved = isfinite(sv->best_span);
+        sv->best_span = ev.makespan;
+        memcpy(sv->best, sv->a, (size_t)in->m * sizeof *sv->a);
+    }
+    hta_eval_free(&ev);
+    return PIECE_DONE;
+}
+
+/* Branch and bound, within the time left. */
+static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
+{
+    piece *pc = (piece *)sv->pc;
+    double D = sv->scale, unit = D ? D : 1.0;
     glp_iocp iocp;
     glp_init_iocp(&iocp);
     iocp.msg_lev = sv->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
     iocp.out_frq = 2000;
-    iocp.tm_lim = (int)fmin(left * 1000.0, 2e9);
+    iocp.tm_lim = (int)fmin((sv->deadline - hta_clock_now()) * 1000.0, 2e9);
     iocp.presolve = GLP_OFF;
     iocp.mip_gap = 0.0;
     iocp.cb_func = callback;
@@ -635,55 +651,69 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
         iocp.fp_heur = GLP_ON;
     }
     sv->res->solved++;
-    ret = glp_intopt(P, &iocp);
+    int ret = glp_intopt(P, &iocp);
     int mip = glp_mip_status(P);
-    if (ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) {
-        if (mip == GLP_OPT || mip == GLP_FEAS) {
-            if (read_solution(sv, P)) {
-                hta_eval ev;
-                if ((st = hta_eval_run(in, sv->a, &ev, d)) != HTA_OK)
-                    goto done;
-                if (ev.makespan < sv->best_span) {
-                    sv->res->improved = isfinite(sv->best_span);
-                    sv->best_span = ev.makespan;
-                    memcpy(sv->best, sv->a, (size_t)in->m * sizeof *sv->a);
-                }
-                hta_eval_free(&ev);
-            } else {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                  "the MIP solution does not add up to an "
-                                  "assignment");
-                goto done;
-            }
-        }
-        if (ret == 0) {
-            /* Solved: optimum, or nothing below the cutoff. */
-            pc->proved = mip == GLP_OPT ? glp_mip_obj_val(P) / unit :
-                                          sv->best_span;
-            if (mip == GLP_OPT && sv->best_span < pc->proved)
-                pc->proved = sv->best_span;
-            goto done;
-        }
-        double b = sv->have_tree_bound ? sv->tree_bound / unit : lp_bound;
-        if (D)
-            b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
-        pc->proved = fmax(pc->lb, fmax(b, lp_bound));
-        goto stopped_bound;
-    }
     if (ret == GLP_ENOPFS) {
         pc->proved = sv->best_span;
-        goto done;
+        return PIECE_DONE;
     }
-    st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                      "GLPK branch-and-bound failed (code %d)", ret);
-    goto done;
-stopped:
-    pc->proved = pc->lb;
-stopped_bound:
-    sv->res->status = HTA_ILP_FEASIBLE; /* marked as unfinished */
-done:
+    if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP) {
+        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                     "GLPK branch-and-bound failed (code %d)", ret);
+        return PIECE_ERROR;
+    }
+    if ((mip == GLP_OPT || mip == GLP_FEAS) &&
+        keep_solution(sv, P, d) == PIECE_ERROR)
+        return PIECE_ERROR;
+    if (ret == 0) {
+        /* Solved: optimum, or nothing below the cutoff. */
+        pc->proved = mip == GLP_OPT ? glp_mip_obj_val(P) / unit : sv->best_span;
+        if (mip == GLP_OPT && sv->best_span < pc->proved)
+            pc->proved = sv->best_span;
+        return PIECE_DONE;
+    }
+    double b = sv->have_tree_bound ? sv->tree_bound / unit : lp_bound;
+    if (D)
+        b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
+    pc->proved = fmax(pc->lb, fmax(b, lp_bound));
+    return PIECE_STOPPED_BOUND;
+}
+
+/* One piece through GLPK; runs inside hta_glpk_guard. */
+static hta_status solve_piece(void *ctx, hta_diag *d)
+{
+    solver *sv = ctx;
+    piece *pc = (piece *)sv->pc;
+    double wl, c, L_lo, L_hi;
+    piece_range(sv, &wl, &c, &L_lo, &L_hi);
+    if (L_lo > L_hi) {
+        pc->proved = sv->best_span;
+        return HTA_OK;
+    }
+    int integral = sv->scale != 0;
+    glp_prob *P = sv->opts->model == HTA_ILP_NAIVE ?
+                      build_naive(sv, wl, c, L_lo, L_hi, integral) :
+                      build_compact(sv, wl, c, L_lo, L_hi, integral);
+    if (!P)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    sv->heur_ok = 0;
+    sv->have_tree_bound = 0;
+    if (!sv->opts->plain && !sv->cutoff && isfinite(sv->best_span) &&
+        sv->opts->model == HTA_ILP_COMPACT) {
+        free(sv->heur);
+        sv->heur = malloc(((size_t)sv->ncols + 1) * sizeof *sv->heur);
+        sv->heur_ok = sv->heur && incumbent_solution(sv, wl, c);
+    }
+    double lp_bound = 0;
+    outcome out = run_lp(sv, P, &lp_bound, d);
+    if (out == PIECE_SEARCH)
+        out = run_mip(sv, P, lp_bound, d);
+    if (out == PIECE_STOPPED)
+        pc->proved = pc->lb;
+    if (out == PIECE_STOPPED || out == PIECE_STOPPED_BOUND)
+        sv->res->status = HTA_ILP_FEASIBLE; /* marked as unfinished */
     glp_delete_prob(P);
-    return st;
+    return out == PIECE_ERROR ? HTA_ERR_INTERNAL : HTA_OK;
 }
 
 hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
@@ -806,6 +836,14 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
 cleanup:
     free(sv.a);
     free(sv.heur);
+    free(sv.ia);
+    free(sv.ja);
+    free(sv.ar);
+    free(sv.loc);
+    free(sv.nloc);
+    free(sv.nrem);
+    free(sv.first_col);
+    free(sv.pool);
     free(sv.group_of);
     free(sv.group_rep);
     free(sv.group_size);

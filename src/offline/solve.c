@@ -3,6 +3,7 @@
  * solver, and decides "proven optimal". */
 #include "hta/solve.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +359,11 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
         if ((st = hta_bound_flow_compute(inst, &lb, d)) == HTA_OK)
             hta_solve_bound(res, lb, "flow");
     }
+    /* every assignment is at least every lower bound */
+    for (int i = 0; st == HTA_OK && i < res->nrows; i++)
+        assert(!res->rows[i].has_value ||
+               res->rows[i].makespan >=
+                   res->lower_bound * (1 - 1e-12) - 1e-300);
     res->interrupted = stopped(&s);
     free(s.fsy);
     if (st != HTA_OK || !isfinite(res->best_span)) {
