@@ -110,6 +110,8 @@ suite sat tests/sat/run.sh
 suite instances tests/instances/check.sh
 # 6. Outputs: special files, symlinks, modes, signals, stdout errors.
 suite outputs tests/outputs/run.sh
+# 7. Out of memory at every allocation: exit 1, never a signal.
+suite oom tests/oom/run.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

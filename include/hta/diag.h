@@ -37,6 +37,12 @@ hta_status hta_diag_set(hta_diag *d, hta_status status, const char *path,
 #endif
     ;
 
+/* A failed system call on path: HTA_ERR_INTERNAL "out of memory" when
+ * err is ENOMEM (every allocation failure ends the same way), else
+ * HTA_ERR_IO "<what>: <strerror(err)>". */
+hta_status hta_diag_errno(hta_diag *d, const char *path, const char *what,
+                          int err);
+
 /* Writes "path:line: error: msg" (or the shorter forms) into buf. */
 void hta_diag_format(const hta_diag *d, char *buf, size_t size);
 

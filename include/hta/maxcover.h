@@ -83,6 +83,11 @@ void hta_maxcover_free(hta_maxcover *mc);
 
 /* Makes igraph report errors as return codes instead of aborting; called
  * once by hta_maxcover_new, harmless to call again. */
+/* The diagnostic for an igraph error code: "out of memory" (exit 1 like
+ * every allocation failure) for IGRAPH_ENOMEM, else "igraph: <what>: ...".
+ * Returns HTA_ERR_INTERNAL. */
+hta_status hta_igraph_error(int err, const char *what, hta_diag *d);
+
 void hta_igraph_init(void);
 
 #endif

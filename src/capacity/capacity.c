@@ -465,12 +465,12 @@ static hta_status flow_solve(const hta_cluster *c,
     hta_status st = HTA_OK;
     int have_graph = 0, have_el = 0, have_cut = 0, have_cap = 0,
         have_flow = 0;
-    if (igraph_vector_int_init(&el, 2 * nedges) || !(have_el = 1) ||
-        igraph_vector_int_init(&cut, 0) || !(have_cut = 1) ||
-        igraph_vector_init(&cap, nedges) || !(have_cap = 1) ||
-        igraph_vector_init(&flow, 0) || !(have_flow = 1)) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "igraph: out of memory");
+    igraph_error_t err;
+    if ((err = igraph_vector_int_init(&el, 2 * nedges)) || !(have_el = 1) ||
+        (err = igraph_vector_int_init(&cut, 0)) || !(have_cut = 1) ||
+        (err = igraph_vector_init(&cap, nedges)) || !(have_cap = 1) ||
+        (err = igraph_vector_init(&flow, 0)) || !(have_flow = 1)) {
+        st = hta_igraph_error(err, "cannot allocate the flow network", d);
         goto done;
     }
     igraph_integer_t k = 0;
@@ -490,9 +490,8 @@ static hta_status flow_solve(const hta_cluster *c,
         VECTOR(el)[2 * k + 1] = sink;
         k++;
     }
-    if (igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED)) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "igraph: cannot build the flow network");
+    if ((err = igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED))) {
+        st = hta_igraph_error(err, "cannot build the flow network", d);
         goto done;
     }
     have_graph = 1;
@@ -504,10 +503,9 @@ static hta_status flow_solve(const hta_cluster *c,
         for (int32_t s = 0; s < M; s++)
             VECTOR(cap)[T + E + s] = alpha * rho;
         igraph_real_t value;
-        if (igraph_maxflow(&g, &value, &flow, &cut, NULL, NULL, src, sink,
-                           &cap, NULL)) {
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                              "igraph_maxflow failed");
+        if ((err = igraph_maxflow(&g, &value, &flow, &cut, NULL, NULL, src,
+                                  sink, &cap, NULL))) {
+            st = hta_igraph_error(err, "igraph_maxflow failed", d);
             goto done;
         }
         res->flow_calls++;
@@ -595,10 +593,11 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
     hta_status st = HTA_OK;
     int have_graph = 0, have_el = 0, have_cap = 0, have_flow = 0;
     hta_igraph_init();
-    if (igraph_vector_int_init(&el, 2 * nedges) || !(have_el = 1) ||
-        igraph_vector_init(&cap, nedges) || !(have_cap = 1) ||
-        igraph_vector_init(&flow, 0) || !(have_flow = 1)) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    igraph_error_t err;
+    if ((err = igraph_vector_int_init(&el, 2 * nedges)) || !(have_el = 1) ||
+        (err = igraph_vector_init(&cap, nedges)) || !(have_cap = 1) ||
+        (err = igraph_vector_init(&flow, 0)) || !(have_flow = 1)) {
+        st = hta_igraph_error(err, "cannot allocate the flow network", d);
         goto done;
     }
     igraph_integer_t k = 0;
@@ -619,12 +618,11 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
         VECTOR(cap)[k++] = cap_s;
     }
     igraph_real_t value;
-    if (igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED) ||
+    if ((err = igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED)) ||
         !(have_graph = 1) ||
-        igraph_maxflow(&g, &value, &flow, NULL, NULL, NULL, src, sink, &cap,
-                       NULL)) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "igraph: the bottleneck's max flow failed");
+        (err = igraph_maxflow(&g, &value, &flow, NULL, NULL, NULL, src, sink,
+                              &cap, NULL))) {
+        st = hta_igraph_error(err, "the bottleneck's max flow failed", d);
         goto done;
     }
     /* Residual reachability from the source: a type while its source edge

@@ -437,8 +437,7 @@ int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
     *store = NULL;
     memset(w, 0, sizeof *w);
     if (tab->given && aff->given)
-        return cli_usage_error(a, "give --w-rem or --w-rem-affine, not both"),
-               0;
+        return cli_usage_error(a, "give --w-rem or --w-rem-affine, not both");
     *w_loc = loc->given ? loc->x : 1.0;
     if (aff->given) {
         w->kind = HTA_WREM_AFFINE;
@@ -447,20 +446,18 @@ int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
         if (!(w->a >= *w_loc))
             return cli_usage_error(a, "--w-rem-affine: A must be >= w_loc "
                                       "(Definition 7), found '%s'",
-                                   aff->raw),
-                   0;
+                                   aff->raw);
         if (!(w->b >= 0))
             return cli_usage_error(a, "--w-rem-affine: B must be >= 0, "
                                       "found '%s'",
-                                   aff->raw),
-                   0;
-        return 1;
+                                   aff->raw);
+        return 0;
     }
     int n = tab->given ? tab->n : 1;
     double *v = malloc((size_t)n * sizeof *v);
     if (!v) {
         fprintf(stderr, "hta %s: out of memory\n", a->spec->name);
-        return 0;
+        return HTA_ERR_INTERNAL;
     }
     for (int i = 0; i < n; i++)
         v[i] = tab->given ? tab->list[i] : 3.0;
@@ -475,14 +472,13 @@ int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
                         cli_usage_error(a, "the default --w-rem 3 is below "
                                            "--w-loc %s: give --w-rem "
                                            "(Definition 7: w_rem >= w_loc)",
-                                        loc->raw)),
-                   0;
+                                        loc->raw));
         }
     w->kind = HTA_WREM_TABLE;
     w->k = n - 1;
     w->v = v;
     *store = v;
-    return 1;
+    return 0;
 }
 
 /* ---- outputs ---------------------------------------------------------- */

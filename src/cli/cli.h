@@ -124,9 +124,9 @@ int cli_report(hta_status st, const hta_diag *d);
 
 /* The cost options --w-loc X, --w-rem V[,V...] and --w-rem-affine A,B
  * (declared by the command as CLI_COST_OPTS) into w_loc and w, checked as
- * the instance format checks them.  The table values point into a
- * (static per call) array in *store, which the caller frees.  0 after a
- * usage error was printed. */
+ * the instance format checks them.  The table values point into an array
+ * in *store, which the caller frees.  Returns 0, or the exit code after
+ * printing why (2 for a usage error, 1 out of memory). */
 int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store);
 
 #define CLI_COST_OPTS                                                      \

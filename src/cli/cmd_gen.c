@@ -87,8 +87,8 @@ static int gen_hdfs(int argc, char **argv)
                                (long)p.racks, (long)p.servers,
                                (long)p.racks);
     double *store = NULL;
-    if (!cli_costs(&args, &p.w_loc, &p.wrem, &store))
-        return HTA_ERR_USAGE;
+    if ((code = cli_costs(&args, &p.w_loc, &p.wrem, &store)) != 0)
+        return code;
     if (!hta_costs_finite(p.w_loc, &p.wrem, p.tasks)) {
         free(store);
         return cli_usage_error(&args, "the largest load --tasks * w_rem "

@@ -34,8 +34,8 @@ int cmd_import(int argc, char **argv)
                                args.pos[0]);
     double w_loc, *store = NULL;
     hta_wrem w;
-    if (!cli_costs(&args, &w_loc, &w, &store))
-        return HTA_ERR_USAGE;
+    if ((code = cli_costs(&args, &w_loc, &w, &store)) != 0)
+        return code;
     const char *path = cli_str(&args, "output");
     if ((code = cli_check_outputs(&args, &path, 1, &args.pos[1], 1)) != 0) {
         free(store);

@@ -167,7 +167,8 @@ static hta_status write_plot(const hta_solve_result *r, const char *inpath,
         (st = hta_plot_loads(r->inst, &ev,
                              r->has_lower_bound ? r->lower_bound : 0, title,
                              o->f)) != HTA_OK)
-        hta_diag_set(d, st, path, 0, "write error");
+        hta_diag_set(d, st, path, 0,
+                     st == HTA_ERR_INTERNAL ? "out of memory" : "write error");
     hta_eval_free(&ev);
     return st;
 }

@@ -1,6 +1,7 @@
 /* Diagnostics: the one place that formats "path:line: error: ...". */
 #include "hta/diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,4 +37,13 @@ void hta_diag_format(const hta_diag *d, char *buf, size_t size)
         snprintf(buf, size, "%s: error: %s", d->path, d->msg);
     else
         snprintf(buf, size, "error: %s", d->msg);
+}
+
+hta_status hta_diag_errno(hta_diag *d, const char *path, const char *what,
+                          int err)
+{
+    if (err == ENOMEM)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
+    return hta_diag_set(d, HTA_ERR_IO, path, 0, "%s: %s", what,
+                        strerror(err));
 }

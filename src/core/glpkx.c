@@ -3,6 +3,7 @@
 
 #include <setjmp.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glpk.h>
 
@@ -14,37 +15,69 @@ static void on_error(void *info)
     longjmp(guard_jmp, 1);
 }
 
-static int to_stderr(void *info, const char *s)
+/* The last text GLPK printed, to name the cause of an error (GLPK says
+ * "no memory available" when an allocation fails). */
+static char last_text[256];
+
+static void remember(const char *s)
 {
-    (void)info;
-    fputs(s, stderr);
-    return 1; /* handled: GLPK prints nothing itself */
+    size_t have = strlen(last_text), n = strlen(s);
+    if (have + n >= sizeof last_text)
+        have = 0;
+    memcpy(last_text + have, s, n < sizeof last_text - 1 ? n + 1 :
+                                                         sizeof last_text - 1);
+    last_text[sizeof last_text - 1] = '\0';
 }
 
-static int to_nowhere(void *info, const char *s)
+static int to_stderr_remembered(void *info, const char *s)
 {
     (void)info;
-    (void)s;
+    remember(s);
+    fputs(s, stderr);
     return 1;
+}
+
+static int to_memory(void *info, const char *s)
+{
+    (void)info;
+    remember(s);
+    return 1; /* handled: GLPK prints nothing itself */
 }
 
 hta_status hta_glpk_guard(hta_glpk_fn fn, void *ctx, int verbose,
                           hta_diag *d)
 {
-    glp_term_out(verbose ? GLP_ON : GLP_OFF);
-    glp_term_hook(verbose ? to_stderr : to_nowhere, NULL);
+    /* The environment first, checked: left to itself, GLPK aborts when it
+     * cannot allocate it. */
+    if (glp_init_env() == 2)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    /* Output stays on, into the hook, so that an error's message is
+     * seen; solvers print progress only at their own msg_lev. */
+    glp_term_out(GLP_ON);
+    glp_term_hook(verbose ? to_stderr_remembered : to_memory, NULL);
     glp_error_hook(on_error, NULL);
+    last_text[0] = '\0';
     hta_status st;
+    volatile int freed = 0;
     if (setjmp(guard_jmp) == 0) {
         st = fn(ctx, d);
     } else {
         /* GLPK is unusable after an error: start over with a new
          * environment (the next glp_* call creates it). */
+        int oom = strstr(last_text, "memory") != NULL;
+        /* Freed, the environment has no hooks left to reset, and a GLPK
+         * call now would create a new one, aborting when memory is
+         * short: none is made. */
         glp_free_env();
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "GLPK stopped on an internal error");
+        freed = 1;
+        st = oom ? hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory") :
+                   hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "GLPK stopped on an internal error");
     }
-    glp_error_hook(NULL, NULL);
-    glp_term_hook(NULL, NULL);
+    if (!freed) {
+        glp_error_hook(NULL, NULL);
+        glp_term_hook(NULL, NULL);
+    }
     return st;
 }

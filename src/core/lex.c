@@ -21,8 +21,7 @@ hta_status hta_lex_open(hta_lex *lx, const char *path, hta_diag *d)
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
-        return hta_diag_set(d, HTA_ERR_IO, path, 0, "cannot open: %s",
-                            strerror(errno));
+        return hta_diag_errno(d, path, "cannot open", errno);
     lx->f = f;
     lx->own_f = !is_stdin;
     struct stat sb;

@@ -96,9 +96,9 @@ static hta_status examine(const char *path, char **target, int *special,
     if (S_ISLNK(lsb.st_mode)) {
         char *real = realpath(path, NULL);
         if (!real)
-            return hta_diag_set(d, HTA_ERR_IO, path, 0,
-                                "cannot write: symbolic link to nowhere: %s",
-                                strerror(errno));
+            return hta_diag_errno(d, path,
+                                  "cannot write: symbolic link to nowhere",
+                                  errno);
         hta_status st = examine(real, target, special, sb, exists, d);
         free(real);
         if (st != HTA_OK)
@@ -173,8 +173,7 @@ hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d)
         return st;
     if (special) {
         if (!(o->f = fopen(path, "w")))
-            return hta_diag_set(d, HTA_ERR_IO, path, 0, "cannot write: %s",
-                                strerror(errno));
+            return hta_diag_errno(d, path, "cannot write", errno);
         return HTA_OK;
     }
     size_t len = strlen(o->target);
@@ -218,9 +217,7 @@ hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d)
         if (fd >= 0)
             close(fd);
         hta_outfile_abort(o);
-        return hta_diag_set(d, HTA_ERR_IO, path, 0,
-                            "cannot create a temporary file: %s",
-                            strerror(err));
+        return hta_diag_errno(d, path, "cannot create a temporary file", err);
     }
     return HTA_OK;
 }
@@ -252,8 +249,7 @@ hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d)
     if (!o->f && !(o->f = fopen(o->tmp, "r+"))) {
         int err = errno;
         hta_outfile_abort(o);
-        return hta_diag_set(d, HTA_ERR_IO, shown, 0, "cannot write: %s",
-                            strerror(err));
+        return hta_diag_errno(d, shown, "cannot write", err);
     }
     int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
     int err = errno;

@@ -414,7 +414,8 @@ static void callback(glp_tree *T, void *info)
         glp_ios_terminate(T);
 }
 
-/* Reads the MIP solution into sv->a.  0 when it does not add up. */
+/* Reads the MIP solution into sv->a.  0 when it does not add up, -1 out
+ * of memory. */
 static int read_solution(solver *sv, glp_prob *P)
 {
     const hta_instance *in = sv->inst;
@@ -433,7 +434,7 @@ static int read_solution(solver *sv, glp_prob *P)
     int col = 1;
     int64_t pool_len = 0;
     if (!HTA_RESERVE(sv->pool, sv->cap_pool, (size_t)m + 1))
-        return 0;
+        return -1;
     int32_t *pool = sv->pool;
     for (int32_t g = 0; g < sv->ngroups; g++) {
         int32_t rep = sv->group_rep[g];
@@ -614,9 +615,12 @@ static outcome run_lp(solver *sv, glp_prob *P, double *lp_bound, hta_diag *d)
 static outcome keep_solution(solver *sv, glp_prob *P, hta_diag *d)
 {
     const hta_instance *in = sv->inst;
-    if (!read_solution(sv, P)) {
-        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                     "the MIP solution does not add up to an assignment");
+    int ok = read_solution(sv, P);
+    if (ok <= 0) {
+        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "%s",
+                     ok < 0 ? "out of memory" :
+                              "the MIP solution does not add up to an "
+                              "assignment");
         return PIECE_ERROR;
     }
     hta_eval ev;

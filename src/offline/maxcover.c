@@ -36,6 +36,14 @@ struct hta_maxcover {
     int have_vectors;
 };
 
+hta_status hta_igraph_error(int err, const char *what, hta_diag *d)
+{
+    if (err == IGRAPH_ENOMEM)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "igraph: %s: %s", what,
+                        igraph_strerror((igraph_error_t)err));
+}
+
 void hta_igraph_init(void)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
@@ -89,9 +97,9 @@ static hta_status igraph_setup(hta_maxcover *mc, hta_diag *d)
     igraph_integer_t nedges = m + e + n;
     igraph_vector_int_t el;
     hta_status st = HTA_OK;
-    if (igraph_vector_int_init(&el, 2 * nedges) != IGRAPH_SUCCESS)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                            "igraph: cannot allocate the edge list");
+    igraph_error_t err;
+    if ((err = igraph_vector_int_init(&el, 2 * nedges)) != IGRAPH_SUCCESS)
+        return hta_igraph_error(err, "cannot allocate the edge list", d);
     igraph_integer_t k = 0;
     for (int64_t t = 0; t < m; t++) {
         VECTOR(el)[k++] = 0;
@@ -106,22 +114,19 @@ static hta_status igraph_setup(hta_maxcover *mc, hta_diag *d)
         VECTOR(el)[k++] = 1 + m + s;
         VECTOR(el)[k++] = 1 + m + n;
     }
-    if (igraph_create(&mc->graph, &el, m + n + 2, IGRAPH_DIRECTED) !=
+    if ((err = igraph_create(&mc->graph, &el, m + n + 2, IGRAPH_DIRECTED)) !=
         IGRAPH_SUCCESS) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "igraph: cannot create the flow network");
+        st = hta_igraph_error(err, "cannot create the flow network", d);
         goto cleanup;
     }
     mc->have_graph = 1;
-    if (igraph_vector_init(&mc->capacity, nedges) != IGRAPH_SUCCESS) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "igraph: cannot allocate capacities");
+    if ((err = igraph_vector_init(&mc->capacity, nedges)) != IGRAPH_SUCCESS) {
+        st = hta_igraph_error(err, "cannot allocate capacities", d);
         goto cleanup;
     }
-    if (igraph_vector_init(&mc->flow, 0) != IGRAPH_SUCCESS) {
+    if ((err = igraph_vector_init(&mc->flow, 0)) != IGRAPH_SUCCESS) {
         igraph_vector_destroy(&mc->capacity);
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "igraph: cannot allocate the flow vector");
+        st = hta_igraph_error(err, "cannot allocate the flow vector", d);
         goto cleanup;
     }
     mc->have_vectors = 1;
@@ -144,9 +149,7 @@ static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
                                         &mc->capacity, NULL);
     mc->stats.flow_calls++;
     if (err != IGRAPH_SUCCESS)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                            "igraph_maxflow failed: %s",
-                            igraph_strerror(err));
+        return hta_igraph_error(err, "igraph_maxflow failed", d);
     int64_t f = (int64_t)llround(value);
     if (fabs(value - (double)f) > 1e-6 || f < mc->size || f > m)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Out of memory never ends in a signal: every command runs with a
+# failing-malloc shim (tests/oom/failmalloc.c) that lets the first N
+# allocations through and fails every later one, for N = 0, 1, 2, ... up
+# to where the command no longer runs out; each run must exit 0, or 1 with
+# "out of memory" on stderr.  (Not under the sanitizers, whose runtime
+# must come first in the process.)
+# usage: tests/oom/run.sh HTA TMPDIR; ends with "N passed, N failed".
+set -u
+HTA=$1
+tmp=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pass=0
+fail=0
+if ldd "$HTA" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+    echo "oom: the sanitizer build cannot take an LD_PRELOAD shim; make test runs these"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
+shim=$tmp/failmalloc.so
+cc -shared -fPIC -O1 -o "$shim" "$root/tests/oom/failmalloc.c" -ldl || {
+    echo "FAIL oom: cannot build the shim"
+    echo "0 passed, 1 failed"
+    exit 1
+}
+cd "$root" || exit 1
+"$HTA" solve instances/example.txt --algo rr -o "$tmp/a.asg" >/dev/null
+"$HTA" gen hdfs --tasks 30 --servers 6 --zipf 1 --w-rem 3 --seed 4 -o "$tmp/z.txt"
+"$HTA" gen random3sat --vars 6 --clauses 20 --seed 2 -o "$tmp/f.cnf"
+
+# One command: every N until a run completes without running out.
+sweep() {
+    name=$1
+    shift
+    n=0
+    while :; do
+        HTA_FAIL_AFTER=$n LD_PRELOAD=$shim "$@" >"$tmp/out" 2>"$tmp/err"
+        code=$?
+        if [ $code -eq 0 ]; then
+            break
+        elif [ $code -eq 1 ] && grep -q 'out of memory' "$tmp/err"; then
+            :
+        else
+            fail=$((fail + 1))
+            echo "FAIL oom: $name with $n allocations: exit $code: $(head -c 200 "$tmp/err")"
+            return
+        fi
+        # every N up to 200, then sparser (a run takes thousands)
+        if [ $n -lt 200 ]; then n=$((n + 1)); else n=$((n + n / 7 + 1)); fi
+        if [ $n -gt 2000000 ]; then
+            fail=$((fail + 1))
+            echo "FAIL oom: $name never completes"
+            return
+        fi
+    done
+    pass=$((pass + 1))
+}
+
+sweep "solve rr,fsy,brute" "$HTA" solve instances/example.txt --algo rr,fsy,brute
+sweep "solve ilp (GLPK runs)" "$HTA" solve "$tmp/z.txt" --algo ilp --ilp-plain
+sweep "solve fsy igraph" "$HTA" solve "$tmp/z.txt" --algo fsy --maxflow igraph
+sweep "solve -o --plot --json" "$HTA" solve instances/example.txt -o "$tmp/o.asg" --plot "$tmp/o.svg" --json
+sweep "eval" "$HTA" eval instances/example.txt "$tmp/a.asg" --json
+sweep "gen hdfs" "$HTA" gen hdfs --tasks 50 --servers 7 --policy rack-aware --racks 7 -o "$tmp/g.txt"
+sweep "gen cluster" "$HTA" gen cluster random --servers 20 --types 30
+sweep "gen sat" "$HTA" gen sat "$tmp/f.cnf" -o "$tmp/s.txt"
+sweep "capacity flow" "$HTA" capacity tests/data/wang10.txt
+sweep "capacity lp" "$HTA" capacity tests/data/wang10.txt --method lp --decomposition "$tmp/d.txt"
+sweep "capacity plain" "$HTA" capacity tests/data/wang10.txt --method plain
+sweep "import fsck" "$HTA" import fsck tests/data/fsck/hadoop2-racks.txt -o "$tmp/i.txt"
+echo "$pass passed, $fail failed"
