@@ -1,9 +1,12 @@
 #!/bin/sh
-# Installs the Debian packages hta needs, only those missing.
-# usage: scripts/deps.sh build|test|bench
+# Installs the Debian packages hta needs, only those missing; the first
+# command on a fresh Debian 12, where there is no make, no compiler and
+# maybe no sudo.  As root it runs apt-get; otherwise sudo when there is
+# one; otherwise it prints the exact apt-get line to run and exits 1.
+# usage: scripts/deps.sh build|test|bench|fuzz|fresh-box
 set -eu
-build="gcc make pkg-config libigraph-dev libglpk-dev"
-test="$build libcmocka-dev picosat valgrind python3"
+build="gcc make pkg-config libigraph-dev libglpk-dev scdoc"
+test="$build libcmocka-dev picosat valgrind python3 python3-jsonschema"
 bench="$test coinor-cbc gnuplot-nox hyperfine time"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in
@@ -11,7 +14,8 @@ build) want=$build ;;
 test) want=$test ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
-*) echo "usage: $0 build|test|bench|fuzz" >&2; exit 2 ;;
+fresh-box) want="debootstrap" ;;
+*) echo "usage: $0 build|test|bench|fuzz|fresh-box" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do
@@ -19,7 +23,16 @@ for p in $want; do
         missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
-echo "installing:$missing"
-if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+echo "hta: installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+else
+    echo "hta: these Debian packages are missing and this user cannot install them" >&2
+    echo "(not root, no sudo).  As root, run:" >&2
+    echo "    apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+    exit 1
+fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Checks the README's promise on a fresh Debian 12: a minimal debootstrap
+# root (no make, no compiler, no sudo, as a container image is) gets a copy
+# of the committed tree and runs the README's first two commands exactly
+# as the README prints them.  First, as 'nobody', the set-up must stop
+# with the apt-get line to run.  Needs root (chroot); takes minutes.
+# usage: scripts/fresh-box.sh [KEEP_DIR]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "fresh-box: needs root (debootstrap, chroot)" >&2; exit 2; }
+sh "$top/scripts/deps.sh" fresh-box
+keep=${1:-}
+box=${keep:-$(mktemp -d /tmp/hta-fresh-box.XXXXXX)}
+cleanup() {
+    umount "$box/proc" 2>/dev/null || true
+    [ -n "$keep" ] || rm -rf "$box"
+}
+trap cleanup EXIT
+t0=$(date +%s)
+debootstrap --variant=minbase bookworm "$box" >"$box.log" 2>&1 || {
+    tail -20 "$box.log"; echo "fresh-box: debootstrap failed"; exit 1; }
+rm -f "$box.log"
+echo "fresh-box: minimal bookworm in $(( $(date +%s) - t0 )) s"
+for tool in make cc gcc sudo; do
+    if chroot "$box" sh -c "command -v $tool" >/dev/null 2>&1; then
+        echo "fresh-box: the fresh root already has $tool"; exit 1
+    fi
+done
+mkdir -p "$box/hta"
+(cd "$top" && git archive HEAD) | tar -x -C "$box/hta"
+cp /etc/resolv.conf "$box/etc/resolv.conf"
+mount -t proc proc "$box/proc"
+chmod 755 "$box/hta"
+
+# The README's two commands, as printed: the first two indented lines.
+cmds=$(sed -n '1,12p' "$top/README.md" | sed -n 's/^    \(.*\)$/\1/p' | sed 's/ *#.*$//' | head -n 2)
+demo=$(echo "$cmds" | sed -n 1p)
+test=$(echo "$cmds" | sed -n 2p)
+[ -n "$demo" ] && [ -n "$test" ] || { echo "fresh-box: no commands at the top of the README"; exit 1; }
+
+# Without root or sudo: a clear message naming the packages, exit 1.
+chown -R nobody "$box/hta"
+out=$(chroot --userspec=nobody:nogroup "$box" sh -c "cd /hta && $demo" 2>&1) && {
+    echo "fresh-box: '$demo' as nobody succeeded without the packages"; exit 1; }
+echo "$out" | grep -q 'apt-get install -y --no-install-recommends.*gcc.*make' || {
+    echo "fresh-box: as nobody, no apt-get line in:"; echo "$out"; exit 1; }
+echo "fresh-box: as nobody: the apt-get line to run, exit 1"
+chown -R root "$box/hta"
+
+for c in "$demo" "$test"; do
+    t0=$(date +%s)
+    echo "fresh-box: \$ $c"
+    chroot "$box" sh -c "cd /hta && $c" >"$box/out.log" 2>&1 || {
+        tail -40 "$box/out.log"; echo "fresh-box: '$c' failed"; exit 1; }
+    tail -n 3 "$box/out.log"
+    echo "fresh-box: '$c' in $(( $(date +%s) - t0 )) s"
+done
+grep -q '^[0-9]* passed, 0 failed$' "$box/out.log" || { echo "fresh-box: no clean closing line"; exit 1; }
+echo "fresh-box: both README commands work on a fresh Debian 12"
