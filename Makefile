@@ -31,8 +31,8 @@ HEADERS = $(wildcard include/hta/*.h src/*/*.h tests/unit/*.h)
 STAMP   = $(BUILD)/flags.stamp
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-capacity experiments valgrind fuzz install clean \
-        help layering FORCE
+        bench-ilp bench-capacity experiments valgrind fuzz install install-strip \
+        uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 
@@ -47,7 +47,10 @@ help:
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
 	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
 	@echo "make experiments reproductions of the papers, with plots"
-	@echo "make install PREFIX=...   install the hta binary"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, hta.1, completion,"
+	@echo "                 libhta.a, include/hta, hta.pc (install-strip: stripped)"
+	@echo "make uninstall   removes exactly that"
+	@echo "make fresh-box   the README's two commands in a fresh Debian 12 root"
 
 deps:
 	@sh scripts/deps.sh build
@@ -134,9 +137,67 @@ experiments: deps-bench
 	@sh scripts/experiments.sh $(BUILD)
 	@sh scripts/capacity_plots.sh $(BUILD)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BUILD)/hta $(DESTDIR)$(PREFIX)/bin/hta
+# Installation (GNU conventions; DESTDIR for staging).  install depends
+# on the built files only: it never runs apt-get.
+BINDIR  = $(PREFIX)/bin
+LIBDIR  = $(PREFIX)/lib
+INCDIR  = $(PREFIX)/include
+MANDIR  = $(PREFIX)/share/man
+PCDIR   = $(LIBDIR)/pkgconfig
+COMPDIR = $(PREFIX)/share/bash-completion/completions
+DOCDIR  = $(PREFIX)/share/doc/hta
+INSTALL ?= install
+STRIP_FLAG ?=
+VERSION = $(shell sed -n 's/^\#define HTA_VERSION "\(.*\)"/\1/p' src/cli/main.c)
+PUBHDR  = $(wildcard include/hta/*.h)
+SCHEMAS = $(wildcard src/cli/doc/*.schema.json)
+
+$(BUILD)/hta.1: src/cli/doc/hta.1.scd
+	@mkdir -p $(dir $@)
+	scdoc <$< >$@
+
+# The prefix written into hta.pc: a change of PREFIX rewrites it.
+$(BUILD)/prefix.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(BUILD)/hta.pc: Makefile src/cli/main.c $(BUILD)/prefix.stamp
+	@mkdir -p $(dir $@)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' \
+	    'libdir=$${exec_prefix}/lib' 'includedir=$${prefix}/include' '' \
+	    'Name: hta' \
+	    'Description: task assignment with data locality (library of the hta tool)' \
+	    'Version: $(VERSION)' 'Requires: igraph' \
+	    'Libs: -L$${libdir} -lhta -lglpk -lm' 'Cflags: -I$${includedir}' >$@
+
+install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/hta.1 $(BUILD)/hta.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PCDIR) \
+	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 755 $(STRIP_FLAG) $(BUILD)/hta $(DESTDIR)$(BINDIR)/hta
+	$(INSTALL) -m 644 $(BUILD)/libhta.a $(DESTDIR)$(LIBDIR)/libhta.a
+	$(INSTALL) -m 644 $(PUBHDR) $(DESTDIR)$(INCDIR)/hta/
+	$(INSTALL) -m 644 $(BUILD)/hta.1 $(DESTDIR)$(MANDIR)/man1/hta.1
+	$(INSTALL) -m 644 $(BUILD)/hta.pc $(DESTDIR)$(PCDIR)/hta.pc
+	$(INSTALL) -m 644 src/cli/doc/hta.bash-completion $(DESTDIR)$(COMPDIR)/hta
+	$(INSTALL) -m 644 LICENSE CHANGELOG.md $(SCHEMAS) $(DESTDIR)$(DOCDIR)/
+
+install-strip:
+	@$(MAKE) --no-print-directory install STRIP_FLAG=-s
+
+# Removes exactly what install put there.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/hta $(DESTDIR)$(LIBDIR)/libhta.a \
+	    $(DESTDIR)$(MANDIR)/man1/hta.1 $(DESTDIR)$(PCDIR)/hta.pc \
+	    $(DESTDIR)$(COMPDIR)/hta \
+	    $(addprefix $(DESTDIR)$(INCDIR)/hta/,$(notdir $(PUBHDR))) \
+	    $(addprefix $(DESTDIR)$(DOCDIR)/,LICENSE CHANGELOG.md $(notdir $(SCHEMAS)))
+	-rmdir $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# The README's two commands, verbatim, in a minimal debootstrap root.
+fresh-box:
+	@sh scripts/fresh-box.sh
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-dev

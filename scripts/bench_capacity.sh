@@ -20,7 +20,7 @@ run() { # file args...
     r=$(tail -n 1 "$dir/time")
     rho=$(sed -n 's/.*"rho": \([0-9.e+-]*\).*/\1/p' "$dir/out")
     set -- $r
-    printf '%8.2f s %7.1f MB  rho* %-20s' "$1" "$(echo "$2 / 1024" | bc -l)" "${rho:-(timeout)}"
+    printf '%8.2f s %7.1f MB  rho* %-20s' "$1" "$(awk "BEGIN { print $2 / 1024 }")" "${rho:-(timeout)}"
 }
 echo "time limit ${limit}s per run"
 for f in t4 t5; do

@@ -20,7 +20,7 @@ run_hta() { # file args...
     end=$(date +%s.%N)
     st=$(printf '%s' "$out" | sed -n 's/.*"algorithm": "ilp", "status": "\([a-z_]*\)".*/\1/p')
     span=$(printf '%s' "$out" | sed -n 's/.*"algorithm": "ilp", "status": "[a-z_]*", "makespan": \([0-9.e+-]*\).*/\1/p')
-    printf '%-10s %6.2f %-6s' "${st:-error}" "$(echo "$end - $start" | bc)" "${span:--}"
+    printf '%-10s %6.2f %-6s' "${st:-error}" "$(awk "BEGIN { print $end - $start }")" "${span:--}"
 }
 
 run_cbc() { # file
@@ -37,7 +37,7 @@ run_cbc() { # file
     *) st=other ;;
     esac
     obj=$(printf '%s' "$out" | sed -n 's/^Objective value: *\([0-9.e+-]*\).*/\1/p' | head -n 1)
-    printf '%-10s %6.2f %-6s' "$st" "$(echo "$end - $start" | bc)" "${obj:--}"
+    printf '%-10s %6.2f %-6s' "$st" "$(awk "BEGIN { print $end - $start }")" "${obj:--}"
 }
 
 echo "time limit ${limit}s per run; status, wall seconds, makespan"

@@ -29,7 +29,11 @@ export HTA
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); printf 'FAIL %s\n' "$1"; }
 
-# 1. Unit tests: every cmocka test counts.
+# 1. Unit tests: every cmocka test counts; a build without them (a plain
+# `make`) is a failure, not a silent skip.
+if [ "$mode" != "--valgrind" ] && ! ls "$build"/tests/test_* >/dev/null 2>&1; then
+    ko "no unit tests in $build/tests: run 'make test', which builds them"
+fi
 for t in "$build"/tests/test_*; do
     [ "$mode" = "--valgrind" ] && break
     [ -x "$t" ] || continue
@@ -112,6 +116,10 @@ suite instances tests/instances/check.sh
 suite outputs tests/outputs/run.sh
 # 7. Out of memory at every allocation: exit 1, never a signal.
 suite oom tests/oom/run.sh
+# 8. make install / uninstall, the library through pkg-config, the man page.
+suite install tests/install/run.sh
+# 9. Every --json output against its schema, as strict UTF-8.
+suite json tests/json/run.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "hta/cluster.h"
+#include "hta/progress.h"
 
 typedef enum hta_capacity_method {
     HTA_CAP_AUTO, /* flow for two levels, LP otherwise */
@@ -36,6 +37,8 @@ typedef struct hta_capacity_opts {
     int interior;       /* LP by interior point instead of simplex */
     int decomposition;  /* fill the lambda_{L,m} */
     int verbose;        /* GLPK output on stderr */
+    hta_progress_fn progress; /* or NULL: before the LP, per Newton step */
+    void *progress_ctx;
 } hta_capacity_opts;
 
 /* The bottleneck, the same for every method (capacity.c): at the

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hta/maxcover.h"
+#include "hta/progress.h"
 
 /* One step of the sweep, for --trace. */
 typedef struct hta_fsy_step {
@@ -27,6 +28,8 @@ typedef struct hta_fsy_opts {
     int literal_balance; /* bal-assign task by task (reference, slow) */
     void (*trace)(void *ctx, const hta_fsy_step *step);
     void *trace_ctx;
+    hta_progress_fn progress; /* or NULL: per tau, best and bound */
+    void *progress_ctx;
 } hta_fsy_opts;
 
 typedef struct hta_fsy_result {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hta/instance.h"
+#include "hta/progress.h"
 
 typedef enum hta_ilp_status {
     HTA_ILP_OPTIMAL,    /* best is L^O (proved by GLPK or a certificate) */
@@ -39,6 +40,8 @@ typedef struct hta_ilp_opts {
     const int32_t *incumbent; /* a complete assignment, or NULL */
     double lower_bound;      /* a valid bound on L^O (0 if none) */
     volatile sig_atomic_t *stop; /* set asynchronously to stop, or NULL */
+    hta_progress_fn progress;    /* or NULL: elapsed, best, bound, nodes */
+    void *progress_ctx;
 } hta_ilp_opts;
 
 typedef struct hta_ilp_result {

@@ -51,6 +51,9 @@ typedef struct hta_solve_opts {
     /* Polled by the long searches (ilp, brute): non-zero stops them with
      * their best so far. */
     volatile sig_atomic_t *stop;
+    /* Progress of fsy and ilp (progress.h), or NULL. */
+    hta_progress_fn progress;
+    void *progress_ctx;
 } hta_solve_opts;
 
 /* The defaults of the command: rr,fsy, deterministic rr, incremental

@@ -44,6 +44,7 @@
 #include "hta/buf.h"
 #include "hta/glpkx.h"
 #include "hta/maxcover.h"
+#include "hta/num.h"
 
 void hta_capacity_result_free(hta_capacity_result *res)
 {
@@ -436,6 +437,11 @@ static hta_status lp_solve(const hta_cluster *c, const hta_capacity_opts *opts,
     x.res = res;
     x.plain = plain;
     hta_status st = lp_build(&x, d);
+    if (st == HTA_OK && opts->progress) {
+        hta_progress p = {plain ? "capacity plain LP" : "capacity LP", 0,
+                          NAN, NAN, x.nrows};
+        opts->progress(opts->progress_ctx, &p);
+    }
     if (st == HTA_OK)
         st = hta_glpk_guard(lp_glpk, &x, opts->verbose, d);
     if (st == HTA_OK && opts->decomposition)
@@ -499,7 +505,13 @@ static hta_status flow_solve(const hta_cluster *c,
      * so Phi(rho) <= alpha M rho - sum = 0. */
     double rho = sum / (alpha * (double)M), F = 0;
     int64_t saturated = 0;
+    double started = hta_clock_now();
     for (int it = 0; it < 200; it++) {
+        if (opts->progress) {
+            hta_progress p = {"capacity flow", hta_clock_now() - started, rho,
+                              NAN, it};
+            opts->progress(opts->progress_ctx, &p);
+        }
         for (int32_t s = 0; s < M; s++)
             VECTOR(cap)[T + E + s] = alpha * rho;
         igraph_real_t value;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- signals ---------------------------------------------------------- */
 
@@ -53,6 +54,46 @@ void cli_catch_signals(void)
 void cli_poll_interrupts(void)
 {
     polling = 1;
+}
+
+hta_progress_fn cli_progress_fn(int quiet)
+{
+    return !quiet && isatty(STDERR_FILENO) ? cli_progress_print : NULL;
+}
+
+void cli_progress_print(void *ctx, const hta_progress *p)
+{
+    cli_progress *c = ctx;
+    double now = hta_clock_now();
+    if (c->shown && now - c->last < 0.25)
+        return;
+    c->last = now;
+    c->shown = 1;
+    char b[32];
+    fprintf(stderr, "\r\033[K%s: %.1f s", p->phase, p->elapsed);
+    if (isfinite(p->best)) {
+        hta_format_real(b, p->best);
+        fprintf(stderr, ", best %s", b);
+    }
+    if (isfinite(p->bound)) {
+        hta_format_real(b, p->bound);
+        fprintf(stderr, ", bound %s", b);
+    }
+    if (p->count >= 0)
+        fprintf(stderr, ", %s %lld",
+                strcmp(p->phase, "ilp") == 0 ? "nodes" :
+                strcmp(p->phase, "fsy") == 0 ? "tau" :
+                strstr(p->phase, "LP")       ? "rows" :
+                                               "step",
+                (long long)p->count);
+    fflush(stderr);
+}
+
+void cli_progress_end(cli_progress *c)
+{
+    if (c->shown)
+        fputs("\r\033[K", stderr);
+    c->shown = 0;
 }
 
 int cli_interrupt_code(void)

@@ -16,6 +16,7 @@
 
 #include "hta/diag.h"
 #include "hta/instance.h"
+#include "hta/progress.h"
 
 #define CLI_MAX_OPTS 40
 #define CLI_MAX_POS 4
@@ -158,6 +159,20 @@ void cli_catch_signals(void);
 
 /* The command polls cli_interrupted: the first signal only sets it. */
 void cli_poll_interrupts(void);
+
+/* Progress on stderr when it is a terminal: at most four lines a second,
+ * overwritten in place, cleared by cli_progress_end.  Nothing of it goes
+ * to files or pipes. */
+typedef struct cli_progress {
+    double last;
+    int shown;
+} cli_progress;
+
+/* The callback to hand the library, or NULL when stderr is not a
+ * terminal or quiet is set. */
+hta_progress_fn cli_progress_fn(int quiet);
+void cli_progress_print(void *ctx, const hta_progress *p);
+void cli_progress_end(cli_progress *c);
 
 /* 128 + the signal that interrupted the run (130 for SIGINT). */
 int cli_interrupt_code(void);

@@ -28,6 +28,8 @@ static const cli_opt options[] = {
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "GLPK's output on stderr"},
+    {"quiet", 'q', OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "no progress line on stderr (shown only on a terminal)"},
     {"from-instance", 0, OPT_IN, 0, 0, 0, 0, 0, NULL, 0, "F",
      "types from a placement instance: tasks with the same\n"
      "replica set form a type, each task adds R"},
@@ -192,9 +194,13 @@ int cmd_capacity(int argc, char **argv)
         return cli_usage_error(&args, "--topology K1,...,Kj needs j + 2 "
                                       "rates, found '%s'",
                                rates->raw);
-    hta_capacity_opts opts = {HTA_CAP_AUTO, cli_has(&args, "interior"),
+    cli_progress progress = {0, 0};
+    hta_capacity_opts opts = {HTA_CAP_AUTO,
+                              cli_has(&args, "interior"),
                               cli_has(&args, "decomposition"),
-                              cli_has(&args, "verbose")};
+                              cli_has(&args, "verbose"),
+                              cli_progress_fn(cli_has(&args, "quiet")),
+                              &progress};
     if (cli_has(&args, "method"))
         opts.method = (hta_capacity_method)cli_value(&args, "method")->e;
     if (opts.interior && opts.method == HTA_CAP_FLOW)
@@ -214,6 +220,7 @@ int cmd_capacity(int argc, char **argv)
     hta_status st = load(&args, &c, &d);
     if (st == HTA_OK)
         st = hta_capacity_solve(c, &opts, &res, &d);
+    cli_progress_end(&progress);
     if (st == HTA_ERR_USAGE) {
         code = cli_usage_error(&args, "%s", d.msg);
         goto cleanup;

@@ -63,6 +63,8 @@ static const cli_opt options[] = {
      "per-server loads of the best assignment"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds (reproducible output)"},
+    {"quiet", 'q', OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "no progress line on stderr (shown only on a terminal)"},
 };
 
 static const cli_spec spec = {
@@ -198,6 +200,9 @@ int cmd_solve(int argc, char **argv)
     cli_catch_signals();
     cli_poll_interrupts();
     opts.stop = &cli_interrupted;
+    cli_progress progress = {0, 0};
+    opts.progress = cli_progress_fn(cli_has(&args, "quiet"));
+    opts.progress_ctx = &progress;
 
     const char *path = args.pos[0];
     hta_instance *inst = NULL;
@@ -217,7 +222,9 @@ int cmd_solve(int argc, char **argv)
         out[OUT_LP].f = NULL;
         opts.write_lp = hta_outfile_name(&out[OUT_LP]);
     }
-    if ((st = hta_solve(inst, &opts, &res, &d)) != HTA_OK)
+    st = hta_solve(inst, &opts, &res, &d);
+    cli_progress_end(&progress);
+    if (st != HTA_OK)
         goto cleanup;
     const char *assign = cli_str(&args, "output"),
                *plot = cli_str(&args, "plot");

@@ -202,13 +202,15 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f)
     fputs("],\n \"best\": ", f);
     int b = hta_solve_best_row(r);
     if (b < 0) {
-        fputs("null}\n", f);
+        fprintf(f, "null,\n \"interrupted\": %s}\n",
+                r->interrupted ? "true" : "false");
         return;
     }
     fputs("{\"algorithm\": ", f);
     json_string(f, r->rows[b].algorithm);
     fputs(", \"makespan\": ", f);
     json_number(f, r->rows[b].makespan);
-    fprintf(f, ", \"proven_optimal\": %s}}\n",
-            hta_solve_proven(r) ? "true" : "false");
+    fprintf(f, ", \"proven_optimal\": %s},\n \"interrupted\": %s}\n",
+            hta_solve_proven(r) ? "true" : "false",
+            r->interrupted ? "true" : "false");
 }

@@ -269,8 +269,13 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         goto cleanup;
     hta_maxcover *mc = cv.mc;
     int64_t prev = 0;
+    double started = hta_clock_now();
     for (int64_t tau = 1; tau <= last; tau++) {
         double t0 = hta_clock_now();
+        if (opts->progress) {
+            hta_progress p = {"fsy", t0 - started, res->makespan, w->lb, tau};
+            opts->progress(opts->progress_ctx, &p);
+        }
         st = covers_raise(&cv, tau, d);
         double t1 = hta_clock_now();
         res->seconds_cover += t1 - t0;

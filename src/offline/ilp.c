@@ -65,6 +65,7 @@ typedef struct solver {
     int32_t *best;          /* best assignment (caller's) */
     double best_span;       /* its makespan, INFINITY if none */
     double deadline;        /* monotonic seconds */
+    double started;
     /* groups of identical tasks */
     int32_t ngroups;
     int32_t *group_of;      /* per task */
@@ -410,7 +411,17 @@ static void callback(glp_tree *T, void *info)
     glp_ios_tree_size(T, &a_cnt, &n_cnt, &t_cnt);
     if (t_cnt > sv->res->nodes)
         sv->res->nodes = t_cnt;
-    if ((sv->opts->stop && *sv->opts->stop) || hta_clock_now() > sv->deadline)
+    double now = hta_clock_now();
+    if (sv->opts->progress) {
+        double D = sv->scale ? sv->scale : 1.0;
+        hta_progress p = {"ilp", now - sv->started, sv->best_span,
+                          sv->have_tree_bound ?
+                              fmax(sv->pc->lb, sv->tree_bound / D) :
+                              sv->pc->lb,
+                          sv->res->nodes};
+        sv->opts->progress(sv->opts->progress_ctx, &p);
+    }
+    if ((sv->opts->stop && *sv->opts->stop) || now > sv->deadline)
         glp_ios_terminate(T);
 }
 
@@ -747,7 +758,8 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     sv.res = res;
     sv.best = best;
     sv.best_span = INFINITY;
-    sv.deadline = hta_clock_now() + opts->time_limit;
+    sv.started = hta_clock_now();
+    sv.deadline = sv.started + opts->time_limit;
     piece *pieces = NULL;
     int np = 0;
     int64_t *f = NULL, K = 0;

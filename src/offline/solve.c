@@ -213,8 +213,9 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
 static hta_status run_fsy(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
-    hta_fsy_opts fo = {o->engine, o->prune, o->literal_balance, o->trace,
-                       o->trace_ctx};
+    hta_fsy_opts fo = {o->engine,        o->prune,        o->literal_balance,
+                       o->trace,         o->trace_ctx,    o->progress,
+                       o->progress_ctx};
     hta_row *row = add_row(s, HTA_ALGO_FSY);
     double t0 = hta_clock_now();
     hta_fsy_result fr;
@@ -273,7 +274,8 @@ static hta_status run_ilp(run *s, hta_diag *d)
     hta_status st = HTA_OK;
     /* The incumbent and the bound come from fsy, run here if needed. */
     if (!o->ilp_plain && !s->fsy && s->inst->m <= o->ilp_max_tasks) {
-        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL,
+                           s->o->progress, s->o->progress_ctx};
         hta_fsy_result fr;
         if ((st = fsy_into(s, &fo, &fr, d)) != HTA_OK)
             return st;
@@ -287,7 +289,9 @@ static hta_status run_ilp(run *s, hta_diag *d)
                        o->write_lp,
                        o->ilp_plain ? NULL : s->fsy,
                        s->res->has_lower_bound ? s->res->lower_bound : 0,
-                       o->stop};
+                       o->stop,
+                       o->progress,
+                       o->progress_ctx};
     int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
     hta_ilp_result ir;
     if (!a)

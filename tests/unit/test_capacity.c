@@ -28,7 +28,7 @@ static hta_cluster *make(int32_t M, const double *rates, int nrates,
 static double solve(const hta_cluster *c, hta_capacity_method m,
                     int decomposition, hta_capacity_result *keep)
 {
-    hta_capacity_opts o = {m, 0, decomposition, 0};
+    hta_capacity_opts o = {m, 0, decomposition, 0, NULL, NULL};
     hta_capacity_result res;
     hta_diag d;
     if (hta_capacity_solve(c, &o, &res, &d) != HTA_OK)

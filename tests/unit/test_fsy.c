@@ -13,7 +13,7 @@
 static double run_fsy(const hta_instance *inst, hta_maxflow_engine e,
                       int prune, int literal, int32_t *a, hta_fsy_result *res)
 {
-    hta_fsy_opts o = {e, prune, literal, NULL, NULL};
+    hta_fsy_opts o = {e, prune, literal, NULL, NULL, NULL, NULL};
     hta_diag d;
     hta_status st = hta_fsy_run(inst, &o, a, res, &d);
     if (st != HTA_OK)

@@ -17,7 +17,8 @@ static hta_ilp_result solve(const hta_instance *inst, int plain,
                             hta_ilp_model model, const int32_t *inc,
                             double lb, double limit, int32_t *a)
 {
-    hta_ilp_opts o = {limit, 100000, 0, plain, model, NULL, inc, lb, NULL};
+    hta_ilp_opts o = {limit, 100000, 0, plain, model, NULL, inc, lb, NULL,
+                      NULL,  NULL};
     hta_ilp_result res;
     hta_diag d;
     if (hta_ilp_solve(inst, &o, a, &res, &d) != HTA_OK)
@@ -44,7 +45,7 @@ static void test_ilp_vs_brute(void **state)
                             NULL, 0, 30, a);
             } else {
                 hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL,
-                                   NULL};
+                                   NULL, NULL, NULL};
                 hta_fsy_result fr;
                 assert_int_equal(hta_fsy_run(inst, &fo, inc, &fr, &d),
                                  HTA_OK);
@@ -77,7 +78,8 @@ static void test_theorem_5_4_exact(void **state)
         int32_t *a = malloc((size_t)inst->m * sizeof *a);
         int32_t *f = malloc((size_t)inst->m * sizeof *f);
         hta_diag d;
-        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL, NULL,
+                           NULL};
         hta_fsy_result fr;
         assert_int_equal(hta_fsy_run(inst, &fo, f, &fr, &d), HTA_OK);
         hta_ilp_result res =
@@ -102,7 +104,8 @@ static void test_statuses(void **state)
     (void)state;
     hta_instance *inst = hdfs_instance(50, 5, 2, 0, 3, 1);
     int32_t a[50];
-    hta_ilp_opts o = {10, 49, 0, 0, HTA_ILP_COMPACT, NULL, NULL, 0, NULL};
+    hta_ilp_opts o = {10, 49, 0, 0, HTA_ILP_COMPACT, NULL, NULL, 0, NULL, NULL,
+                      NULL};
     hta_ilp_result res;
     hta_diag d;
     /* size guard */

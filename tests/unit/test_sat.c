@@ -258,11 +258,12 @@ static void test_theorem_3_1_exact(void **state)
         assert_int_equal(hta_reduce_build(f, &red, &d), HTA_OK);
         int32_t *a = malloc((size_t)red->inst->m * sizeof *a);
         int32_t *inc = malloc((size_t)red->inst->m * sizeof *inc);
-        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL};
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL, NULL,
+                           NULL};
         hta_fsy_result fr;
         assert_int_equal(hta_fsy_run(red->inst, &fo, inc, &fr, &d), HTA_OK);
         hta_ilp_opts o = {60, 100000, 0, 0, HTA_ILP_COMPACT, NULL, inc,
-                          fr.lower_bound, NULL};
+                          fr.lower_bound, NULL, NULL, NULL};
         hta_fsy_result_free(&fr);
         hta_ilp_result res;
         assert_int_equal(hta_ilp_solve(red->inst, &o, a, &res, &d), HTA_OK);

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Every --json output is valid UTF-8 and valid against its schema
+# (src/cli/doc/*.schema.json, installed beside the man page), checked by a
+# strict parser and python3-jsonschema; a file name that is not UTF-8
+# still gives valid UTF-8.
+# usage: tests/json/run.sh HTA TMPDIR; ends with "N passed, N failed".
+set -u
+HTA=$1
+tmp=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+doc=$root/src/cli/doc
+pass=0
+fail=0
+cd "$root" || exit 1
+validate() { # name schema file
+    if python3 - "$2" "$3" <<'PY'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1], encoding="utf-8"))
+raw = open(sys.argv[2], "rb").read()
+doc = json.loads(raw.decode("utf-8", "strict"))
+jsonschema.validators.validator_for(schema).check_schema(schema)
+jsonschema.validate(doc, schema, cls=jsonschema.validators.validator_for(schema))
+PY
+    then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL json: $1"; fi
+}
+n=0
+run() { # schema command...
+    schema=$1
+    shift
+    n=$((n + 1))
+    "$@" >"$tmp/out$n.json" 2>/dev/null
+    validate "$*" "$doc/$schema.schema.json" "$tmp/out$n.json"
+}
+run solve "$HTA" solve instances/example.txt --algo rr,fsy,ilp,brute --json
+run solve "$HTA" solve instances/zipf-1k.txt --algo rr,fsy,ilp --json
+run solve "$HTA" solve instances/example.txt --algo ilp --ilp-max-tasks 1 --json
+run solve "$HTA" solve instances/example.txt --algo rr --rr-runs 5 --json
+# a file name that is not UTF-8 (0xff), and one with quotes and a tab
+bad=$(printf "$tmp/na\377me \"q\"\t.txt")
+cp instances/example.txt "$bad"
+run solve "$HTA" solve "$bad" --json
+run eval "$HTA" eval instances/example.txt tests/data/example.asg --json
+run capacity "$HTA" capacity tests/data/wang10.txt --json
+run capacity "$HTA" capacity tests/data/wang10.txt --method lp --json
+run capacity "$HTA" capacity --from-instance instances/example.txt --rate 0.1 --rates 1,0.5 --json
+"$HTA" gen cluster gbpandas --servers 100 --types 60 --topology 10,5 --seed 2 -o "$tmp/g.txt"
+run capacity "$HTA" capacity "$tmp/g.txt" --json
+echo "$pass passed, $fail failed"
