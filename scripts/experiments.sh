@@ -35,7 +35,7 @@ for c in 1.5 2 3 5 8; do
 done
 cat "$out/replication.dat" "$out/wrem.dat"
 gnuplot <<GP
-set terminal pngcairo size 1200,500
+set terminal pngcairo size 1200,500 noenhanced
 set output "$out/rr-vs-fsy.png"
 set multiplot layout 1,2 title "makespan / optimum (exact ILP), 120 tasks on 12 servers, Zipf(1) placements"
 set grid
