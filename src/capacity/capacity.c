@@ -450,61 +450,123 @@ static hta_status lp_solve(const hta_cluster *c, const hta_capacity_opts *opts,
     return st;
 }
 
+/* ---- the local-work network ---------------------------------------------- */
+
+/* source -> type L (capacity lambda_L) -> each local server of L
+ * (capacity lambda_L) -> sink (capacity set per use): the network of the
+ * flow method and of the bottleneck.  Edges: T source edges, then the
+ * off[T] type-server edges in the cluster's order, then M server edges. */
+typedef struct localnet {
+    igraph_t g;
+    igraph_vector_t cap, flow;
+    igraph_integer_t src, sink, server_edge; /* first server -> sink edge */
+    int have_g, have_cap, have_flow;
+} localnet;
+
+static void localnet_free(localnet *net)
+{
+    if (net->have_g)
+        igraph_destroy(&net->g);
+    if (net->have_cap)
+        igraph_vector_destroy(&net->cap);
+    if (net->have_flow)
+        igraph_vector_destroy(&net->flow);
+    net->have_g = net->have_cap = net->have_flow = 0;
+}
+
+static hta_status localnet_build(const hta_cluster *c, localnet *net,
+                                 hta_diag *d)
+{
+    int64_t T = c->T, E = c->off[T];
+    int32_t M = c->M;
+    igraph_integer_t nedges = T + E + M;
+    memset(net, 0, sizeof *net);
+    net->src = 0;
+    net->sink = T + M + 1;
+    net->server_edge = T + E;
+    hta_igraph_init();
+    igraph_vector_int_t el;
+    igraph_error_t err;
+    if ((err = igraph_vector_int_init(&el, 2 * nedges)))
+        return hta_igraph_error(err, "cannot allocate the flow network", d);
+    if ((err = igraph_vector_init(&net->cap, nedges)) ||
+        !(net->have_cap = 1) || (err = igraph_vector_init(&net->flow, 0)) ||
+        !(net->have_flow = 1)) {
+        igraph_vector_int_destroy(&el);
+        localnet_free(net);
+        return hta_igraph_error(err, "cannot allocate the flow network", d);
+    }
+    igraph_integer_t k = 0;
+    for (int64_t L = 0; L < T; L++) {
+        VECTOR(el)[2 * k] = net->src;
+        VECTOR(el)[2 * k + 1] = 1 + L;
+        VECTOR(net->cap)[k++] = c->lambda[L];
+    }
+    for (int64_t L = 0; L < T; L++)
+        for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
+            VECTOR(el)[2 * k] = 1 + L;
+            VECTOR(el)[2 * k + 1] = 1 + T + c->srv[i];
+            VECTOR(net->cap)[k++] = c->lambda[L];
+        }
+    for (int32_t s = 0; s < M; s++) {
+        VECTOR(el)[2 * k] = 1 + T + s;
+        VECTOR(el)[2 * k + 1] = net->sink;
+        k++;
+    }
+    err = igraph_create(&net->g, &el, T + M + 2, IGRAPH_DIRECTED);
+    igraph_vector_int_destroy(&el);
+    if (err) {
+        localnet_free(net);
+        return hta_igraph_error(err, "cannot build the flow network", d);
+    }
+    net->have_g = 1;
+    return HTA_OK;
+}
+
+/* A maximum flow with every server able to take server_cap; the cut's
+ * edge ids in cut when it is not NULL. */
+static hta_status localnet_maxflow(localnet *net, const hta_cluster *c,
+                                   double server_cap, double *value,
+                                   igraph_vector_int_t *cut, hta_diag *d)
+{
+    for (int32_t s = 0; s < c->M; s++)
+        VECTOR(net->cap)[net->server_edge + s] = server_cap;
+    igraph_real_t v;
+    igraph_error_t err = igraph_maxflow(&net->g, &v, &net->flow, cut, NULL,
+                                        NULL, net->src, net->sink, &net->cap,
+                                        NULL);
+    if (err)
+        return hta_igraph_error(err, "igraph_maxflow failed", d);
+    *value = v;
+    return HTA_OK;
+}
+
 /* ---- two levels: Newton on max flows -------------------------------- */
 
 static hta_status flow_solve(const hta_cluster *c,
                              const hta_capacity_opts *opts,
                              hta_capacity_result *res, hta_diag *d)
 {
-    hta_igraph_init();
-    int64_t T = c->T, E = c->off[T];
+    int64_t T = c->T;
     int32_t M = c->M;
     double alpha = c->rate[0], gamma = c->rate[1], sum = total_lambda(c);
     if (sum <= 0) {
         res->rho = 0;
         return HTA_OK;
     }
-    igraph_integer_t nedges = T + E + M, src = 0, sink = T + M + 1;
-    igraph_vector_int_t el, cut;
-    igraph_vector_t cap, flow;
-    igraph_t g;
-    hta_status st = HTA_OK;
-    int have_graph = 0, have_el = 0, have_cut = 0, have_cap = 0,
-        have_flow = 0;
-    igraph_error_t err;
-    if ((err = igraph_vector_int_init(&el, 2 * nedges)) || !(have_el = 1) ||
-        (err = igraph_vector_int_init(&cut, 0)) || !(have_cut = 1) ||
-        (err = igraph_vector_init(&cap, nedges)) || !(have_cap = 1) ||
-        (err = igraph_vector_init(&flow, 0)) || !(have_flow = 1)) {
-        st = hta_igraph_error(err, "cannot allocate the flow network", d);
-        goto done;
+    localnet net;
+    igraph_vector_int_t cut;
+    hta_status st = localnet_build(c, &net, d);
+    if (st != HTA_OK)
+        return st;
+    igraph_error_t err = igraph_vector_int_init(&cut, 0);
+    if (err) {
+        localnet_free(&net);
+        return hta_igraph_error(err, "cannot allocate the cut", d);
     }
-    igraph_integer_t k = 0;
-    for (int64_t L = 0; L < T; L++) {
-        VECTOR(el)[2 * k] = src;
-        VECTOR(el)[2 * k + 1] = 1 + L;
-        VECTOR(cap)[k++] = c->lambda[L];
-    }
-    for (int64_t L = 0; L < T; L++)
-        for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
-            VECTOR(el)[2 * k] = 1 + L;
-            VECTOR(el)[2 * k + 1] = 1 + T + c->srv[i];
-            VECTOR(cap)[k++] = c->lambda[L];
-        }
-    for (int32_t s = 0; s < M; s++) {
-        VECTOR(el)[2 * k] = 1 + T + s;
-        VECTOR(el)[2 * k + 1] = sink;
-        k++;
-    }
-    if ((err = igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED))) {
-        st = hta_igraph_error(err, "cannot build the flow network", d);
-        goto done;
-    }
-    have_graph = 1;
     /* Newton from the left: at rho = sum/(alpha M), F <= alpha M rho and
      * so Phi(rho) <= alpha M rho - sum = 0. */
     double rho = sum / (alpha * (double)M), F = 0;
-    int64_t saturated = 0;
     double started = hta_clock_now();
     for (int it = 0; it < 200; it++) {
         if (opts->progress) {
@@ -512,19 +574,13 @@ static hta_status flow_solve(const hta_cluster *c,
                               NAN, it};
             opts->progress(opts->progress_ctx, &p);
         }
-        for (int32_t s = 0; s < M; s++)
-            VECTOR(cap)[T + E + s] = alpha * rho;
-        igraph_real_t value;
-        if ((err = igraph_maxflow(&g, &value, &flow, &cut, NULL, NULL, src,
-                                  sink, &cap, NULL))) {
-            st = hta_igraph_error(err, "igraph_maxflow failed", d);
+        if ((st = localnet_maxflow(&net, c, alpha * rho, &F, &cut, d)) !=
+            HTA_OK)
             goto done;
-        }
         res->flow_calls++;
-        F = value;
-        saturated = 0;
+        int64_t saturated = 0;
         for (igraph_integer_t i = 0; i < igraph_vector_int_size(&cut); i++)
-            saturated += VECTOR(cut)[i] >= T + E;
+            saturated += VECTOR(cut)[i] >= net.server_edge;
         double phi = (1 - gamma / alpha) * F + gamma * (double)M * rho - sum;
         double slope = (alpha - gamma) * (double)saturated + gamma * (double)M;
         if (phi >= -1e-12 * sum || slope <= 0)
@@ -544,7 +600,7 @@ static hta_status flow_solve(const hta_cluster *c,
         for (int64_t L = 0; L < T && ok; L++) {
             double local = 0;
             for (int64_t i = c->off[L]; i < c->off[L + 1] && ok; i++) {
-                double v = VECTOR(flow)[T + i];
+                double v = VECTOR(net.flow)[T + i];
                 if (v <= 0)
                     continue;
                 local += v;
@@ -561,16 +617,8 @@ static hta_status flow_solve(const hta_cluster *c,
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
 done:
-    if (have_graph)
-        igraph_destroy(&g);
-    if (have_el)
-        igraph_vector_int_destroy(&el);
-    if (have_cut)
-        igraph_vector_int_destroy(&cut);
-    if (have_cap)
-        igraph_vector_destroy(&cap);
-    if (have_flow)
-        igraph_vector_destroy(&flow);
+    igraph_vector_int_destroy(&cut);
+    localnet_free(&net);
     return st;
 }
 
@@ -595,124 +643,76 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
         return HTA_OK;
     int64_t T = c->T, E = c->off[T];
     int32_t M = c->M;
-    double cap_s = c->rate[0] * res->rho * (1 - 1e-7);
-    igraph_integer_t nedges = T + E + M, src = 0, sink = T + M + 1;
-    igraph_vector_int_t el;
-    igraph_vector_t cap, flow;
-    igraph_t g;
+    localnet net;
     char *seen = NULL;
-    int64_t *queue = NULL;
-    hta_status st = HTA_OK;
-    int have_graph = 0, have_el = 0, have_cap = 0, have_flow = 0;
-    hta_igraph_init();
-    igraph_error_t err;
-    if ((err = igraph_vector_int_init(&el, 2 * nedges)) || !(have_el = 1) ||
-        (err = igraph_vector_init(&cap, nedges)) || !(have_cap = 1) ||
-        (err = igraph_vector_init(&flow, 0)) || !(have_flow = 1)) {
-        st = hta_igraph_error(err, "cannot allocate the flow network", d);
+    int64_t *queue = NULL, *in_off = NULL, *in_edge = NULL;
+    double value;
+    hta_status st = localnet_build(c, &net, d);
+    if (st != HTA_OK)
+        return st;
+    if ((st = localnet_maxflow(&net, c, c->rate[0] * res->rho * (1 - 1e-7),
+                               &value, NULL, d)) != HTA_OK)
         goto done;
-    }
-    igraph_integer_t k = 0;
-    for (int64_t L = 0; L < T; L++) {
-        VECTOR(el)[2 * k] = src;
-        VECTOR(el)[2 * k + 1] = 1 + L;
-        VECTOR(cap)[k++] = c->lambda[L];
-    }
-    for (int64_t L = 0; L < T; L++)
-        for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
-            VECTOR(el)[2 * k] = 1 + L;
-            VECTOR(el)[2 * k + 1] = 1 + T + c->srv[i];
-            VECTOR(cap)[k++] = c->lambda[L];
-        }
-    for (int32_t s = 0; s < M; s++) {
-        VECTOR(el)[2 * k] = 1 + T + s;
-        VECTOR(el)[2 * k + 1] = sink;
-        VECTOR(cap)[k++] = cap_s;
-    }
-    igraph_real_t value;
-    if ((err = igraph_create(&g, &el, T + M + 2, IGRAPH_DIRECTED)) ||
-        !(have_graph = 1) ||
-        (err = igraph_maxflow(&g, &value, &flow, NULL, NULL, NULL, src, sink,
-                              &cap, NULL))) {
-        st = hta_igraph_error(err, "the bottleneck's max flow failed", d);
-        goto done;
-    }
     /* Residual reachability from the source: a type while its source edge
      * has room, a server from a type, a type back from a server that
      * carries its flow. */
     double eps = 1e-12 * fmax(1.0, total_lambda(c));
+    const igraph_vector_t *flow = &net.flow;
     seen = calloc((size_t)(T + M), 1);
     queue = malloc(((size_t)T + (size_t)M) * sizeof *queue);
-    if (!seen || !queue) {
+    in_off = calloc((size_t)M + 1, sizeof *in_off);
+    in_edge = malloc(((size_t)E + 1) * sizeof *in_edge);
+    if (!seen || !queue || !in_off || !in_edge) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto done;
     }
-    /* The servers' incoming (type, edge) pairs, for the backward steps. */
-    int64_t head = 0, tail = 0;
-    for (int64_t L = 0; L < T; L++)
-        if (VECTOR(flow)[L] < c->lambda[L] - eps)
-            seen[L] = 1, queue[tail++] = L;
-    int64_t *in_off = calloc((size_t)M + 1, sizeof *in_off);
-    int64_t *in_edge = malloc(((size_t)E + 1) * sizeof *in_edge);
-    if (!in_off || !in_edge) {
-        free(in_off);
-        free(in_edge);
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        goto done;
-    }
+    /* the edges into each server, for the backward steps */
     for (int64_t i = 0; i < E; i++)
         in_off[c->srv[i] + 1]++;
     for (int32_t s = 0; s < M; s++)
         in_off[s + 1] += in_off[s];
-    {
-        int64_t *pos = malloc(((size_t)M + 1) * sizeof *pos);
-        if (!pos) {
-            free(in_off);
-            free(in_edge);
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-            goto done;
-        }
-        memcpy(pos, in_off, ((size_t)M + 1) * sizeof *pos);
-        for (int64_t i = 0; i < E; i++)
-            in_edge[pos[c->srv[i]]++] = i;
-        free(pos);
-    }
+    for (int64_t i = 0; i < E; i++)
+        in_edge[in_off[c->srv[i]]++] = i;
+    for (int32_t s = M; s > 0; s--)
+        in_off[s] = in_off[s - 1];
+    in_off[0] = 0;
+    int64_t head = 0, tail = 0;
+    for (int64_t L = 0; L < T; L++)
+        if (VECTOR(*flow)[L] < c->lambda[L] - eps)
+            seen[L] = 1, queue[tail++] = L;
     while (head < tail) {
         int64_t v = queue[head++];
         if (v < T) {
             for (int64_t i = c->off[v]; i < c->off[v + 1]; i++) {
                 int64_t w = T + c->srv[i];
                 /* forward L -> s: capacity lambda_L, flow at most that */
-                if (!seen[w] && VECTOR(flow)[T + i] < c->lambda[v] - eps)
+                if (!seen[w] && VECTOR(*flow)[T + i] < c->lambda[v] - eps)
                     seen[w] = 1, queue[tail++] = w;
             }
-        } else {
-            int32_t s = (int32_t)(v - T);
-            for (int64_t j = in_off[s]; j < in_off[s + 1]; j++) {
-                int64_t i = in_edge[j];
-                if (VECTOR(flow)[T + i] <= eps)
-                    continue;
-                /* the type owning edge i, by binary search on off */
-                int64_t lo = 0, hi = T - 1;
-                while (lo < hi) {
-                    int64_t mid = (lo + hi + 1) / 2;
-                    if (c->off[mid] <= i)
-                        lo = mid;
-                    else
-                        hi = mid - 1;
-                }
-                if (!seen[lo])
-                    seen[lo] = 1, queue[tail++] = lo;
+            continue;
+        }
+        int32_t s = (int32_t)(v - T);
+        for (int64_t j = in_off[s]; j < in_off[s + 1]; j++) {
+            int64_t i = in_edge[j];
+            if (VECTOR(*flow)[T + i] <= eps)
+                continue;
+            /* the type owning edge i, by binary search on off */
+            int64_t lo = 0, hi = T - 1;
+            while (lo < hi) {
+                int64_t mid = (lo + hi + 1) / 2;
+                if (c->off[mid] <= i)
+                    lo = mid;
+                else
+                    hi = mid - 1;
             }
+            if (!seen[lo])
+                seen[lo] = 1, queue[tail++] = lo;
         }
     }
-    free(in_off);
-    free(in_edge);
     int64_t hot = 0;
     for (int32_t s = 0; s < M; s++)
         hot += seen[T + s];
-    res->bottle = malloc(((size_t)hot + 1) * sizeof *res->bottle);
-    if (!res->bottle) {
+    if (!(res->bottle = malloc(((size_t)hot + 1) * sizeof *res->bottle))) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto done;
     }
@@ -721,16 +721,11 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
         if (seen[T + s])
             res->bottle[res->nbottle++] = (hta_bottleneck){1, s};
 done:
-    if (have_graph)
-        igraph_destroy(&g);
-    if (have_el)
-        igraph_vector_int_destroy(&el);
-    if (have_cap)
-        igraph_vector_destroy(&cap);
-    if (have_flow)
-        igraph_vector_destroy(&flow);
+    localnet_free(&net);
     free(seen);
     free(queue);
+    free(in_off);
+    free(in_edge);
     return st;
 }
 
