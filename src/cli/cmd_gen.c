@@ -363,20 +363,23 @@ static int cluster_params(const cli_args *a, hta_gen_cluster_params *p)
 static void cluster_comment(const hta_gen_cluster_params *p, const char *kind,
                             char *buf, size_t size)
 {
+    char x[32];
+    hta_format_real(x, p->total);
     size_t n = (size_t)snprintf(buf, size,
                                 "hta gen cluster %s --servers %ld --types %lld "
-                                "--total %.17g",
-                                kind, (long)p->servers, (long long)p->types,
-                                p->total);
+                                "--total %s",
+                                kind, (long)p->servers, (long long)p->types, x);
     if (p->kind == HTA_CLUSTER_WANG)
         n += (size_t)snprintf(buf + n, size - n, " --data-servers %ld",
                               (long)p->data_servers);
     else
         n += (size_t)snprintf(buf + n, size - n, " --replicas %ld",
                               (long)p->replicas);
-    for (int i = 0; i < p->nrates && n < size; i++)
-        n += (size_t)snprintf(buf + n, size - n, "%s%.17g",
-                              i ? "," : " --rates ", p->rates[i]);
+    for (int i = 0; i < p->nrates && n < size; i++) {
+        hta_format_real(x, p->rates[i]);
+        n += (size_t)snprintf(buf + n, size - n, "%s%s",
+                              i ? "," : " --rates ", x);
+    }
     for (int i = 0; i < p->ntopo && n < size; i++)
         n += (size_t)snprintf(buf + n, size - n, "%s%ld",
                               i ? "," : " --topology ", (long)p->topo[i]);
