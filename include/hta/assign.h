@@ -20,10 +20,17 @@ typedef struct hta_eval {
     int64_t local;     /* tasks on a server holding their block */
     int64_t remote;    /* r^A */
     int32_t argmax;    /* least server id with L_s^A = L^A */
-    int32_t n;
-    int32_t *nloc;     /* per server: local tasks */
-    int32_t *nrem;     /* per server: remote tasks */
-    double *load;      /* per server: L_s^A */
+    int32_t n;         /* the instance's working servers (instance.h) */
+    int32_t n_declared;
+    int32_t *nloc;     /* per working server: local tasks */
+    int32_t *nrem;     /* per working server: remote tasks */
+    double *load;      /* per working server: L_s^A */
+    /* Servers at or beyond n that got tasks (all remote there): distinct
+     * ids in increasing order and their counts; every other server beyond
+     * n is empty. */
+    int64_t ntail;
+    int32_t *tail_srv;
+    int32_t *tail_nrem;
 } hta_eval;
 
 /* The load of a server with nloc local and nrem remote tasks when a remote
@@ -35,8 +42,16 @@ static inline double hta_load(const hta_instance *inst, int64_t nloc,
     return inst->w_loc * (double)nloc + c * (double)nrem;
 }
 
-/* Evaluates a complete assignment (every a[t] in [0, n)).  Fills *ev, whose
- * arrays it allocates.  O(m + |E|) time, O(n) memory. */
+/* The load of the i-th tail server of ev. */
+static inline double hta_eval_tail_load(const hta_instance *inst,
+                                        const hta_eval *ev, int64_t i)
+{
+    return hta_load(inst, 0, ev->tail_nrem[i], ev->w_rem_r);
+}
+
+/* Evaluates a complete assignment (every a[t] in [0, n_declared)).  Fills
+ * *ev, whose arrays it allocates.  O(m log m + |E|) time, O(n + m)
+ * memory. */
 hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
                         hta_eval *ev, hta_diag *d);
 

@@ -30,9 +30,29 @@ typedef struct hta_wrem {
     double a, b;
 } hta_wrem;
 
+/* Servers that hold no replica and that no line names are idle and
+ * interchangeable, and an assignment of m tasks uses at most m of them; so
+ * when the declared count n_declared exceeds k + m, k being 1 + the largest
+ * server id any line names, every algorithm works on the first n = k + m
+ * servers only, and memory follows what was read, not the header:
+ *   - an optimal assignment never needs a server beyond them (move its
+ *     tasks to an unused idle server of smaller id: same loads), so the
+ *     optimum, brute force's lexicographically first optimum and the ILP's
+ *     value are those of the declared instance;
+ *   - deterministic round robin visits servers 0, 1, ... and gives a task
+ *     at every visit, so it stops before server m;
+ *   - bal-assign gives each uncovered task to a least loaded server, ties
+ *     to the least id: an idle server beyond the first m idle ones is never
+ *     reached;
+ *   - randomized round robin visits servers in a random order of all
+ *     n_declared, drawn lazily (rr.c), and evaluation takes any server id
+ *     below n_declared (assign.h), so assignments may use the rest.
+ * Lower bounds and Theorem 5.4's term computed on n servers are valid for
+ * the declared instance, whose optimum is the same (and never weaker). */
 typedef struct hta_instance {
     int32_t m;       /* tasks 0..m-1 */
-    int32_t n;       /* servers 0..n-1 */
+    int32_t n;       /* servers 0..n-1 the algorithms work on (above) */
+    int32_t n_declared; /* servers of the instance, n <= n_declared */
     int64_t edges;   /* |E|: number of (task, server) placement pairs */
     double w_loc;
     hta_wrem wrem;

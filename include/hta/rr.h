@@ -18,9 +18,14 @@
  * unassigned task of lowest id.  This is the order of the proof of Theorem
  * 4.1 (with t_n also on s_1, s_1 takes t_n first).
  *
- * Randomized (randomized != 0): the visiting order of servers, each server's
- * preference among its local tasks and the order of the remote pool are
- * uniform random permutations drawn from seed.
+ * Randomized (randomized != 0): the visiting order of servers (the first
+ * min(m, n_declared) entries of a uniform random permutation of all
+ * declared servers, drawn lazily by a forward Fisher-Yates shuffle), each
+ * server's preference among its local tasks and the order of the remote
+ * pool are uniform random permutations drawn from seed.
+ *
+ * Servers at or beyond the working n (instance.h) hold nothing: a visit
+ * there takes a remote task.
  *
  * O(m + n + |E|) time: every list is scanned once by a monotone cursor,
  * since a task once assigned never becomes unassigned. */

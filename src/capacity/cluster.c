@@ -428,6 +428,7 @@ hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
     int64_t T = ngroups;
     free(order);
     free(first);
-    return hta_cluster_build(inst->n, rates, nrates, topo, ntopo, T, lambda,
+    /* every declared server serves remote work: all of them */
+    return hta_cluster_build(inst->n_declared, rates, nrates, topo, ntopo, T, lambda,
                              off, srv, out, d);
 }

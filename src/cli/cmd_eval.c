@@ -19,6 +19,28 @@ static const cli_spec spec = {
     "counts and the remote cost w_rem(r^A) of an assignment.\n",
     options, 2, 2, 2, NULL};
 
+/* Server s's counts and load, for every declared server: working ones from
+ * the arrays, the tail from its sorted list (*cursor walks it). */
+static void server_row(const hta_instance *inst, const hta_eval *ev, int32_t s,
+                       int64_t *cursor, int32_t *loc, int32_t *rem,
+                       double *load)
+{
+    if (s < ev->n) {
+        *loc = ev->nloc[s];
+        *rem = ev->nrem[s];
+        *load = ev->load[s];
+        return;
+    }
+    *loc = 0;
+    *rem = 0;
+    *load = 0;
+    if (*cursor < ev->ntail && ev->tail_srv[*cursor] == s) {
+        *rem = ev->tail_nrem[*cursor];
+        *load = hta_eval_tail_load(inst, ev, *cursor);
+        ++*cursor;
+    }
+}
+
 static void print_json(const hta_instance *inst, const hta_eval *ev)
 {
     fputs("{\"makespan\": ", stdout);
@@ -29,10 +51,14 @@ static void print_json(const hta_instance *inst, const hta_eval *ev)
            (long long)ev->local, (long long)ev->remote);
     json_number(stdout, ev->w_rem_r);
     printf(", \"argmax\": %ld,\n \"servers\": [", (long)ev->argmax);
-    for (int32_t s = 0; s < inst->n; s++) {
+    int64_t cursor = 0;
+    for (int32_t s = 0; s < inst->n_declared; s++) {
+        int32_t loc, rem;
+        double load;
+        server_row(inst, ev, s, &cursor, &loc, &rem, &load);
         printf("%s{\"local\": %ld, \"remote\": %ld, \"load\": ", s ? ", " : "",
-               (long)ev->nloc[s], (long)ev->nrem[s]);
-        json_number(stdout, ev->load[s]);
+               (long)loc, (long)rem);
+        json_number(stdout, load);
         putchar('}');
     }
     puts("]}");
@@ -50,12 +76,15 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
            (long long)ev->remote);
     hta_format_real(x, ev->w_rem_r);
     printf("w_rem(r) %s\n", x);
-    if (loads)
-        for (int32_t s = 0; s < inst->n; s++) {
-            hta_format_real(x, ev->load[s]);
-            printf("server %ld local %ld remote %ld load %s\n", (long)s,
-                   (long)ev->nloc[s], (long)ev->nrem[s], x);
-        }
+    int64_t cursor = 0;
+    for (int32_t s = 0; loads && s < inst->n_declared; s++) {
+        int32_t loc, rem;
+        double load;
+        server_row(inst, ev, s, &cursor, &loc, &rem, &load);
+        hta_format_real(x, load);
+        printf("server %ld local %ld remote %ld load %s\n", (long)s,
+               (long)loc, (long)rem, x);
+    }
 }
 
 int cmd_eval(int argc, char **argv)

@@ -51,20 +51,39 @@ static double nice_step(double range)
 hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev,
                           double lower_bound, const char *title, FILE *f)
 {
-    int32_t n = inst->n;
-    by_load_entry *order = malloc((size_t)n * sizeof *order);
-    if (!order)
+    /* the working servers and the tail servers that got tasks; every other
+     * declared server is empty and comes last (instance.h) */
+    int64_t n = inst->n_declared, known = inst->n + ev->ntail;
+    by_load_entry *order = malloc((size_t)known * sizeof *order);
+    int32_t *nloc = malloc((size_t)known * sizeof *nloc);
+    int32_t *nrem = malloc((size_t)known * sizeof *nrem);
+    if (!order || !nloc || !nrem) {
+        free(order);
+        free(nloc);
+        free(nrem);
         return HTA_ERR_INTERNAL;
-    for (int32_t s = 0; s < n; s++)
+    }
+    for (int32_t s = 0; s < inst->n; s++)
         order[s] = (by_load_entry){ev->load[s], s};
-    qsort(order, (size_t)n, sizeof *order, by_load);
+    for (int64_t i = 0; i < ev->ntail; i++)
+        order[inst->n + i] = (by_load_entry){hta_eval_tail_load(inst, ev, i),
+                                             (int32_t)(inst->n + i)};
+    qsort(order, (size_t)known, sizeof *order, by_load);
+    for (int64_t j = 0; j < known; j++) {
+        int32_t s = order[j].s;
+        nloc[j] = s < inst->n ? ev->nloc[s] : 0;
+        nrem[j] = s < inst->n ? ev->nrem[s] : ev->tail_nrem[s - inst->n];
+        /* the tail's real ids, for the tooltips */
+        if (s >= inst->n)
+            order[j].s = ev->tail_srv[s - inst->n];
+    }
     const double W = 960, H = 560, left = 80, right = 20, top = 70,
                  bottom = 70;
     double pw = W - left - right, ph = H - top - bottom;
     double step = nice_step(ev->makespan > 0 ? ev->makespan : 1);
     double ymax = step * ceil((ev->makespan > 0 ? ev->makespan : 1) * 1.05 /
                               step);
-    int32_t bars = n <= PLOT_BARS ? n : PLOT_BARS;
+    int32_t bars = n <= PLOT_BARS ? (int32_t)n : PLOT_BARS;
     double bw = pw / bars;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" "
                "height=\"%g\" font-family=\"sans-serif\" font-size=\"13\">\n"
@@ -99,14 +118,15 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev,
                "w_rem)</text>\n",
             top + ph / 2);
     for (int32_t i = 0; i < bars; i++) {
-        /* servers lo..hi-1 of the sorted order */
+        /* servers lo..hi-1 of the sorted order; past `known` all empty */
         int64_t lo = (int64_t)i * n / bars, hi = (int64_t)(i + 1) * n / bars;
+        if (lo >= known)
+            break;
         double loc = 0, rem = 0, peak = 0;
-        for (int64_t j = lo; j < hi; j++) {
-            int32_t s = order[j].s;
-            loc += inst->w_loc * ev->nloc[s];
-            rem += ev->w_rem_r * ev->nrem[s];
-            peak = fmax(peak, ev->load[s]);
+        for (int64_t j = lo; j < hi && j < known; j++) {
+            loc += inst->w_loc * nloc[j];
+            rem += ev->w_rem_r * nrem[j];
+            peak = fmax(peak, order[j].load);
         }
         loc /= (double)(hi - lo);
         rem /= (double)(hi - lo);
@@ -118,7 +138,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev,
                        "height=\"%.2f\" fill=\"#4c78a8\"><title>server %ld: "
                        "%ld local</title></rect>\n",
                     x, yl, w, ph * loc / ymax, (long)order[lo].s,
-                    (long)ev->nloc[order[lo].s]);
+                    (long)nloc[lo]);
         else
             fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
                        "height=\"%.2f\" fill=\"#4c78a8\"/>\n",
@@ -163,5 +183,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev,
                "y=\"%g\" text-anchor=\"end\">lightest</text>\n</svg>\n",
             left, top + ph + 18, left + pw, top + ph + 18);
     free(order);
+    free(nloc);
+    free(nrem);
     return ferror(f) ? HTA_ERR_IO : HTA_OK;
 }

@@ -38,7 +38,7 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
     hta_format_real(x, inst->w_loc);
     fprintf(f, "instance %s: %ld tasks, %ld servers, %lld replicas, "
                "w_loc %s, w_rem %s\n",
-            path, (long)inst->m, (long)inst->n, (long long)inst->edges, x,
+            path, (long)inst->m, (long)inst->n_declared, (long long)inst->edges, x,
             buf);
     fprintf(f, "%-10s %-11s %12s %9s %9s %9s %9s  %s\n", "algorithm",
             "status", "makespan", "local", "remote", "gap", "seconds",
@@ -165,7 +165,7 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f)
     json_string(f, path);
     fprintf(f, ", \"tasks\": %ld, \"servers\": %ld, \"edges\": %lld, "
                "\"w_loc\": ",
-            (long)inst->m, (long)inst->n, (long long)inst->edges);
+            (long)inst->m, (long)inst->n_declared, (long long)inst->edges);
     json_number(f, inst->w_loc);
     fputs("},\n \"lower_bound\": ", f);
     json_number(f, r->has_lower_bound ? r->lower_bound : NAN);

@@ -15,7 +15,37 @@ void hta_eval_free(hta_eval *ev)
     free(ev->nloc);
     free(ev->nrem);
     free(ev->load);
+    free(ev->tail_srv);
+    free(ev->tail_nrem);
     memset(ev, 0, sizeof *ev);
+}
+
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Tasks on servers beyond the working ones (instance.h: idle, every task
+ * there remote): their distinct ids and counts, from the sorted ids. */
+static int tail_counts(hta_eval *ev, int32_t *ids, int64_t k)
+{
+    qsort(ids, (size_t)k, sizeof *ids, cmp_i32);
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < k; i++)
+        distinct += i == 0 || ids[i] != ids[i - 1];
+    ev->tail_srv = malloc(((size_t)distinct + 1) * sizeof *ev->tail_srv);
+    ev->tail_nrem = malloc(((size_t)distinct + 1) * sizeof *ev->tail_nrem);
+    if (!ev->tail_srv || !ev->tail_nrem)
+        return 0;
+    for (int64_t i = 0; i < k; i++) {
+        if (i == 0 || ids[i] != ids[i - 1]) {
+            ev->tail_srv[ev->ntail] = ids[i];
+            ev->tail_nrem[ev->ntail++] = 0;
+        }
+        ev->tail_nrem[ev->ntail - 1]++;
+    }
+    return 1;
 }
 
 hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
@@ -24,27 +54,46 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
     int32_t n = inst->n;
     memset(ev, 0, sizeof *ev);
     ev->n = n;
+    ev->n_declared = inst->n_declared;
     ev->nloc = calloc((size_t)n, sizeof *ev->nloc);
     ev->nrem = calloc((size_t)n, sizeof *ev->nrem);
     ev->load = malloc((size_t)n * sizeof *ev->load);
+    int32_t *tail = NULL;
+    int64_t ntail = 0;
     if (!ev->nloc || !ev->nrem || !ev->load) {
         hta_eval_free(ev);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
     for (int32_t t = 0; t < inst->m; t++) {
         int32_t s = a[t];
-        if (s < 0 || s >= n) {
+        if (s < 0 || s >= inst->n_declared) {
             hta_eval_free(ev);
+            free(tail);
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                                 "expected a server id in [0, %ld] for task "
                                 "%ld, found %ld",
-                                (long)n - 1, (long)t, (long)s);
+                                (long)inst->n_declared - 1, (long)t, (long)s);
         }
-        if (hta_instance_is_local(inst, t, s))
+        if (s >= n) {
+            if (!tail && !(tail = malloc((size_t)inst->m * sizeof *tail))) {
+                hta_eval_free(ev);
+                return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                    "out of memory");
+            }
+            tail[ntail++] = s;
+        } else if (hta_instance_is_local(inst, t, s)) {
             ev->nloc[s]++;
-        else
+        } else {
             ev->nrem[s]++;
+        }
     }
+    if (ntail && !tail_counts(ev, tail, ntail)) {
+        free(tail);
+        hta_eval_free(ev);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    free(tail);
+    ev->remote = ntail;
     for (int32_t s = 0; s < n; s++)
         ev->remote += ev->nrem[s];
     ev->local = inst->m - ev->remote;
@@ -57,6 +106,15 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
         if (ev->load[s] > ev->makespan) {
             ev->makespan = ev->load[s];
             ev->argmax = s;
+        }
+    }
+    /* the tail's ids are all larger: a tie keeps the smaller id */
+    for (int64_t i = 0; i < ev->ntail; i++) {
+        double load = hta_eval_tail_load(inst, ev, i);
+        ev->total += load;
+        if (load > ev->makespan) {
+            ev->makespan = load;
+            ev->argmax = ev->tail_srv[i];
         }
     }
     return HTA_OK;
@@ -115,7 +173,8 @@ hta_status hta_assign_parse(const char *path, const hta_instance *inst,
             st = hta_lex_expected(&lx, "a server id", NULL, d);
             goto cleanup;
         }
-        if ((st = hta_lex_int(&lx, lx.tok[1], 0, inst->n - 1, "a server id",
+        if ((st = hta_lex_int(&lx, lx.tok[1], 0, inst->n_declared - 1,
+                              "a server id",
                               &s, d)) != HTA_OK)
             goto cleanup;
         if (lx.ntok > 2) {

@@ -83,6 +83,13 @@ int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s)
     return 0;
 }
 
+/* The working server count: all declared servers, or the first k + m of
+ * them, k = 1 + the largest server id named (hta_instance, above). */
+static int32_t working_servers(int64_t declared, int64_t k, int64_t m)
+{
+    return (int32_t)(declared < k + m ? declared : k + m);
+}
+
 /* Fills the server side of the placement graph from the task side. */
 static int build_server_side(hta_instance *inst)
 {
@@ -208,8 +215,12 @@ hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
             stamp[srv[i]] = t + 1;
         }
     }
+    int64_t k = 0;
+    for (int64_t i = 0; i < off[m]; i++)
+        k = srv[i] + 1 > k ? srv[i] + 1 : k;
     inst->m = m;
-    inst->n = n;
+    inst->n_declared = n;
+    inst->n = working_servers(n, k, m);
     inst->w_loc = w_loc;
     inst->edges = off[m];
     inst->task_off = malloc(((size_t)m + 1) * sizeof *inst->task_off);
@@ -306,11 +317,23 @@ typedef struct record {
     long line;
 } record;
 
+/* A name line, kept until the whole file is read. */
+typedef struct name_line {
+    char *name; /* owned */
+    long line;
+    int32_t id;
+    char kind;  /* 't', 's' or 'r' */
+} name_line;
+
 typedef struct parser {
     hta_lex lx;
     hta_instance *inst;
     record *rec;     /* task lines, in file order */
     int64_t nrec;
+    name_line *names; /* name and rack lines, in file order */
+    int64_t nnames;
+    size_t cap_names;
+    int64_t k;       /* 1 + the largest server id named by any line */
     int32_t *raw;    /* servers of all task lines, in file order */
     int32_t *sorted; /* the current line's servers, sorted */
     int64_t nraw;
@@ -438,6 +461,7 @@ static hta_status parse_task(parser *p, hta_diag *d)
                               "a server id", &s, d)) != HTA_OK)
             return st;
         p->raw[p->nraw + (int64_t)i] = p->sorted[i] = (int32_t)s;
+        p->k = s + 1 > p->k ? s + 1 : p->k;
     }
     /* Distinct servers: a sorted copy of the line, not a per-server
      * array, so memory follows the line. */
@@ -550,15 +574,61 @@ static hta_status parse_name(parser *p, hta_diag *d)
                                 d);
     if (st != HTA_OK)
         return st;
-    char **names = kind == 't' ? inst->task_name :
-                   kind == 's' ? inst->server_name :
-                                 inst->server_rack;
-    if (names && names[id])
-        return hta_lex_expected(lx, "one name per id, id", lx->tok[first], d);
-    if (hta_instance_set_name(inst, kind, (int32_t)id, lx->tok[first + 1]))
+    /* Kept as read: the name arrays are made once the whole file is, so
+     * that their size follows the lines read (check_names). */
+    char *copy = strdup(lx->tok[first + 1]);
+    if (!copy || !HTA_RESERVE(p->names, p->cap_names, (size_t)p->nnames + 1)) {
+        free(copy);
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
                             "out of memory");
+    }
+    p->names[p->nnames++] = (name_line){copy, lx->line, (int32_t)id, kind};
+    if (kind != 't')
+        p->k = id + 1 > p->k ? id + 1 : p->k;
     return HTA_OK;
+}
+
+static int cmp_name_line(const void *x, const void *y)
+{
+    const name_line *a = x, *b = y;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* One name per id (the earliest repetition reported at its line), then
+ * the names into the instance. */
+static hta_status apply_names(parser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    if (p->nnames == 0)
+        return HTA_OK;
+    name_line *sorted = malloc((size_t)p->nnames * sizeof *sorted);
+    if (!sorted)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    memcpy(sorted, p->names, (size_t)p->nnames * sizeof *sorted);
+    qsort(sorted, (size_t)p->nnames, sizeof *sorted, cmp_name_line);
+    const name_line *dup = NULL;
+    for (int64_t i = 1; i < p->nnames; i++)
+        if (sorted[i].kind == sorted[i - 1].kind &&
+            sorted[i].id == sorted[i - 1].id &&
+            (!dup || sorted[i].line < dup->line))
+            dup = &sorted[i];
+    hta_status st = HTA_OK;
+    if (dup)
+        st = hta_diag_set(d, HTA_ERR_INPUT, lx->path, dup->line,
+                          "expected one name per id, id, found '%ld'",
+                          (long)dup->id);
+    free(sorted);
+    for (int64_t i = 0; st == HTA_OK && i < p->nnames; i++)
+        if (hta_instance_set_name(p->inst, p->names[i].kind, p->names[i].id,
+                                  p->names[i].name))
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                              "out of memory");
+    return st;
 }
 
 /* Body keywords.  Optional lines of later format revisions slot in here. */
@@ -672,6 +742,8 @@ static hta_status parse_all(parser *p, hta_diag *d)
     }
     inst->task_off[m] = at;
     free(pos);
+    inst->n_declared = inst->n;
+    inst->n = working_servers(inst->n_declared, p->k, inst->m);
     /* the file-order copies are not needed any more */
     free(p->raw);
     free(p->rec);
@@ -680,7 +752,7 @@ static hta_status parse_all(parser *p, hta_diag *d)
     if (!build_server_side(inst))
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
                             "out of memory");
-    return HTA_OK;
+    return apply_names(p, d);
 }
 
 static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
@@ -700,6 +772,9 @@ static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
     free(p->rec);
     free(p->sorted);
     free(p->raw);
+    for (int64_t i = 0; i < p->nnames; i++)
+        free(p->names[i].name);
+    free(p->names);
     hta_lex_free(&p->lx);
     return st;
 }
@@ -743,7 +818,7 @@ hta_status hta_instance_write(const hta_instance *inst, FILE *f,
         }
     }
     fprintf(f, "hta-instance 1\ntasks %ld\nservers %ld\n", (long)inst->m,
-            (long)inst->n);
+            (long)inst->n_declared);
     hta_format_real(buf, inst->w_loc);
     fprintf(f, "w_loc %s\nw_rem", buf);
     if (inst->wrem.kind == HTA_WREM_AFFINE) {
@@ -788,7 +863,8 @@ static int names_equal(char **a, char **b, int32_t count)
 
 int hta_instance_equal(const hta_instance *a, const hta_instance *b)
 {
-    if (a->m != b->m || a->n != b->n || a->edges != b->edges ||
+    if (a->m != b->m || a->n != b->n || a->n_declared != b->n_declared ||
+        a->edges != b->edges ||
         a->w_loc != b->w_loc || a->wrem.kind != b->wrem.kind)
         return 0;
     if (a->wrem.kind == HTA_WREM_AFFINE) {

@@ -68,4 +68,17 @@ sweep "capacity flow" "$HTA" capacity tests/data/wang10.txt
 sweep "capacity lp" "$HTA" capacity tests/data/wang10.txt --method lp --decomposition "$tmp/d.txt"
 sweep "capacity plain" "$HTA" capacity tests/data/wang10.txt --method plain
 sweep "import fsck" "$HTA" import fsck tests/data/fsck/hadoop2-racks.txt -o "$tmp/i.txt"
+# Memory follows what was read, not a header count: a 70-byte file that
+# declares 2^24 servers solves, writes and plots within 100 MB of address
+# space (it took 1.25 GB when every declared server was materialised).
+printf 'hta-instance 1\ntasks 1\nservers 16777216\nw_loc 1\nw_rem 3\ntask 0 0\n' >"$tmp/big-n.txt"
+if (ulimit -v 100000 && "$HTA" solve "$tmp/big-n.txt" --algo rr,fsy,ilp,brute \
+    -o "$tmp/big-n.asg" --plot "$tmp/big-n.svg" >/dev/null &&
+    "$HTA" solve "$tmp/big-n.txt" --algo rr --rr-runs 3 >/dev/null &&
+    "$HTA" eval "$tmp/big-n.txt" "$tmp/big-n.asg" >/dev/null); then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL oom: 2^24 declared servers need more than 100 MB"
+fi
 echo "$pass passed, $fail failed"

@@ -2,6 +2,9 @@
  * and the pruned sweep against the full one. */
 #include "helpers.h"
 
+#include "hta/rr.h"
+#include "hta/solve.h"
+
 #include <math.h>
 
 #include "hta/assign.h"
@@ -178,6 +181,92 @@ static void test_uniform_proven(void **state)
     hta_instance_free(inst);
 }
 
+
+/* The idle tail (instance.h): an instance declaring many more servers than
+ * it names is solved on its first k + m servers.  Oracle: the same
+ * instance with one more line naming the last declared server, which makes
+ * every server a working one.  Both must give the same makespans for
+ * deterministic rr, fsy, the ILP and brute force (and the same assignment
+ * for rr and brute force); every lower bound of either must stay below
+ * the optimum; randomized rr's assignments must evaluate to a makespan at
+ * least the optimum, with servers anywhere below n_declared. */
+static void solve_text(const char *text, hta_algo *algos, int nalgos,
+                       hta_solve_result *r, hta_instance **inst)
+{
+    *inst = parse_text(text);
+    hta_solve_opts o;
+    hta_solve_opts_default(&o);
+    memcpy(o.algos, algos, (size_t)nalgos * sizeof *algos);
+    o.nalgos = nalgos;
+    o.time_limit = 30;
+    hta_diag d;
+    if (hta_solve(*inst, &o, r, &d) != HTA_OK)
+        fail_msg("solve: %s", d.msg);
+}
+
+static void test_idle_tail(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 77);
+    hta_algo algos[] = {HTA_ALGO_RR, HTA_ALGO_FSY, HTA_ALGO_ILP,
+                        HTA_ALGO_BRUTE};
+    for (int i = 0; i < 120; i++) {
+        int32_t m = 1 + (int32_t)hta_rng_below(&r, 5);
+        int32_t k = 1 + (int32_t)hta_rng_below(&r, 3);
+        int32_t n = k + m + 1 + (int32_t)hta_rng_below(&r, 6);
+        double c = 1.5 + (double)hta_rng_below(&r, 4);
+        char text[2048], named[2200];
+        int len = snprintf(text, sizeof text,
+                           "hta-instance 1\ntasks %d\nservers %d\nw_loc 1\n"
+                           "w_rem %g\n",
+                           m, n, c);
+        int32_t named_k = 0; /* 1 + the largest server id named */
+        for (int32_t t = 0; t < m; t++) {
+            int32_t a = (int32_t)hta_rng_below(&r, (uint64_t)k);
+            named_k = a + 1 > named_k ? a + 1 : named_k;
+            len += snprintf(text + len, sizeof text - (size_t)len,
+                            "task %d %d\n", t, a);
+        }
+        snprintf(named, sizeof named, "%sname server %d last\n", text, n - 1);
+        hta_solve_result a, b;
+        hta_instance *ia, *ib;
+        solve_text(text, algos, 4, &a, &ia);
+        solve_text(named, algos, 4, &b, &ib);
+        assert_int_equal(ia->n_declared, n);
+        assert_int_equal(ia->n, named_k + m);
+        assert_int_equal(ib->n, n);
+        double opt = b.rows[3].makespan;
+        assert_string_equal(b.rows[3].status, "optimal");
+        for (int row = 0; row < 4; row++) {
+            assert_true(a.rows[row].has_value && b.rows[row].has_value);
+            if (a.rows[row].makespan != b.rows[row].makespan)
+                fail_msg("case %d, %s: %g with the idle tail, %g without", i,
+                         a.rows[row].algorithm, a.rows[row].makespan,
+                         b.rows[row].makespan);
+        }
+        assert_true(a.lower_bound <= opt + 1e-9);
+        assert_true(b.lower_bound <= opt + 1e-9);
+        hta_solve_result_free(&a);
+        hta_solve_result_free(&b);
+        /* randomized rr over all declared servers */
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            int32_t asg[8];
+            hta_diag d;
+            hta_eval ev;
+            assert_int_equal(hta_rr_run(ia, 1, seed, asg, &d), HTA_OK);
+            for (int32_t t = 0; t < m; t++)
+                assert_true(asg[t] >= 0 && asg[t] < n);
+            assert_int_equal(hta_eval_run(ia, asg, &ev, &d), HTA_OK);
+            assert_true(ev.makespan >= opt - 1e-9);
+            assert_int_equal(ev.local + ev.remote, m);
+            hta_eval_free(&ev);
+        }
+        hta_instance_free(ia);
+        hta_instance_free(ib);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_prune_equals_full),
         cmocka_unit_test(test_flow_bound_by_hand),
         cmocka_unit_test(test_uniform_proven),
+        cmocka_unit_test(test_idle_tail),
     };
     return cmocka_run_group_tests_name("fsy", tests, NULL, NULL);
 }
