@@ -20,6 +20,11 @@
 #include "hta/instance.h"
 
 #define HTA_MAX_LEVELS 8
+/* The fastest rate is at most this many times the slowest: the LPs'
+ * coefficients are the reciprocal rates, and GLPK's simplex works to about
+ * 1e-9, so a wider span (found by fuzzing: rates 1.2e19 and 4) makes the
+ * methods disagree. */
+#define HTA_MAX_RATE_RATIO 1e6
 
 typedef struct hta_cluster {
     int32_t M;                     /* servers 0..M-1 */

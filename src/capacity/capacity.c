@@ -748,18 +748,39 @@ hta_status hta_capacity_solve(const hta_cluster *c,
                             "server): %lld x %ld is too large",
                             (long long)c->T, (long)c->M);
     res->method = m;
+    /* Solved on a normalised copy: the largest arrival rate 1, alpha_1 1.
+     * Utilisations scale as lambda/alpha, so rho* = rho' * Lmax / alpha_1,
+     * the decomposition's rates scale by Lmax, and the bottleneck (a cut
+     * of a network scaled as a whole) is the same; the LPs then see
+     * coefficients of order one whatever the units. */
+    double lmax = 0;
+    for (int64_t L = 0; L < c->T; L++)
+        lmax = fmax(lmax, c->lambda[L]);
+    hta_cluster scaled = *c;
+    double *lambda = malloc(((size_t)c->T + 1) * sizeof *lambda);
+    if (!lambda)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    for (int64_t L = 0; L < c->T; L++)
+        lambda[L] = lmax > 0 ? c->lambda[L] / lmax : 0;
+    for (int i = 0; i < c->levels; i++)
+        scaled.rate[i] = c->rate[i] / c->rate[0];
+    scaled.lambda = lambda;
     hta_status st;
     if (m == HTA_CAP_FLOW) {
-        st = flow_solve(c, opts, res, d);
+        st = flow_solve(&scaled, opts, res, d);
     } else {
-        st = lp_solve(c, opts, res, m == HTA_CAP_PLAIN, d);
+        st = lp_solve(&scaled, opts, res, m == HTA_CAP_PLAIN, d);
     }
     if (st == HTA_OK)
-        st = bottlenecks(c, res, d);
+        st = bottlenecks(&scaled, res, d);
+    free(lambda);
     if (st != HTA_OK) {
         hta_capacity_result_free(res);
         return st;
     }
+    res->rho *= lmax / c->rate[0];
+    for (int64_t i = 0; i < res->ndec; i++)
+        res->dec_rate[i] *= lmax;
     res->status = fabs(res->rho - 1.0) <= HTA_CAP_TOL ? HTA_CAP_BOUNDARY :
                   res->rho < 1.0                    ? HTA_CAP_INSIDE :
                                                       HTA_CAP_OUTSIDE;

@@ -56,6 +56,11 @@ static hta_status check_levels(const double *rates, int nrates,
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                                 "expected strictly decreasing positive "
                                 "rates");
+    if (rates[0] > HTA_MAX_RATE_RATIO * rates[nrates - 1])
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected rates within a factor %g of each "
+                            "other, found %g and %g",
+                            HTA_MAX_RATE_RATIO, rates[0], rates[nrates - 1]);
     for (int i = 0; i < ntopo; i++)
         if (topo[i] < 1)
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
@@ -162,6 +167,10 @@ static hta_status parse_rates(cparser *p, hta_diag *d)
     if (p->nrates < 2)
         return hta_lex_expected(lx, "at least two rates (local, remote)", NULL,
                                 d);
+    if (p->rates[0] > HTA_MAX_RATE_RATIO * p->rates[p->nrates - 1])
+        return hta_lex_expected(lx, "rates within a factor 1e6 of each other, "
+                                    "rate",
+                                lx->tok[p->nrates], d);
     return HTA_OK;
 }
 

@@ -318,6 +318,62 @@ static void test_bottleneck_oracle(void **state)
     }
 }
 
+
+/* Homogeneity: rho*(s*lambda, r*alpha) = (s/r) rho*(lambda, alpha), with
+ * the same bottleneck, for every method, whatever the units (a fuzzer
+ * found the LP answering 0 for tiny rates before the normalisation). */
+static void test_scaling(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 64);
+    static const double scales[][2] = {{1e-200, 1}, {1e200, 1e3},
+                                       {1e-5, 1e-4}, {3.5, 0.25}};
+    for (int i = 0; i < 40; i++) {
+        int ntopo = (int)hta_rng_below(&r, 2);
+        int32_t topo[1] = {2 + (int32_t)hta_rng_below(&r, 3)};
+        int32_t M = 2 + (int32_t)hta_rng_below(&r, 20);
+        int64_t T = 1 + (int64_t)hta_rng_below(&r, 20);
+        hta_cluster *c = random_cluster(&r, M, T, 3, 2 + ntopo, topo, ntopo,
+                                        1.0 + 2.0 * hta_rng_unit(&r));
+        const double *sc = scales[i % 4];
+        double *l = malloc((size_t)T * sizeof *l);
+        int64_t *o = malloc(((size_t)T + 1) * sizeof *o);
+        int32_t *sv = malloc((size_t)c->off[T] * sizeof *sv + 1);
+        double rates[HTA_MAX_LEVELS];
+        for (int64_t L = 0; L < T; L++)
+            l[L] = c->lambda[L] * sc[0];
+        memcpy(o, c->off, ((size_t)T + 1) * sizeof *o);
+        memcpy(sv, c->srv, (size_t)c->off[T] * sizeof *sv);
+        for (int k = 0; k < c->levels; k++)
+            rates[k] = c->rate[k] * sc[1];
+        hta_cluster *s2 = NULL;
+        hta_diag d;
+        assert_int_equal(hta_cluster_build(M, rates, c->levels, c->topo,
+                                           c->ntopo, T, l, o, sv, &s2, &d),
+                         HTA_OK);
+        hta_capacity_method methods[] = {HTA_CAP_LP, HTA_CAP_PLAIN,
+                                          HTA_CAP_FLOW};
+        for (int k = 0; k < (c->levels == 2 ? 3 : 2); k++) {
+            hta_capacity_result a, b;
+            double ra = solve(c, methods[k], 0, &a);
+            double rb = solve(s2, methods[k], 0, &b);
+            double want = ra * sc[0] / sc[1];
+            if (fabs(rb - want) > 1e-9 * fabs(want))
+                fail_msg("cluster %d, method %d: rho %.17g, scaled %.17g, "
+                         "want %.17g",
+                         i, k, ra, rb, want);
+            assert_int_equal(a.nbottle, b.nbottle);
+            for (int64_t j = 0; j < a.nbottle; j++)
+                assert_int_equal(a.bottle[j].group, b.bottle[j].group);
+            hta_capacity_result_free(&a);
+            hta_capacity_result_free(&b);
+        }
+        hta_cluster_free(c);
+        hta_cluster_free(s2);
+    }
+}
+
 static void test_levels(void **state)
 {
     (void)state;
@@ -369,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_flow_equals_lp),
         cmocka_unit_test(test_aggregated_equals_plain),
         cmocka_unit_test(test_bottleneck_oracle),
+        cmocka_unit_test(test_scaling),
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_from_instance),
     };
