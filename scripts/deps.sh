@@ -6,7 +6,7 @@
 # usage: scripts/deps.sh build|test|bench|fuzz|fresh-box
 set -eu
 build="gcc make pkg-config libigraph-dev libglpk-dev scdoc"
-test="$build libcmocka-dev picosat valgrind python3 python3-jsonschema"
+test="$build libcmocka-dev picosat valgrind python3 python3-jsonschema bash-completion"
 bench="$test coinor-cbc gnuplot-nox hyperfine time"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in

@@ -51,11 +51,17 @@ for c in solve eval capacity import "gen hdfs" "gen sat" "gen random3sat" \
     done
 done
 
-# the completion script loads and completes
-if [ -f /usr/share/bash-completion/bash_completion ]; then
-    out=$(bash -c ". /usr/share/bash-completion/bash_completion; . '$dest/usr/share/bash-completion/completions/hta'; COMP_WORDS=(hta so); COMP_CWORD=1; _hta; echo \${COMPREPLY[*]}" 2>&1)
-    check "completion of 'hta so' ($out)" [ "$out" = solve ]
-fi
+# the completion script loads and completes commands and options
+# (bash-completion is a test dependency: scripts/deps.sh)
+complete_words() { # words...: what the completion offers for the last one
+    bash -c ". /usr/share/bash-completion/bash_completion; . '$dest/usr/share/bash-completion/completions/hta'; COMP_WORDS=($*); COMP_CWORD=$(($# - 1)); COMP_LINE='$*'; COMP_POINT=\${#COMP_LINE}; PATH='$(dirname "$HTA")':\$PATH; _hta; echo \${COMPREPLY[*]}" 2>&1
+}
+out=$(complete_words hta so)
+check "completion of 'hta so' ($out)" [ "$out" = solve ]
+out=$(complete_words hta gen clu)
+check "completion of 'hta gen clu' ($out)" [ "$out" = cluster ]
+out=$(complete_words hta solve --time-l)
+check "completion of 'hta solve --time-l' ($out)" [ "$out" = --time-limit ]
 
 make -s -C "$root" BUILD="$build" uninstall DESTDIR="$dest" PREFIX=/usr \
     >>"$tmp/install.log" 2>&1
