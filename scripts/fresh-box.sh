@@ -11,6 +11,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/scripts/deps.sh" fresh-box
 keep=${1:-}
 box=${keep:-$(mktemp -d /tmp/hta-fresh-box.XXXXXX)}
+# mktemp makes it 0700: the root of the box must be readable by 'nobody'
+chmod 755 "$box"
 cleanup() {
     umount "$box/proc" 2>/dev/null || true
     [ -n "$keep" ] || rm -rf "$box"
