@@ -32,6 +32,12 @@ hta_num_result hta_num_real(const char *s, double *out);
 hta_num_result hta_num_real_list(const char *s, double *out, int max,
                                  int *n);
 
+/* When ids[0..k) holds a value twice: the index of the second occurrence
+ * of the smallest such value; else -1.  sorted (k entries) is scratch.
+ * O(k log k) time and no memory beyond the line, whatever the range of
+ * the ids (the readers' check for distinct servers on a line). */
+int64_t hta_first_repeat(const int32_t *ids, int32_t *sorted, int64_t k);
+
 /* Monotonic wall-clock seconds (for time limits and reports). */
 double hta_clock_now(void);
 

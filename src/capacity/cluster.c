@@ -8,6 +8,7 @@
 
 #include "hta/buf.h"
 #include "hta/lex.h"
+#include "hta/num.h"
 
 void hta_cluster_free(hta_cluster *c)
 {
@@ -229,12 +230,6 @@ static hta_status parse_topology(cparser *p, hta_diag *d)
     return HTA_OK;
 }
 
-static int cmp_i32(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* "type <lambda> <s1> [<s2> ...]": duplicates are found by sorting a copy
  * of the line, so memory follows what was read, not the server count. */
 static hta_status parse_type(cparser *p, hta_diag *d)
@@ -270,19 +265,12 @@ static hta_status parse_type(cparser *p, hta_diag *d)
         if ((st = hta_lex_int(lx, lx->tok[i + 2], 0, p->M - 1, "a server id",
                               &v, d)) != HTA_OK)
             return st;
-        p->srv[p->nsrv + (int64_t)i] = p->line[i] = (int32_t)v;
+        p->srv[p->nsrv + (int64_t)i] = (int32_t)v;
     }
-    qsort(p->line, k, sizeof *p->line, cmp_i32);
-    for (size_t i = 1; i < k; i++)
-        if (p->line[i] == p->line[i - 1]) {
-            /* quote the second occurrence on the line */
-            size_t j = 0, seen = 0;
-            for (; j < k; j++)
-                if (p->srv[p->nsrv + (int64_t)j] == p->line[i] && seen++)
-                    break;
-            return hta_lex_expected(lx, "distinct servers, server id",
-                                    lx->tok[j + 2], d);
-        }
+    int64_t rep = hta_first_repeat(p->srv + p->nsrv, p->line, (int64_t)k);
+    if (rep >= 0)
+        return hta_lex_expected(lx, "distinct servers, server id",
+                                lx->tok[rep + 2], d);
     p->off[p->T] = p->nsrv;
     p->nsrv += (int64_t)k;
     p->T++;

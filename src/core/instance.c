@@ -2,6 +2,7 @@
  * (Fischer-Su-Yin, Definitions 2, 3 and 7). */
 #include "hta/instance.h"
 #include "hta/buf.h"
+#include "hta/num.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -431,12 +432,6 @@ static hta_status parse_wrem(parser *p, hta_diag *d)
     return HTA_OK;
 }
 
-static int cmp_i32(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    return (a > b) - (a < b);
-}
-
 static hta_status parse_task(parser *p, hta_diag *d)
 {
     hta_lex *lx = &p->lx;
@@ -460,22 +455,16 @@ static hta_status parse_task(parser *p, hta_diag *d)
         if ((st = hta_lex_int(lx, lx->tok[i + 2], 0, inst->n - 1,
                               "a server id", &s, d)) != HTA_OK)
             return st;
-        p->raw[p->nraw + (int64_t)i] = p->sorted[i] = (int32_t)s;
+        p->raw[p->nraw + (int64_t)i] = (int32_t)s;
         p->k = s + 1 > p->k ? s + 1 : p->k;
     }
     /* Distinct servers: a sorted copy of the line, not a per-server
      * array, so memory follows the line. */
-    qsort(p->sorted, k, sizeof *p->sorted, cmp_i32);
-    for (size_t i = 1; i < k; i++)
-        if (p->sorted[i] == p->sorted[i - 1]) {
-            size_t j = 0, seen = 0;
-            for (; j < k; j++)
-                if (p->raw[p->nraw + (int64_t)j] == p->sorted[i] && seen++)
-                    break;
-            return hta_lex_expected(lx, "distinct servers on a task line, "
-                                        "server id",
-                                    lx->tok[j + 2], d);
-        }
+    int64_t rep = hta_first_repeat(p->raw + p->nraw, p->sorted, (int64_t)k);
+    if (rep >= 0)
+        return hta_lex_expected(lx, "distinct servers on a task line, "
+                                    "server id",
+                                lx->tok[rep + 2], d);
     p->rec[p->nrec++] = (record){p->nraw, (int32_t)t, (int32_t)k, lx->line};
     p->nraw += (int64_t)k;
     return HTA_OK;

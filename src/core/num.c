@@ -93,3 +93,26 @@ void *hta_grow_(void *p, size_t *cap, size_t need, size_t elem)
     *cap = c;
     return q;
 }
+
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+int64_t hta_first_repeat(const int32_t *ids, int32_t *sorted, int64_t k)
+{
+    if (k < 2)
+        return -1;
+    memcpy(sorted, ids, (size_t)k * sizeof *sorted);
+    qsort(sorted, (size_t)k, sizeof *sorted, cmp_i32);
+    int64_t i = 1;
+    while (i < k && sorted[i] != sorted[i - 1])
+        i++;
+    if (i == k)
+        return -1;
+    for (int64_t j = 0, seen = 0; j < k; j++)
+        if (ids[j] == sorted[i] && seen++)
+            return j;
+    return -1; /* not reached */
+}

@@ -38,6 +38,23 @@ static const char *input_file(const uint8_t *data, size_t size)
     return path;
 }
 
+/* What is written is read back identically (instance format). */
+static void roundtrip(const hta_instance *inst)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    hta_diag d;
+    FILE *f = open_memstream(&buf, &len);
+    hta_instance_write(inst, f, NULL);
+    fclose(f);
+    hta_instance *again = NULL;
+    if (hta_instance_parse_memory("<again>", buf, len, &again, &d) != HTA_OK ||
+        !hta_instance_equal(inst, again))
+        abort();
+    hta_instance_free(again);
+    free(buf);
+}
+
 static void check(hta_status st, const hta_diag *d)
 {
     /* a refusal must say why */
@@ -54,21 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hta_status st = hta_instance_parse_memory("<fuzz>", (const char *)data,
                                               size, &inst, &d);
     check(st, &d);
-    if (st == HTA_OK) {
-        /* round trip: what we write we read back identically */
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        hta_instance_write(inst, f, NULL);
-        fclose(f);
-        hta_instance *again = NULL;
-        if (hta_instance_parse_memory("<again>", buf, len, &again, &d) !=
-                HTA_OK ||
-            !hta_instance_equal(inst, again))
-            abort();
-        hta_instance_free(again);
-        free(buf);
-    }
+    if (st == HTA_OK)
+        roundtrip(inst);
     hta_instance_free(inst);
 #elif TARGET_solve
     hta_instance *inst = NULL;
@@ -172,21 +176,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           &d),
           &d);
     hta_fsck_result_free(&res);
-    if (inst) {
-        /* what the importer writes, its own parser reads back */
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        hta_instance_write(inst, f, NULL);
-        fclose(f);
-        hta_instance *again = NULL;
-        if (hta_instance_parse_memory("<again>", buf, len, &again, &d) !=
-                HTA_OK ||
-            !hta_instance_equal(inst, again))
-            abort();
-        hta_instance_free(again);
-        free(buf);
-    }
+    if (inst) /* what the importer writes, its own parser reads back */
+        roundtrip(inst);
     hta_instance_free(inst);
 #else
 #error "define TARGET_<name>"
