@@ -123,6 +123,23 @@ static int cmp_pooled(const void *x, const void *y)
     return (a->g > b->g) - (a->g < b->g);
 }
 
+/* The servers of group g at level n >= 2 are the consecutive range
+ * [*lo, *hi) (topology.h); level N is the whole cluster. */
+static void group_range(const hta_cluster *c, int n, int64_t g, int32_t *lo,
+                        int32_t *hi)
+{
+    if (n >= c->levels) {
+        *lo = 0;
+        *hi = c->M;
+        return;
+    }
+    int64_t size = 1;
+    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
+        size *= c->topo[k];
+    *lo = (int32_t)(g * size);
+    *hi = (int32_t)(g * size + size < c->M ? g * size + size : c->M);
+}
+
 /* Spreads pooled work over the servers of its group, levels bottom-up,
  * filling each server's remaining time up to rho (proof (b) above). */
 static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
@@ -130,15 +147,10 @@ static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
                          dec_caps *cap)
 {
     qsort(p, (size_t)np, sizeof *p, cmp_pooled);
-    int32_t M = c->M;
     for (int64_t i = 0; i < np; i++) {
         double left = p[i].work;
-        /* the servers of group g at level n are a consecutive range */
-        int64_t size = 1;
-        for (int k = 0; k + 2 <= p[i].n && k < c->ntopo; k++)
-            size *= c->topo[k];
-        int32_t lo = p[i].n >= c->levels ? 0 : (int32_t)(p[i].g * size);
-        int32_t hi = p[i].n >= c->levels ? M : (int32_t)fmin(M, lo + size);
+        int32_t lo, hi;
+        group_range(c, p[i].n, p[i].g, &lo, &hi);
         for (int32_t s = lo; s < hi && left > 0; s++) {
             int lv = hta_capacity_level(c, p[i].L, s);
             double r = c->rate[lv - 1];
@@ -239,12 +251,9 @@ static int64_t groups_at(const lp_ctx *x, int n)
 /* Servers in group g of level n (n >= 2). */
 static int64_t group_size(const hta_cluster *c, int n, int64_t g)
 {
-    int64_t lo = g, hi = g + 1;
-    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
-        lo *= c->topo[k], hi *= c->topo[k];
-    if (n >= c->levels)
-        lo = 0, hi = c->M;
-    return (hi < c->M ? hi : c->M) - lo;
+    int32_t lo, hi;
+    group_range(c, n, g, &lo, &hi);
+    return hi - lo;
 }
 
 /* The columns of type L in the plain LP: one per server. */

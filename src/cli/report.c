@@ -6,11 +6,6 @@
 #include <math.h>
 #include <string.h>
 
-static double gap(const hta_solve_result *r, double span)
-{
-    return hta_solve_gap(r, span);
-}
-
 static void describe_wrem(const hta_instance *inst, char *buf, size_t size)
 {
     char x[32], y[32];
@@ -46,7 +41,7 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
     for (int i = 0; i < r->nrows; i++) {
         const hta_row *row = &r->rows[i];
         if (row->has_value) {
-            double g = gap(r, row->makespan);
+            double g = hta_solve_gap(r, row->makespan);
             char gs[32];
             if (isnan(g))
                 snprintf(gs, sizeof gs, "-");
@@ -83,7 +78,7 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
     if (hta_solve_proven(r)) {
         fprintf(f, "best %s %s proven optimal\n", r->rows[b].algorithm, x);
     } else {
-        double g = gap(r, r->rows[b].makespan);
+        double g = hta_solve_gap(r, r->rows[b].makespan);
         if (isnan(g))
             fprintf(f, "best %s %s\n", r->rows[b].algorithm, x);
         else
@@ -192,7 +187,7 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f)
         else
             fputs(", \"local\": null, \"remote\": null", f);
         fputs(", \"gap\": ", f);
-        json_number(f, row->has_value ? gap(r, row->makespan) : NAN);
+        json_number(f, row->has_value ? hta_solve_gap(r, row->makespan) : NAN);
         fputs(", \"seconds\": ", f);
         json_number(f, row->seconds);
         fputs(", \"note\": ", f);

@@ -11,13 +11,19 @@
 
 #define CHUNK ((size_t)1 << 16)
 
-hta_status hta_lex_open(hta_lex *lx, const char *path, hta_diag *d)
+/* A reader at line 1 of nothing yet. */
+static void init(hta_lex *lx, const char *path, int64_t size)
 {
     memset(lx, 0, sizeof *lx);
     lx->path = path;
     lx->next_line = 1;
     lx->comment = '#';
-    lx->size = -1;
+    lx->size = size;
+}
+
+hta_status hta_lex_open(hta_lex *lx, const char *path, hta_diag *d)
+{
+    init(lx, path, -1);
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
@@ -44,11 +50,7 @@ hta_status hta_lex_open(hta_lex *lx, const char *path, hta_diag *d)
 hta_status hta_lex_from_memory(hta_lex *lx, const char *name, const char *text,
                                size_t len, hta_diag *d)
 {
-    memset(lx, 0, sizeof *lx);
-    lx->path = name;
-    lx->next_line = 1;
-    lx->comment = '#';
-    lx->size = (int64_t)len;
+    init(lx, name, (int64_t)len);
     if (!(lx->mem = malloc(len + 1)))
         return hta_diag_set(d, HTA_ERR_INTERNAL, name, 0, "out of memory");
     memcpy(lx->mem, text, len);
