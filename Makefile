@@ -20,7 +20,7 @@ CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
 
 # src/ by concern; everything but src/cli/ is the library (libhta.a).
-LIBDIRS = core offline sat capacity import gen
+LIBDIRS = core offline sat capacity import gen flowtime online
 LIBSRC  = $(foreach d,$(LIBDIRS),$(wildcard src/$(d)/*.c))
 CLISRC  = $(wildcard src/cli/*.c)
 LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
@@ -31,7 +31,7 @@ HEADERS = $(wildcard include/hta/*.h src/*/*.h tests/unit/*.h)
 STAMP   = $(BUILD)/flags.stamp
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-capacity experiments valgrind fuzz install install-strip \
+        bench-ilp bench-capacity bench-flowtime experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -46,6 +46,7 @@ help:
 	@echo "make bench       fsy benchmark (figures printed, nothing asserted)"
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
 	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
+	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, hta.1, completion,"
 	@echo "                 libhta.a, include/hta, hta.pc (install-strip: stripped)"
@@ -131,11 +132,16 @@ bench-capacity: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_capacity.sh $(BUILD)
 
+bench-flowtime: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_flowtime.sh $(BUILD)
+
 # Reproductions of the papers' results, with plots in $(BUILD)/experiments.
 experiments: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/experiments.sh $(BUILD)
 	@sh scripts/capacity_plots.sh $(BUILD)
+	@sh scripts/flowtime_experiments.sh $(BUILD)
 
 # Installation (GNU conventions; DESTDIR for staging).  install depends
 # on the built files only: it never runs apt-get.

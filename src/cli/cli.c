@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "hta/jobs.h"
 #include "hta/lex.h"
 #include "hta/num.h"
 #include "hta/outfile.h"
@@ -336,6 +337,17 @@ static int check_value(cli_args *a, int k)
         if (!*s)
             return bad_value(a, o, s), 0;
         return 1;
+    case OPT_DIST: {
+        hta_dist dist;
+        char msg[300];
+        if (hta_dist_parse(s, &dist, msg, sizeof msg) != 0) {
+            char q[64];
+            return cli_usage_error(a, "--%s expects %s, found '%s'",
+                                   o->name, msg, hta_lex_quote(s, q)),
+                   0;
+        }
+        return 1;
+    }
     }
     return 1;
 }

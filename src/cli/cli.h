@@ -31,7 +31,8 @@ typedef enum cli_kind {
     OPT_REALS, /* comma list of reals, each in the range */
     OPT_INTS,  /* comma list of integers, each in [lo, hi] */
     OPT_IN,    /* an input file */
-    OPT_OUT    /* an output file ("-" is standard output) */
+    OPT_OUT,   /* an output file ("-" is standard output) */
+    OPT_DIST   /* a workload distribution (jobs.h: hta_dist_parse) */
 } cli_kind;
 
 #define OPT_OPEN_LO 1u /* the range excludes lo: value > lo */
@@ -92,6 +93,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_capacity(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_flowtime(int argc, char **argv);
 
 /* Parses argv[1..argc) (argv[0] is the command name) against spec and
  * checks every value given (kind, range, repetition).  Returns 1 to go on;

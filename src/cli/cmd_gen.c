@@ -8,6 +8,7 @@
 #include "hta/assign.h"
 #include "hta/cnf.h"
 #include "hta/gen.h"
+#include "hta/jobs.h"
 #include "hta/outfile.h"
 #include "hta/reduce.h"
 #include "hta/topology.h"
@@ -495,6 +496,98 @@ static int gen_rr(int argc, char **argv)
     return code;
 }
 
+/* ---- hta gen jobs ----------------------------------------------------- */
+
+static const cli_opt options_jobs[] = {
+    {"jobs", 0, OPT_INT, 1, 100000000, 0, 0, 0, NULL, 0, "J",
+     "number of jobs (default 1000)"},
+    {"machines", 'n', OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "N",
+     "machines the load refers to (default 10)"},
+    {"load", 0, OPT_REAL, 0, 1, OPT_OPEN_LO, 0, 0, NULL, 0, "RHO",
+     "offered load in (0, 1): job arrival rate RHO*N/E[M+R]\n"
+     "(default 0.7)"},
+    {"map", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
+     "map workload: fixed:V, uniform:LO:HI, exp:MEAN (ceil of an\n"
+     "exponential), pareto:SHAPE:MIN (ceil) (default exp:10)"},
+    {"reduce", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
+     "reduce workload, split over the tasks (default exp:10)"},
+    {"tasks", 0, OPT_INT, 1, 1000, 0, 0, 0, NULL, 0, "K",
+     "reduce tasks per job uniform on 1..K, at most R (default 1)"},
+    {"map-only", 0, OPT_REAL, 0, 1, 0, 0, 0, NULL, 0, "P",
+     "probability of a map-only job (default 0)"},
+    SEED_OPT,
+    OUT_OPT("the trace"),
+};
+
+static const cli_spec spec_jobs = {
+    "gen jobs", "[options]",
+    "A random job trace (format hta-jobs 1) for hta flowtime: Poisson job\n"
+    "arrivals (a job arriving at time x is in slot floor(x) + 1), i.i.d.\n"
+    "map and reduce workloads in units (one machine-slot each).\n",
+    options_jobs, (int)(sizeof options_jobs / sizeof options_jobs[0]), 0, 0,
+    NULL};
+
+static int gen_jobs(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, &spec_jobs, argc, argv, &code))
+        return code;
+    hta_jobs_gen g = {1000, 10, 0.7, {HTA_DIST_EXP, 10, 0},
+                      {HTA_DIST_EXP, 10, 0}, 1, 0, 1};
+    char msg[300];
+    const char *names[2] = {"map", "reduce"};
+    hta_dist *dists[2] = {&g.map, &g.reduce};
+    for (int k = 0; k < 2; k++) /* checked by cli_parse already */
+        if (cli_has(&args, names[k]))
+            hta_dist_parse(cli_str(&args, names[k]), dists[k], msg,
+                           sizeof msg);
+    if (cli_has(&args, "jobs"))
+        g.jobs = cli_value(&args, "jobs")->i;
+    if (cli_has(&args, "machines"))
+        g.machines = (int32_t)cli_value(&args, "machines")->i;
+    if (cli_has(&args, "load"))
+        g.load = cli_value(&args, "load")->x;
+    if (g.load >= 1)
+        return cli_usage_error(&args, "--load must be below 1, found '%s'",
+                               cli_str(&args, "load"));
+    if (cli_has(&args, "tasks"))
+        g.max_tasks = (int32_t)cli_value(&args, "tasks")->i;
+    if (cli_has(&args, "map-only"))
+        g.map_only = cli_value(&args, "map-only")->x;
+    if (g.map_only >= 1)
+        return cli_usage_error(&args, "--map-only must be below 1, found "
+                                      "'%s'", cli_str(&args, "map-only"));
+    if (cli_has(&args, "seed"))
+        g.seed = (uint64_t)cli_value(&args, "seed")->i;
+    const char *path = cli_str(&args, "output");
+    if ((code = cli_check_outputs(&args, &path, 1, NULL, 0)) != 0)
+        return code;
+    cli_catch_signals();
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_jobs *J = NULL;
+    hta_outfile out = {0};
+    hta_status st = hta_jobs_generate(&g, &J, &d);
+    char comment[700];
+    snprintf(comment, sizeof comment,
+             "# hta gen jobs --jobs %lld --machines %ld --load %g --map %s "
+             "--reduce %s --tasks %ld --map-only %g --seed %llu\n",
+             (long long)g.jobs, (long)g.machines, g.load,
+             cli_has(&args, "map") ? cli_str(&args, "map") : "exp:10",
+             cli_has(&args, "reduce") ? cli_str(&args, "reduce") : "exp:10",
+             (long)g.max_tasks, g.map_only, (unsigned long long)g.seed);
+    if (st == HTA_OK &&
+        (st = hta_outfile_open(&out, path ? path : "-", &d)) == HTA_OK &&
+        (st = hta_jobs_write(J, out.f, comment)) == HTA_OK)
+        st = hta_outfile_commit(&out, &d);
+    if (st != HTA_OK)
+        code = cli_report(st, &d);
+    hta_outfile_abort(&out);
+    hta_jobs_free(J);
+    return code;
+}
+
 /* ---- dispatch --------------------------------------------------------- */
 
 static const struct {
@@ -508,6 +601,7 @@ static const struct {
     {"cluster", gen_cluster, &spec_cl},
     {"rr-replica", gen_rr, &spec_rr_replica},
     {"rr-worst", gen_rr, &spec_rr_worst},
+    {"jobs", gen_jobs, &spec_jobs},
 };
 
 int cmd_gen(int argc, char **argv)

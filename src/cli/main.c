@@ -8,7 +8,7 @@
 #include "cli.h"
 
 #ifndef HTA_VERSION
-#define HTA_VERSION "0.2.0"
+#define HTA_VERSION "0.3.0"
 #endif
 
 const cli_command cli_commands[] = {
@@ -16,10 +16,14 @@ const cli_command cli_commands[] = {
      "best assignment, lower bound and gaps (rr, fsy, ilp, brute)"},
     {"eval", cmd_eval, "makespan and loads of a given assignment"},
     {"gen", cmd_gen,
-     "generate: hdfs, sat, random3sat, cluster, rr-replica, rr-worst"},
+     "generate: hdfs, sat, random3sat, cluster, rr-replica, rr-worst,\n"
+     "            jobs"},
     {"capacity", cmd_capacity,
      "capacity region: rho*, inside/boundary/outside, bottleneck"},
-    {"import", cmd_import, "placements from real clusters (hdfs fsck)"},
+    {"flowtime", cmd_flowtime,
+     "map-then-reduce flow time: SRPT bound, ASRPT, FIFO, fair, exact"},
+    {"import", cmd_import,
+     "real inputs: hdfs fsck placements, SWIM job traces"},
     {"decode", cmd_decode,
      "a satisfying truth assignment from a reduction's assignment"},
     {NULL, NULL, NULL},

@@ -4,7 +4,9 @@
  * either accepted or refused with a diagnostic; sanitizers catch the
  * rest.  The algorithm targets run what parsed: solve (rr, fsy, brute
  * when tiny; every assignment evaluated, fsy within Theorem 5.4's bound
- * of brute force) and capacity (both methods agree). */
+ * of brute force), capacity (both methods agree) and jobs (every policy's
+ * schedule passes the checker with the flow times it reports, SRPT below
+ * every policy, the exact program between them on tiny traces). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +20,9 @@
 #include "hta/fsck.h"
 #include "hta/brute.h"
 #include "hta/capacity.h"
+#include "hta/flowtime.h"
 #include "hta/fsy.h"
+#include "hta/jobs.h"
 #include "hta/instance.h"
 #include "hta/rr.h"
 #include "hta/solve.h"
@@ -179,6 +183,54 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (inst) /* what the importer writes, its own parser reads back */
         roundtrip(inst);
     hta_instance_free(inst);
+#elif TARGET_jobs
+    hta_jobs *J = NULL;
+    hta_status st = hta_jobs_parse(input_file(data, size), &J, &d);
+    check(st, &d);
+    if (st == HTA_OK && J->n <= 12 && J->work <= 200 &&
+        J->arrival[J->n - 1] <= 1000) {
+        for (int pre = 0; pre <= 1; pre++)
+            for (int32_t N = 1; N <= 3; N += 2) {
+                int64_t srpt = 0, best = INT64_MAX;
+                for (int p = 0; p < HTA_FT_NPOLICIES; p++) {
+                    if (p == HTA_FT_DSRPT && !pre)
+                        continue;
+                    hta_ft_sched rec = {0};
+                    hta_ft_opts o = {N, pre, &rec, NULL, NULL, NULL};
+                    hta_ft_result r;
+                    int64_t fin[12], total;
+                    if (hta_ft_run(J, (hta_ft_policy)p, &o, &r, &d) ||
+                        hta_ft_check(J, N, pre, p == HTA_FT_SRPT, &rec, fin,
+                                     &total, &d) ||
+                        total != r.total ||
+                        memcmp(fin, r.finish, (size_t)J->n * sizeof *fin))
+                        abort();
+                    if (p == HTA_FT_SRPT)
+                        srpt = total;
+                    else if (total < srpt)
+                        abort();
+                    if (p != HTA_FT_SRPT && total < best)
+                        best = total;
+                    hta_ft_result_free(&r);
+                    hta_ft_sched_free(&rec);
+                }
+                hta_ft_exact_opts eo = {N, pre, best, 600, 5, 0, NULL};
+                hta_ft_exact x;
+                if (J->n <= 4 && hta_ft_exact_size(J, &eo) <= 600) {
+                    if (hta_ft_exact_solve(J, &eo, &x, &d) != HTA_OK)
+                        abort();
+                    if (x.optimal && (x.value < srpt || x.value > best))
+                        abort();
+                    hta_ft_sched_free(&x.sched);
+                }
+            }
+    }
+    hta_jobs_free(J);
+#elif TARGET_swim
+    hta_jobs *J = NULL;
+    hta_swim_opts o = {64.0 * 1048576, 10, 1024.0 * 1048576};
+    check(hta_jobs_from_swim(input_file(data, size), &o, &J, &d), &d);
+    hta_jobs_free(J);
 #else
 #error "define TARGET_<name>"
 #endif

@@ -43,8 +43,9 @@ done
 
 # the man page documents every option of every command's --help
 man=$dest/usr/share/man/man1/hta.1
-for c in solve eval capacity import "gen hdfs" "gen sat" "gen random3sat" \
-    "gen cluster" "gen rr-replica" "gen rr-worst"; do
+for c in solve eval capacity flowtime import "gen hdfs" "gen sat" \
+    "gen random3sat" "gen cluster" "gen rr-replica" "gen rr-worst" \
+    "gen jobs"; do
     # shellcheck disable=SC2086
     for o in $("$HTA" $c --help | grep -oE '^  (-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]*'); do
         check "man page names hta $c $o" grep -qE -- "(fB|[^a-zA-Z-])$o([^a-z-]|\$)" "$man"
@@ -62,6 +63,10 @@ out=$(complete_words hta gen clu)
 check "completion of 'hta gen clu' ($out)" [ "$out" = cluster ]
 out=$(complete_words hta solve --time-l)
 check "completion of 'hta solve --time-l' ($out)" [ "$out" = --time-limit ]
+out=$(complete_words hta flowtime x.txt --policy as)
+check "completion of 'hta flowtime x --policy as' ($out)" [ "$out" = asrpt ]
+out=$(complete_words hta import swim x.tsv --slot)
+check "completion of 'hta import swim x --slot' ($out)" [ "$out" = --slot-seconds ]
 
 make -s -C "$root" BUILD="$build" uninstall DESTDIR="$dest" PREFIX=/usr \
     >>"$tmp/install.log" 2>&1

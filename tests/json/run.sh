@@ -46,4 +46,9 @@ run capacity "$HTA" capacity tests/data/wang10.txt --method lp --json
 run capacity "$HTA" capacity --from-instance instances/example.txt --rate 0.1 --rates 1,0.5 --json
 "$HTA" gen cluster gbpandas --servers 100 --types 60 --topology 10,5 --seed 2 -o "$tmp/g.txt"
 run capacity "$HTA" capacity "$tmp/g.txt" --json
+"$HTA" gen jobs --jobs 10 --machines 2 --map exp:2 --reduce exp:2 --seed 3 --tasks 2 -o "$tmp/j.txt"
+run flowtime "$HTA" flowtime "$tmp/j.txt" -n 2 --json --classes
+run flowtime "$HTA" flowtime "$tmp/j.txt" -n 2 --mode non-preemptive --json
+run flowtime "$HTA" flowtime "$tmp/j.txt" --sweep 0.5,0.9,0.2 --json
+run flowtime "$HTA" flowtime "$tmp/j.txt" -n 1 --exact-max-vars 1 --json
 echo "$pass passed, $fail failed"

@@ -68,6 +68,12 @@ sweep "capacity flow" "$HTA" capacity tests/data/wang10.txt
 sweep "capacity lp" "$HTA" capacity tests/data/wang10.txt --method lp --decomposition "$tmp/d.txt"
 sweep "capacity plain" "$HTA" capacity tests/data/wang10.txt --method plain
 sweep "import fsck" "$HTA" import fsck tests/data/fsck/hadoop2-racks.txt -o "$tmp/i.txt"
+"$HTA" gen jobs --jobs 6 --machines 2 --tasks 2 --seed 3 -o "$tmp/j.txt"
+head -40 instances/swim/FB-2009_samples_24_times_1hr_0.tsv >"$tmp/swim.tsv"
+sweep "gen jobs" "$HTA" gen jobs --jobs 20 --tasks 3 -o "$tmp/g.txt"
+sweep "import swim" "$HTA" import swim "$tmp/swim.tsv" -o "$tmp/s.txt"
+sweep "flowtime preemptive" "$HTA" flowtime "$tmp/j.txt" -n 2 --classes
+sweep "flowtime non-preemptive" "$HTA" flowtime "$tmp/j.txt" -n 2 --mode non-preemptive --json
 # Memory follows what was read, not a header count: a 70-byte file that
 # declares 2^24 servers solves, writes and plots within 100 MB of address
 # space (it took 1.25 GB when every declared server was materialised).

@@ -1,0 +1,127 @@
+/* Map-then-reduce flow time (Zheng, Shroff, Sinha, "A New Analytical
+ * Technique for Designing Provably Efficient MapReduce Schedulers",
+ * INFOCOM 2013): N machines, each doing one unit of one job's work per
+ * slot; the reduce work of a job may run only in slots after the slot in
+ * which its map work ended.  The flow time of job i is f_i - a_i + 1, f_i
+ * the slot of its last unit; the objective is the total over all jobs.
+ *
+ * Two scenarios:
+ * - preemptive: map and reduce work are divisible; in a slot a job may
+ *   use any number of machines for either phase (the reduce tasks do not
+ *   constrain it);
+ * - non-preemptive: map work is in unit tasks; reduce task k of job i
+ *   (R_i^(k) units) runs on one machine in R_i^(k) consecutive slots once
+ *   started.
+ *
+ * Policies (flowtime.c quotes each rule): srpt (the relaxation, a lower
+ * bound), dsrpt (preemptive only), asrpt, fifo, fair.  exact: a
+ * time-indexed integer program (GLPK) for small traces.
+ *
+ * Ownership: results are caller-owned; free with hta_ft_result_free.
+ */
+#ifndef HTA_FLOWTIME_H
+#define HTA_FLOWTIME_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "hta/diag.h"
+#include "hta/jobs.h"
+#include "hta/progress.h"
+
+typedef enum hta_ft_policy {
+    HTA_FT_SRPT,
+    HTA_FT_DSRPT,
+    HTA_FT_ASRPT,
+    HTA_FT_FIFO,
+    HTA_FT_FAIR,
+    HTA_FT_NPOLICIES
+} hta_ft_policy;
+
+extern const char *const hta_ft_policy_names[HTA_FT_NPOLICIES];
+
+/* One entry of a recorded schedule: units of a job's work in a slot.
+ * kind 0 map, 1 reduce; task is the reduce task (non-preemptive) or -1. */
+typedef struct hta_ft_entry {
+    int64_t slot, job;
+    int32_t kind, task;
+    int64_t units;
+} hta_ft_entry;
+
+typedef struct hta_ft_sched {
+    hta_ft_entry *e;
+    size_t n, cap;
+} hta_ft_sched;
+
+typedef struct hta_ft_opts {
+    int32_t machines;
+    int preemptive;
+    hta_ft_sched *record; /* when not NULL, every unit is recorded here */
+    hta_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
+    volatile sig_atomic_t *stop; /* polled: non-zero ends the run (cut) */
+} hta_ft_opts;
+
+typedef struct hta_ft_result {
+    hta_ft_policy policy;
+    int64_t *finish; /* [n] completion slot f_i (0: not finished) */
+    int64_t total;   /* sum of f_i - a_i + 1 */
+    int64_t slots;   /* slots simulated (idle stretches skipped) */
+    int64_t last;    /* the last completion slot */
+    int cut;         /* interrupted: finish incomplete */
+    double seconds;
+} hta_ft_result;
+
+void hta_ft_result_free(hta_ft_result *r);
+void hta_ft_sched_free(hta_ft_sched *s);
+
+/* Runs one policy over the trace.  HTA_ERR_USAGE for dsrpt in the
+ * non-preemptive scenario.  O(slots * (N + log n)) time, O(n) memory
+ * beyond the trace (plus the record). */
+hta_status hta_ft_run(const hta_jobs *j, hta_ft_policy p,
+                      const hta_ft_opts *o, hta_ft_result *r, hta_diag *d);
+
+/* The least flow time job i can have, alone on the N machines:
+ * ceil(M/N) + ceil(R/N) preemptive; ceil(M/N) + max(longest task,
+ * ceil(R/N)) non-preemptive (a lower bound then). */
+int64_t hta_ft_job_lb(const hta_jobs *j, int64_t i, int32_t machines,
+                      int preemptive);
+
+/* Verifies a schedule against the model (arrivals, capacity N per slot,
+ * every unit done once, reduce only after the map's slot; non-preemptive:
+ * one machine per running task in consecutive slots; relaxed: map and
+ * reduce in one pool, the relaxation srpt solves) and gives each job's
+ * completion slot in finish[n].  HTA_ERR_INPUT with the first violation. */
+hta_status hta_ft_check(const hta_jobs *j, int32_t machines, int preemptive,
+                        int relaxed, const hta_ft_sched *s, int64_t *finish,
+                        int64_t *total, hta_diag *d);
+
+/* The exact optimum by a time-indexed integer program. */
+typedef struct hta_ft_exact_opts {
+    int32_t machines;
+    int preemptive;
+    int64_t upper;       /* a feasible total flow time (a policy's) */
+    int64_t max_vars;    /* refuse (HTA_ERR_USAGE) above this model size */
+    double time_limit;   /* seconds, 0 for none */
+    int verbose;
+    volatile sig_atomic_t *stop; /* polled by GLPK's callback */
+} hta_ft_exact_opts;
+
+typedef struct hta_ft_exact {
+    int optimal;    /* proven */
+    int found;      /* value is a schedule found (else upper) */
+    int cut;        /* time limit or stop */
+    int64_t value;  /* best total flow time found (upper when none) */
+    int64_t bound;  /* proven lower bound */
+    int64_t vars, rows;
+    double seconds;
+    hta_ft_sched sched; /* the best schedule found (empty when none) */
+} hta_ft_exact;
+
+/* Columns the program would have (before building it). */
+int64_t hta_ft_exact_size(const hta_jobs *j, const hta_ft_exact_opts *o);
+
+hta_status hta_ft_exact_solve(const hta_jobs *j, const hta_ft_exact_opts *o,
+                              hta_ft_exact *out, hta_diag *d);
+
+#endif

@@ -1,0 +1,437 @@
+/* hta flowtime: map-then-reduce flow time of a job trace under every
+ * policy, next to the SRPT lower bound and the exact optimum. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hta/flowtime.h"
+#include "hta/jobs.h"
+#include "hta/num.h"
+#include "report.h"
+
+#define P_EXACT HTA_FT_NPOLICIES
+
+static const cli_opt options[] = {
+    {"machines", 'n', OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "N",
+     "number of machines N"},
+    {"load", 0, OPT_REAL, 0, 1, OPT_OPEN_LO, 0, 0, NULL, 0, "RHO",
+     "size the cluster for this load: N = ceil(W / (RHO * span)),\n"
+     "W the total work, span the slots from the first arrival to\n"
+     "the last"},
+    {"sweep", 0, OPT_REALS, 0, 1, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
+     "run the loads A, A+STEP, ..., B (as --load)"},
+    {"mode", 0, OPT_ENUM, 0, 0, 0, 0, 0, "preemptive|non-preemptive", 0,
+     "M", "preemptive (default): work divisible per slot;\n"
+          "non-preemptive: a started reduce task keeps its machine"},
+    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, 6,
+     "srpt|dsrpt|asrpt|fifo|fair|exact", 0, "P[,P...]",
+     "policies to run (default: all; dsrpt only preemptive;\n"
+     "exact when the program has at most --exact-max-vars columns)"},
+    {"exact-max-vars", 0, OPT_INT, 1, 100000000, 0, 0, 0, NULL, 0, "V",
+     "largest exact program, in columns (default 2000)"},
+    {"time-limit", 0, OPT_REAL, 0, 1e9, OPT_OPEN_LO, 0, 0, NULL, 0, "S",
+     "seconds for the exact program (default 60)"},
+    {"classes", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "mean flow time by job size (total work 1, 2-10, 11-100,\n"
+     "101-1000, >1000 units)"},
+    {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "report 0 seconds everywhere (reproducible output)"},
+    {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
+    {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "GLPK's output on stderr"},
+    {"quiet", 'q', OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "no progress line on stderr (shown only on a terminal)"},
+};
+
+static const cli_spec spec = {
+    "flowtime", "TRACE (--machines N | --load RHO | --sweep A,B,STEP) "
+                "[options]",
+    "Total flow time (f_i - a_i + 1 summed over the jobs) of a job trace\n"
+    "(format hta-jobs 1; 'hta gen jobs', 'hta import swim') on N machines,\n"
+    "each doing one unit of one job's work per slot, a job's reduce work\n"
+    "only after the slot in which its map work ended (Zheng, Shroff,\n"
+    "Sinha, INFOCOM 2013).  Policies: srpt (the relaxation where map and\n"
+    "reduce work may share a slot: a lower bound), dsrpt (SRPT's map\n"
+    "schedule, reduce work delayed), asrpt, fifo, fair, and exact (a\n"
+    "time-indexed integer program, GLPK).  Reports each policy's total and\n"
+    "mean flow time and its ratio to the SRPT bound, to the lower bound\n"
+    "max(SRPT, sum of single-job flow times) and to the optimum.\n",
+    options, (int)(sizeof options / sizeof options[0]), 1, 1, NULL};
+
+#define NCLASSES 5
+static const char *const class_names[NCLASSES] = {"1", "2-10", "11-100",
+                                                  "101-1000", ">1000"};
+
+static int size_class(const hta_jobs *J, int64_t i)
+{
+    int64_t w = J->map[i] + hta_jobs_reduce_work(J, i);
+    return w <= 1 ? 0 : w <= 10 ? 1 : w <= 100 ? 2 : w <= 1000 ? 3 : 4;
+}
+
+typedef struct row {
+    int policy; /* hta_ft_policy or P_EXACT */
+    int ran;
+    int64_t total;
+    double seconds;
+    int cut;
+    double cls_sum[NCLASSES];
+} row;
+
+typedef struct point {
+    int32_t N;
+    double load;
+    row rows[HTA_FT_NPOLICIES + 1];
+    int nrows;
+    int64_t srpt, lbsum;
+    int have_srpt;
+    /* exact */
+    int exact_ran, exact_skipped;
+    hta_ft_exact ex;
+    int64_t exact_cols;
+    int interrupted;
+} point;
+
+static int64_t span_of(const hta_jobs *J)
+{
+    return J->arrival[J->n - 1] - J->arrival[0] + 1;
+}
+
+static int32_t machines_for(const hta_jobs *J, double load)
+{
+    double n = ceil((double)J->work / (load * (double)span_of(J)));
+    return n < 1 ? 1 : n > 1e6 ? 1000000 : (int32_t)n;
+}
+
+/* Runs every requested policy at N machines. */
+static hta_status run_point(const hta_jobs *J, const cli_args *a,
+                            const int *pols, int npols, int pre, int32_t N,
+                            point *pt, hta_diag *d)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->N = N;
+    pt->load = (double)J->work / ((double)N * (double)span_of(J));
+    for (int64_t i = 0; i < J->n; i++)
+        pt->lbsum += hta_ft_job_lb(J, i, N, pre);
+    cli_progress progress = {0, 0};
+    hta_ft_opts o = {N, pre, NULL, cli_progress_fn(cli_has(a, "quiet")),
+                     &progress, &cli_interrupted};
+    int64_t best = INT64_MAX;
+    int want_exact = 0;
+    for (int q = 0; q < npols; q++) {
+        if (pols[q] == P_EXACT) {
+            want_exact = 1;
+            continue;
+        }
+        if (pols[q] == HTA_FT_DSRPT && !pre)
+            continue;
+        row *r = &pt->rows[pt->nrows++];
+        r->policy = pols[q];
+        hta_ft_result res;
+        hta_status st = hta_ft_run(J, (hta_ft_policy)pols[q], &o, &res, d);
+        cli_progress_end(&progress);
+        if (st != HTA_OK)
+            return st;
+        r->ran = 1;
+        r->cut = res.cut;
+        r->total = res.total;
+        r->seconds = cli_has(a, "no-timing") ? 0 : res.seconds;
+        for (int64_t i = 0; i < J->n; i++)
+            if (res.finish[i])
+                r->cls_sum[size_class(J, i)] +=
+                    (double)(res.finish[i] - J->arrival[i] + 1);
+        hta_ft_result_free(&res);
+        if (res.cut) {
+            pt->interrupted = 1;
+            return HTA_OK;
+        }
+        if (pols[q] == HTA_FT_SRPT) {
+            pt->srpt = r->total;
+            pt->have_srpt = 1;
+        } else if (r->total < best) {
+            best = r->total;
+        }
+    }
+    if (!want_exact)
+        return HTA_OK;
+    if (best == INT64_MAX) { /* exact needs a feasible schedule's total */
+        hta_ft_result res;
+        hta_status st = hta_ft_run(J, HTA_FT_FIFO, &o, &res, d);
+        if (st != HTA_OK)
+            return st;
+        best = res.total;
+        hta_ft_result_free(&res);
+    }
+    const cli_val *mv = cli_value(a, "exact-max-vars");
+    const cli_val *tl = cli_value(a, "time-limit");
+    hta_ft_exact_opts eo = {N, pre, best, mv->given ? mv->i : 2000,
+                            tl->given ? tl->x : 60.0, cli_has(a, "verbose"),
+                            &cli_interrupted};
+    pt->exact_cols = hta_ft_exact_size(J, &eo);
+    if (pt->exact_cols > eo.max_vars) {
+        pt->exact_skipped = 1;
+        return HTA_OK;
+    }
+    hta_status st = hta_ft_exact_solve(J, &eo, &pt->ex, d);
+    if (st != HTA_OK)
+        return st;
+    if (cli_has(a, "no-timing"))
+        pt->ex.seconds = 0;
+    pt->exact_ran = 1;
+    if (pt->ex.cut && cli_interrupted)
+        pt->interrupted = 1;
+    return HTA_OK;
+}
+
+static double lower_bound(const point *pt)
+{
+    double lb = (double)pt->lbsum;
+    if (pt->have_srpt && (double)pt->srpt > lb)
+        lb = (double)pt->srpt;
+    if (pt->exact_ran && (double)pt->ex.bound > lb)
+        lb = (double)pt->ex.bound;
+    return lb;
+}
+
+static void print_ratio(double x, double y)
+{
+    if (y > 0)
+        printf(" %8.4f", x / y);
+    else
+        printf(" %8s", "-");
+}
+
+static void print_text(const hta_jobs *J, const char *name, int pre,
+                       const point *pt, int classes)
+{
+    printf("trace %s: %lld jobs, %lld units of work over %lld slots, %ld "
+           "machines, %s, load %.4f\n",
+           name, (long long)J->n, (long long)J->work,
+           (long long)span_of(J), (long)pt->N,
+           pre ? "preemptive" : "non-preemptive", pt->load);
+    double lb = lower_bound(pt);
+    double opt = pt->exact_ran && pt->ex.optimal ? (double)pt->ex.value : 0;
+    printf("%-8s %14s %12s %8s %8s %8s %9s\n", "policy", "total_flow",
+           "mean_flow", "/srpt", "/lb", "/exact", "seconds");
+    for (int q = 0; q < pt->nrows; q++) {
+        const row *r = &pt->rows[q];
+        printf("%-8s %14lld %12.3f", hta_ft_policy_names[r->policy],
+               (long long)r->total, (double)r->total / (double)J->n);
+        print_ratio((double)r->total, pt->have_srpt ? (double)pt->srpt : 0);
+        print_ratio((double)r->total, lb);
+        print_ratio((double)r->total, opt);
+        printf(" %9.3f%s\n", r->seconds, r->cut ? "  (interrupted)" : "");
+    }
+    if (pt->exact_ran && pt->ex.found) {
+        printf("%-8s %14lld %12.3f", "exact", (long long)pt->ex.value,
+               (double)pt->ex.value / (double)J->n);
+        print_ratio((double)pt->ex.value,
+                    pt->have_srpt ? (double)pt->srpt : 0);
+        print_ratio((double)pt->ex.value, lb);
+        print_ratio((double)pt->ex.value, opt);
+        printf(" %9.3f\n", pt->ex.seconds);
+    }
+    char srpt[32] = "not run";
+    if (pt->have_srpt)
+        snprintf(srpt, sizeof srpt, "%lld", (long long)pt->srpt);
+    char exb[64] = "";
+    if (pt->exact_ran)
+        snprintf(exb, sizeof exb, ", the exact program's bound %lld",
+                 (long long)pt->ex.bound);
+    printf("lower bound %.0f: max(SRPT %s, sum of single-job flow times "
+           "%lld%s)\n",
+           lb, srpt, (long long)pt->lbsum, exb);
+    if (pt->exact_skipped)
+        printf("exact: skipped, the program would have %lld columns "
+               "(--exact-max-vars)\n",
+               (long long)pt->exact_cols);
+    else if (pt->exact_ran)
+        printf("exact: %s %lld, bound %lld (GLPK, %lld columns, %lld rows, "
+               "%.3f s)\n",
+               pt->ex.optimal ? "optimal" :
+               pt->interrupted ? "interrupted, best" :
+                                 "time limit, best",
+               (long long)pt->ex.value, (long long)pt->ex.bound,
+               (long long)pt->ex.vars, (long long)pt->ex.rows,
+               pt->ex.seconds);
+    if (!classes)
+        return;
+    int64_t count[NCLASSES] = {0};
+    for (int64_t i = 0; i < J->n; i++)
+        count[size_class(J, i)]++;
+    printf("mean flow time by job size (units of work):\n%-8s", "policy");
+    for (int c = 0; c < NCLASSES; c++)
+        if (count[c])
+            printf(" %11s", class_names[c]);
+    printf("\n%-8s", "jobs");
+    for (int c = 0; c < NCLASSES; c++)
+        if (count[c])
+            printf(" %11lld", (long long)count[c]);
+    putchar('\n');
+    for (int q = 0; q < pt->nrows; q++) {
+        printf("%-8s", hta_ft_policy_names[pt->rows[q].policy]);
+        for (int c = 0; c < NCLASSES; c++)
+            if (count[c])
+                printf(" %11.3f", pt->rows[q].cls_sum[c] / (double)count[c]);
+        putchar('\n');
+    }
+}
+
+static void json_point(const hta_jobs *J, int pre, const point *pt)
+{
+    double lb = lower_bound(pt);
+    int64_t count[NCLASSES] = {0};
+    for (int64_t i = 0; i < J->n; i++)
+        count[size_class(J, i)]++;
+    printf("{\"jobs\": %lld, \"work\": %lld, \"span\": %lld, "
+           "\"machines\": %ld, \"mode\": \"%s\", \"load\": ",
+           (long long)J->n, (long long)J->work, (long long)span_of(J),
+           (long)pt->N, pre ? "preemptive" : "non-preemptive");
+    json_number(stdout, pt->load);
+    printf(", \"lower_bound\": %.0f, \"job_bound_sum\": %lld, "
+           "\"interrupted\": %s, \"policies\": [",
+           lb, (long long)pt->lbsum, pt->interrupted ? "true" : "false");
+    for (int q = 0; q < pt->nrows; q++) {
+        const row *r = &pt->rows[q];
+        printf("%s{\"policy\": \"%s\", \"total\": %lld, \"mean\": ",
+               q ? ", " : "", hta_ft_policy_names[r->policy],
+               (long long)r->total);
+        json_number(stdout, (double)r->total / (double)J->n);
+        printf(", \"ratio_srpt\": ");
+        json_number(stdout, pt->have_srpt && pt->srpt > 0 ?
+                                (double)r->total / (double)pt->srpt :
+                                NAN);
+        printf(", \"ratio_lb\": ");
+        json_number(stdout, lb > 0 ? (double)r->total / lb : NAN);
+        printf(", \"ratio_exact\": ");
+        json_number(stdout, pt->exact_ran && pt->ex.optimal ?
+                                (double)r->total / (double)pt->ex.value :
+                                NAN);
+        printf(", \"seconds\": ");
+        json_number(stdout, r->seconds);
+        printf(", \"classes\": [");
+        int first = 1;
+        for (int c = 0; c < NCLASSES; c++)
+            if (count[c]) {
+                printf("%s{\"size\": \"%s\", \"jobs\": %lld, \"mean\": ",
+                       first ? "" : ", ", class_names[c],
+                       (long long)count[c]);
+                json_number(stdout, r->cls_sum[c] / (double)count[c]);
+                putchar('}');
+                first = 0;
+            }
+        printf("]}");
+    }
+    printf("], \"exact\": ");
+    if (pt->exact_ran)
+        printf("{\"status\": \"%s\", \"value\": %lld, \"bound\": %lld, "
+               "\"columns\": %lld, \"rows\": %lld, \"seconds\": %.3f}",
+               pt->ex.optimal ? "optimal" :
+               pt->interrupted ? "interrupted" :
+                                 "time_limit",
+               (long long)pt->ex.value, (long long)pt->ex.bound,
+               (long long)pt->ex.vars, (long long)pt->ex.rows,
+               pt->ex.seconds);
+    else if (pt->exact_skipped)
+        printf("{\"status\": \"skipped\", \"columns\": %lld}",
+               (long long)pt->exact_cols);
+    else
+        printf("null");
+    putchar('}');
+}
+
+int cmd_flowtime(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, &spec, argc, argv, &code))
+        return code;
+    int given = cli_has(&args, "machines") + cli_has(&args, "load") +
+                cli_has(&args, "sweep");
+    if (given != 1)
+        return cli_usage_error(&args, "give exactly one of --machines, "
+                                      "--load and --sweep");
+    int pre = !cli_has(&args, "mode") || cli_value(&args, "mode")->e == 0;
+    int pols[HTA_FT_NPOLICIES + 1], npols = 0;
+    const cli_val *pv = cli_value(&args, "policy");
+    if (pv->given) {
+        for (int q = 0; q < pv->n; q++)
+            pols[npols++] = pv->items[q];
+    } else {
+        for (int q = 0; q <= P_EXACT; q++)
+            if (q != HTA_FT_DSRPT || pre)
+                pols[npols++] = q;
+    }
+    for (int q = 0; q < npols; q++)
+        if (pols[q] == HTA_FT_DSRPT && !pre)
+            return cli_usage_error(&args, "dsrpt is defined for the "
+                                          "preemptive mode only");
+    int want_exact = 0;
+    for (int q = 0; q < npols; q++)
+        want_exact |= pols[q] == P_EXACT;
+    if (!want_exact && (cli_has(&args, "exact-max-vars") ||
+                        cli_has(&args, "time-limit")))
+        return cli_usage_error(&args, "--exact-max-vars and --time-limit "
+                                      "apply to the exact policy only");
+    double loads[64];
+    int nloads = 0;
+    if (cli_has(&args, "sweep")) {
+        const cli_val *s = cli_value(&args, "sweep");
+        double A = s->list[0], B = s->list[1], step = s->list[2];
+        if (B < A)
+            return cli_usage_error(&args, "--sweep A,B,STEP needs A <= B, "
+                                          "found '%s'", s->raw);
+        for (int k = 0; A + k * step <= B * (1 + 1e-12); k++) {
+            if (nloads == 64)
+                return cli_usage_error(&args, "--sweep: at most 64 loads, "
+                                              "found more in '%s'", s->raw);
+            loads[nloads++] = A + k * step;
+        }
+    } else if (cli_has(&args, "load")) {
+        loads[nloads++] = cli_value(&args, "load")->x;
+    }
+    cli_catch_signals();
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_jobs *J = NULL;
+    hta_status st = hta_jobs_parse(args.pos[0], &J, &d);
+    cli_poll_interrupts(); /* from here a signal ends the runs early */
+    if (st != HTA_OK)
+        return cli_report(st, &d);
+    int npoints = nloads ? nloads : 1;
+    int json = cli_has(&args, "json"), interrupted = 0;
+    if (json && nloads > 1)
+        printf("[");
+    for (int k = 0; k < npoints && !interrupted; k++) {
+        int32_t N = nloads ? machines_for(J, loads[k]) :
+                             (int32_t)cli_value(&args, "machines")->i;
+        point pt;
+        st = run_point(J, &args, pols, npols, pre, N, &pt, &d);
+        if (st != HTA_OK)
+            break;
+        interrupted = pt.interrupted;
+        if (json) {
+            if (k)
+                printf(", ");
+            json_point(J, pre, &pt);
+            if (nloads <= 1)
+                putchar('\n');
+        } else {
+            if (k)
+                putchar('\n');
+            if (nloads > 1)
+                printf("# load %g\n", loads[k]);
+            print_text(J, args.pos[0], pre, &pt, cli_has(&args, "classes"));
+            if (interrupted)
+                printf("interrupted: the runs above are cut short\n");
+        }
+        hta_ft_sched_free(&pt.ex.sched);
+    }
+    if (json && nloads > 1)
+        printf("]\n");
+    hta_jobs_free(J);
+    if (st != HTA_OK)
+        return cli_report(st, &d);
+    return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
+}

@@ -1,0 +1,1 @@
+$HTA gen jobs --jobs 10 --machines 2 --load 0.7 --map uniform:1:4 --reduce pareto:2.5:1 --tasks 2 --seed 9 -o "$TMP/j.txt" && $HTA flowtime "$TMP/j.txt" -n 2 --json --no-timing && $HTA flowtime "$TMP/j.txt" --sweep 0.5,0.9,0.2 --policy srpt,asrpt,fifo,fair --json --no-timing

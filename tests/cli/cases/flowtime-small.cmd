@@ -1,0 +1,1 @@
+cd "$TMP" && $HTA gen jobs --jobs 12 --machines 3 --load 0.8 --map exp:3 --reduce exp:4 --tasks 3 --map-only 0.2 --seed 5 -o j.txt && cat j.txt && $HTA flowtime j.txt --machines 3 --no-timing --classes && $HTA flowtime j.txt --machines 3 --mode non-preemptive --no-timing

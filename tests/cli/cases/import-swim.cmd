@@ -1,0 +1,1 @@
+$HTA import swim instances/swim/FB-2009_samples_24_times_1hr_0.tsv -o "$TMP/fb.txt" && head -6 "$TMP/fb.txt" && cd "$TMP" && $HTA flowtime fb.txt --load 0.7 --classes --no-timing && cd - >/dev/null && $HTA import swim instances/swim/FB-2010_samples_24_times_1hr_0.tsv --block-mb 128 --slot-seconds 20 --reducer-mb 512 | head -4
