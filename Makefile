@@ -31,7 +31,7 @@ HEADERS = $(wildcard include/hta/*.h src/*/*.h tests/unit/*.h)
 STAMP   = $(BUILD)/flags.stamp
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-capacity bench-flowtime experiments valgrind fuzz install install-strip \
+        bench-ilp bench-capacity bench-flowtime bench-sim experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -47,6 +47,7 @@ help:
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
 	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
+	@echo "make bench-sim   tasks per second of the online simulator's policies"
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, hta.1, completion,"
 	@echo "                 libhta.a, include/hta, hta.pc (install-strip: stripped)"
@@ -136,6 +137,10 @@ bench-flowtime: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_flowtime.sh $(BUILD)
 
+bench-sim: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_sim.sh $(BUILD)
+
 # Reproductions of the papers' results, with plots in $(BUILD)/experiments.
 experiments: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -206,4 +211,4 @@ fresh-box:
 	@sh scripts/fresh-box.sh
 
 clean:
-	rm -rf build build-san build-fuzz build-dev
+	rm -rf build build-san build-fuzz build-dev build-rel

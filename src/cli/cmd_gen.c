@@ -266,8 +266,9 @@ static const cli_opt options_cl[] = {
      "wang: the servers holding data (default 800)"},
     {"types", 0, OPT_INT, 1, 100000000, 0, 0, 0, NULL, 0, "T",
      "task types (default: D for wang, M otherwise)"},
-    {"replicas", 0, OPT_INT, 1, 64, 0, 0, 0, NULL, M_GBP | M_RANDOM, "K",
-     "local servers per type (default 3; random: 1..K)"},
+    {"replicas", 0, OPT_INT, 1, 64, 0, 0, 0, NULL, 0, "K",
+     "local servers per type (default 3; random: 1..K; wang:\n"
+     "on the data servers, 1 for one type per data server)"},
     {"total", 0, OPT_REAL, 0, 1e300, 0, 0, 0, NULL, 0, "R",
      "total arrival rate, split over the types (default: the\n"
      "capacity alpha*D + gamma*(M-D) for wang, 0.5*M otherwise)"},
@@ -285,8 +286,9 @@ static const cli_opt options_cl[] = {
 static const cli_spec spec_cl = {
     "gen cluster", "wang|gbpandas|random [options]",
     "Cluster files (format v1) for hta capacity:\n"
-    "  wang      Wang et al., Section V: 1000 servers, data uniformly on\n"
-    "            800 (one type per data server), rates 0.8,0.2\n"
+    "  wang      Wang et al., Section V: 1000 servers, data on 800 (type\n"
+    "            L on data server L mod 800 and 2 more at random),\n"
+    "            rates 0.8,0.2\n"
     "  gbpandas  GB-PANDAS, Section 5: 5000 servers, racks of 50, 10 racks\n"
     "            per pod, rates 1,0.9,0.6,0.25 (mean service times 1,\n"
     "            10/9, 5/3, 4), types of 3 replicas placed by HDFS's\n"
@@ -373,9 +375,8 @@ static void cluster_comment(const hta_gen_cluster_params *p, const char *kind,
     if (p->kind == HTA_CLUSTER_WANG)
         n += (size_t)snprintf(buf + n, size - n, " --data-servers %ld",
                               (long)p->data_servers);
-    else
-        n += (size_t)snprintf(buf + n, size - n, " --replicas %ld",
-                              (long)p->replicas);
+    n += (size_t)snprintf(buf + n, size - n, " --replicas %ld",
+                          (long)p->replicas);
     for (int i = 0; i < p->nrates && n < size; i++) {
         hta_format_real(x, p->rates[i]);
         n += (size_t)snprintf(buf + n, size - n, "%s%s",

@@ -20,6 +20,8 @@ const cli_command cli_commands[] = {
      "            jobs"},
     {"capacity", cmd_capacity,
      "capacity region: rho*, inside/boundary/outside, bottleneck"},
+    {"sim", cmd_sim,
+     "online schedulers (JSQ-MaxWeight, Pandas, GB-PANDAS, FCFS) simulated"},
     {"flowtime", cmd_flowtime,
      "map-then-reduce flow time: SRPT bound, ASRPT, FIFO, fair, exact"},
     {"import", cmd_import,

@@ -120,7 +120,21 @@ hta_status hta_gen_cluster(const hta_gen_cluster_params *p,
         off[L] = n;
         lambda[L] = 1;
         if (p->kind == HTA_CLUSTER_WANG) {
+            /* replicas on the data servers: L mod D (every data server
+             * holds as many first replicas), then distinct random ones */
+            int64_t first = n;
             srv[n++] = (int32_t)(L % D);
+            for (int32_t j = 1; j < k && j < D; j++) {
+                int32_t s;
+                int dup;
+                do {
+                    s = (int32_t)hta_rng_below(&r, (uint64_t)D);
+                    dup = 0;
+                    for (int64_t i = first; i < n; i++)
+                        dup |= srv[i] == s;
+                } while (dup);
+                srv[n++] = s;
+            }
         } else if (p->kind == HTA_CLUSTER_GBPANDAS) {
             n = rack_aware(&r, M, rack, k, srv, n);
         } else {

@@ -43,7 +43,7 @@ done
 
 # the man page documents every option of every command's --help
 man=$dest/usr/share/man/man1/hta.1
-for c in solve eval capacity flowtime import "gen hdfs" "gen sat" \
+for c in solve eval capacity sim flowtime import "gen hdfs" "gen sat" \
     "gen random3sat" "gen cluster" "gen rr-replica" "gen rr-worst" \
     "gen jobs"; do
     # shellcheck disable=SC2086

@@ -69,7 +69,10 @@ sweep "capacity lp" "$HTA" capacity tests/data/wang10.txt --method lp --decompos
 sweep "capacity plain" "$HTA" capacity tests/data/wang10.txt --method plain
 sweep "import fsck" "$HTA" import fsck tests/data/fsck/hadoop2-racks.txt -o "$tmp/i.txt"
 "$HTA" gen jobs --jobs 6 --machines 2 --tasks 2 --seed 3 -o "$tmp/j.txt"
+"$HTA" gen cluster gbpandas --servers 20 --types 10 --topology 5,2 --load 0.5 -o "$tmp/gc.txt"
 head -40 instances/swim/FB-2009_samples_24_times_1hr_0.tsv >"$tmp/swim.tsv"
+sweep "sim" "$HTA" sim tests/data/wang10.txt --slots 300 --batches 3
+sweep "sim levels" "$HTA" sim "$tmp/gc.txt" --slots 200 --batches 3 --json
 sweep "gen jobs" "$HTA" gen jobs --jobs 20 --tasks 3 -o "$tmp/g.txt"
 sweep "import swim" "$HTA" import swim "$tmp/swim.tsv" -o "$tmp/s.txt"
 sweep "flowtime preemptive" "$HTA" flowtime "$tmp/j.txt" -n 2 --classes

@@ -1,0 +1,117 @@
+/* The online affinity-scheduling simulator (Wang et al., INFOCOM 2013;
+ * Yekkehkhany et al., GB-PANDAS): tasks of the cluster's types arrive
+ * slot by slot, are routed to queues and served, non-preemptively, at the
+ * rate of the locality level of the server for the task.
+ *
+ * Slot convention.  In slot t: (1) the slot's arrivals are routed; (2)
+ * every server idle at the start of t may start a task, which then
+ * occupies the slots t .. t + S - 1 (S >= 1 drawn at the start, by level);
+ * (3) tasks whose last slot is t depart at its end.  The number in system
+ * is observed at the end of each slot; a task's delay is d - a + 1 (its
+ * departure slot d, arrival slot a: queueing plus service, in slots), so
+ * Little's law reads E[N] = throughput * (E[delay] - 1).
+ *
+ * Service times: geometric with parameter alpha_n (mean 1/alpha_n, Wang's
+ * model), or a continuous time X of mean 1/alpha_n (log-normal with a
+ * given coefficient of variation, exponential, deterministic) taking
+ * ceil(X) slots (at least 1).  With K slots per time unit (per_unit) the
+ * rates are per unit: geometric alpha_n / K, ceil(K X) slots, arrival
+ * rates / K per slot; the rounding then adds at most 1/K unit.  Common random numbers: arrivals come from
+ * their own stream and the service time of task k at level n is a
+ * function of (seed, k, n) alone, so every policy sees one sample path.
+ *
+ * Ownership: results are caller-owned (hta_sim_result_free).
+ */
+#ifndef HTA_SIM_H
+#define HTA_SIM_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "hta/cluster.h"
+#include "hta/diag.h"
+#include "hta/progress.h"
+
+typedef enum hta_sim_policy {
+    HTA_SIM_JSQ_MAXWEIGHT, /* Wang et al. */
+    HTA_SIM_PRIORITY,      /* JSQ-Priority (Pandas) */
+    HTA_SIM_GB_PANDAS,     /* Balanced-Pandas / GB-PANDAS */
+    HTA_SIM_FCFS,          /* Hadoop FIFO: one queue */
+    HTA_SIM_NPOLICIES
+} hta_sim_policy;
+
+extern const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES];
+
+typedef enum hta_sim_arrivals {
+    HTA_ARR_POISSON,  /* Poisson(lambda_L) tasks of type L per slot */
+    HTA_ARR_BERNOULLI /* one task of type L with probability lambda_L */
+} hta_sim_arrivals;
+
+typedef enum hta_sim_service {
+    HTA_SVC_GEOMETRIC,
+    HTA_SVC_LOGNORMAL,     /* with cv */
+    HTA_SVC_EXPONENTIAL,
+    HTA_SVC_DETERMINISTIC
+} hta_sim_service;
+
+typedef struct hta_sim_opts {
+    hta_sim_policy policy;
+    hta_sim_arrivals arrivals;
+    hta_sim_service service;
+    double cv;          /* log-normal: standard deviation / mean */
+    double load;        /* every lambda_L is multiplied by it */
+    double per_unit;    /* slots per time unit K >= 1: rates are per
+                           unit, so a slot sees lambda_L * load / K
+                           arrivals, geometric service has parameter
+                           alpha_n / K and a continuous time X (units)
+                           takes ceil(K X) slots */
+    int64_t slots;      /* T */
+    int64_t warmup;     /* slots before statistics start */
+    int batches;        /* batch means for the confidence intervals */
+    uint64_t seed;
+    volatile sig_atomic_t *stop; /* polled: ends the run early (cut) */
+    hta_progress_fn progress;
+    void *progress_ctx;
+    /* the sample path: called with the number in system at the end of
+     * every trace_every-th slot (may be NULL) */
+    void (*trace)(void *ctx, int64_t slot, int64_t n);
+    void *trace_ctx;
+    int64_t trace_every;
+} hta_sim_opts;
+
+typedef struct hta_sim_result {
+    int64_t slots;        /* slots simulated (< opts.slots when cut) */
+    int cut;
+    int64_t arrived, departed, in_system; /* over the whole run */
+    /* over the measured slots (after the warm-up) */
+    double mean_n, ci_n;         /* number in system, 95% half-width */
+    double mean_delay, ci_delay; /* of the tasks departing, 95% */
+    double throughput;           /* departures per slot */
+    double little_gap;   /* |mean_n - throughput (mean_delay - 1)| /
+                            max(mean_n, 1e-12), over the whole run */
+    double utilisation;  /* busy server-slots / (M * slots) */
+    int levels;
+    double level_frac[HTA_MAX_LEVELS]; /* share of tasks served at level */
+    /* stability: least-squares slope of the batch means of N over the
+     * second half, and its t statistic; growing when t > 2.58 (1%) and
+     * the rise over the half exceeds 3 standard errors of the mean */
+    double slope, slope_t;
+    int growing;
+    int64_t level_errors; /* checked builds (-DHTA_CHECKED): tasks served
+                             at a level other than capacity.h's level of
+                             the server for their type (must be 0) */
+    int64_t route_errors; /* checked builds: GB-PANDAS routings whose
+                             score is not the minimum over all servers */
+    double seconds;
+    int64_t *series;      /* number in system at the end of each batch
+                             boundary (batches + 1 values), may be NULL */
+} hta_sim_result;
+
+void hta_sim_result_free(hta_sim_result *r);
+
+/* Runs one policy.  Memory O(M + T + tasks in system), independent of
+ * the number of slots. */
+hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
+                       hta_sim_result *r, hta_diag *d);
+
+#endif

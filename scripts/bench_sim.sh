@@ -1,0 +1,40 @@
+#!/bin/sh
+# Tasks simulated per second per core for each policy of hta sim, on
+# Wang et al.'s set-up (1000 servers, data on 800 with 3 replicas, alpha
+# 0.8, gamma 0.2) and GB-PANDAS' (5000 servers, racks of 50, 10 racks per
+# pod, 5000 types, log-normal service with mean = standard deviation, 10
+# slots per time unit), both at 95% of capacity; median of 3 runs, one
+# process at a time.  Then the peak memory at 10x the slots (it must not
+# grow with them).  Figures only.
+# usage: scripts/bench_sim.sh BUILD
+set -eu
+build=${1:-build}
+hta=$build/hta
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$hta" gen cluster wang --total 646 -o "$tmp/wang.txt"
+"$hta" gen cluster gbpandas --load 1 -o "$tmp/gb0.txt"
+rho=$("$hta" capacity "$tmp/gb0.txt" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["rho"])')
+load=$(python3 -c "print(0.95 / $rho)")
+bench() { # name cluster slots args...
+    name=$1 cl=$2 slots=$3
+    shift 3
+    for p in jsq-maxweight priority gb-pandas fcfs; do
+        for r in 1 2 3; do
+            "$hta" sim "$cl" --policy "$p" --slots "$slots" --json -q "$@"
+        done | python3 -c '
+import json, sys, statistics
+runs = [json.loads(l)["policies"][0] for l in sys.stdin]
+s = statistics.median(r["seconds"] for r in runs)
+n = statistics.median(r["arrived"] for r in runs)
+print("  %-8s %-14s %8d slots %11d tasks %7.3f s %10.3g tasks/s" % (sys.argv[1], runs[0]["policy"], runs[0]["slots"], n, s, n / s))' "$name"
+    done
+}
+echo "tasks per second per core (median of 3), 95% of capacity:"
+bench wang "$tmp/wang.txt" 20000
+bench gbpandas "$tmp/gb0.txt" 20000 --load "$load" --service lognormal --slots-per-unit 10
+echo "peak resident memory, gb-pandas on GB-PANDAS set-up, 2*10^4 and 2*10^5 slots:" >&2
+for slots in 20000 200000; do
+    /usr/bin/time -f "  $slots slots: %M KB" "$hta" sim "$tmp/gb0.txt" --policy gb-pandas \
+        --slots "$slots" --load "$load" --service lognormal --slots-per-unit 10 -q >/dev/null
+done

@@ -1,0 +1,354 @@
+/* hta sim: the online policies on a cluster, next to its capacity. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hta/capacity.h"
+#include "hta/outfile.h"
+#include "hta/sim.h"
+#include "report.h"
+
+static const cli_opt options[] = {
+    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, 5,
+     "jsq-maxweight|priority|gb-pandas|balanced-pandas|fcfs", 0,
+     "P[,P...]", "policies (default: all; balanced-pandas is gb-pandas)"},
+    {"slots", 0, OPT_INT, 2, 1e15, 0, 0, 0, NULL, 0, "T",
+     "slots to simulate (default 100000)"},
+    {"warmup", 0, OPT_INT, 0, 1e15, 0, 0, 0, NULL, 0, "W",
+     "slots before the statistics start (default T/10)"},
+    {"batches", 0, OPT_INT, 2, 4096, 0, 0, 0, NULL, 0, "B",
+     "batch means for the 95% intervals (default 30)"},
+    {"load", 0, OPT_REAL, 0, 1e6, OPT_OPEN_LO, 0, 0, NULL, 0, "X",
+     "multiply every arrival rate by X (default 1)"},
+    {"arrivals", 0, OPT_ENUM, 0, 0, 0, 0, 0, "poisson|bernoulli", 0, "A",
+     "tasks of type L per slot: Poisson(lambda_L) (default) or\n"
+     "Bernoulli(lambda_L), lambda_L <= 1"},
+    {"service", 0, OPT_ENUM, 0, 0, 0, 0, 0,
+     "geometric|lognormal|exponential|deterministic", 0, "S",
+     "service time at level n, mean 1/alpha_n: geometric slots\n"
+     "(default), or ceil of a continuous time"},
+    {"cv", 0, OPT_REAL, 0, 100, OPT_OPEN_LO, 0, 0, NULL, 0, "C",
+     "log-normal: standard deviation / mean (default 1)"},
+    {"slots-per-unit", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "K",
+     "rates are per time unit of K slots (default 1): arrivals\n"
+     "lambda/K per slot, geometric alpha/K, ceil(K X) slots for a\n"
+     "continuous time X; delays are reported in units"},
+    {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, 0, "S",
+     "random seed (default 1): the same arrivals and service times\n"
+     "for every policy"},
+    {"sweep", 0, OPT_REALS, 0, 1e6, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
+     "run the loads A, A+STEP, ..., B (as --load)"},
+    {"trace-file", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
+     "CSV of the sample path: load,policy,slot,number_in_system"},
+    {"trace-every", 0, OPT_INT, 1, 1e15, 0, 0, 0, NULL, 0, "K",
+     "a trace line every K slots (default: slots / 1000)"},
+    {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
+    {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "report 0 seconds (reproducible output)"},
+    {"quiet", 'q', OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "no progress line on stderr (shown only on a terminal)"},
+};
+
+static const cli_spec spec = {
+    "sim", "CLUSTER [options]",
+    "Simulates the online map-task schedulers on a cluster file (the one\n"
+    "hta capacity reads), slot by slot, with common random numbers:\n"
+    "jsq-maxweight (Wang et al.), priority (JSQ-Priority, Pandas),\n"
+    "gb-pandas (Balanced-Pandas, GB-PANDAS) and fcfs (Hadoop FIFO).\n"
+    "Prints rho* of the load (hta capacity), then per policy the mean task\n"
+    "delay (queueing + service, in slots) and number in system with 95%\n"
+    "intervals from batch means, the throughput, the utilisation, the\n"
+    "share of tasks served at each locality level, Little's law's gap and\n"
+    "a stability verdict (the number in system still growing over the\n"
+    "second half: a t-test on the slope of the batch means).\n",
+    options, (int)(sizeof options / sizeof options[0]), 1, 1, NULL};
+
+static const int policy_of_choice[] = {HTA_SIM_JSQ_MAXWEIGHT,
+                                       HTA_SIM_PRIORITY, HTA_SIM_GB_PANDAS,
+                                       HTA_SIM_GB_PANDAS, HTA_SIM_FCFS};
+
+static void print_row(const hta_cluster *c, const hta_sim_result *r,
+                      const char *name)
+{
+    printf("%-14s %9.3f +- %-7.3f %10.3f +- %-8.3f %10.4f %6.4f ", name,
+           r->mean_delay, r->ci_delay, r->mean_n, r->ci_n, r->throughput,
+           r->utilisation);
+    for (int n = 0; n < c->levels; n++)
+        printf("%s%.3f", n ? "/" : "", r->level_frac[n]);
+    printf(" %8.1e %s%s\n", r->little_gap,
+           r->growing ? "growing" : "stable", r->cut ? " (cut short)" : "");
+}
+
+static void json_row(const hta_cluster *c, const hta_sim_result *r,
+                     const char *name, int first)
+{
+    printf("%s{\"policy\": \"%s\", \"slots\": %lld, \"cut\": %s, "
+           "\"arrived\": %lld, \"departed\": %lld, \"in_system\": %lld, "
+           "\"delay\": ",
+           first ? "" : ", ", name, (long long)r->slots,
+           r->cut ? "true" : "false", (long long)r->arrived,
+           (long long)r->departed, (long long)r->in_system);
+    json_number(stdout, r->mean_delay);
+    printf(", \"delay_ci\": ");
+    json_number(stdout, r->ci_delay);
+    printf(", \"number\": ");
+    json_number(stdout, r->mean_n);
+    printf(", \"number_ci\": ");
+    json_number(stdout, r->ci_n);
+    printf(", \"throughput\": ");
+    json_number(stdout, r->throughput);
+    printf(", \"utilisation\": ");
+    json_number(stdout, r->utilisation);
+    printf(", \"levels\": [");
+    for (int n = 0; n < c->levels; n++) {
+        printf("%s", n ? ", " : "");
+        json_number(stdout, r->level_frac[n]);
+    }
+    printf("], \"little_gap\": ");
+    json_number(stdout, r->little_gap);
+    printf(", \"slope\": ");
+    json_number(stdout, r->slope);
+    printf(", \"slope_t\": ");
+    json_number(stdout, r->slope_t);
+    printf(", \"stable\": %s, \"seconds\": ", r->growing ? "false" : "true");
+    json_number(stdout, r->seconds);
+    putchar('}');
+}
+
+typedef struct tracer {
+    FILE *f;
+    double load;
+    const char *policy;
+} tracer;
+
+static void trace_line(void *ctx, int64_t slot, int64_t n)
+{
+    tracer *t = ctx;
+    fprintf(t->f, "%g,%s,%lld,%lld\n", t->load, t->policy, (long long)slot,
+            (long long)n);
+}
+
+static const char *const arr_names[] = {"poisson", "bernoulli"};
+static const char *const svc_names[] = {"geometric", "lognormal",
+                                        "exponential", "deterministic"};
+
+static void print_head(const char *name, const hta_cluster *c,
+                       const hta_sim_opts *o, double total, double rho)
+{
+    printf("cluster %s: %ld servers, %lld types, %d levels, %.6g tasks "
+           "per %s; rho* %.6g (%s)\n",
+           name, (long)c->M, (long long)c->T, c->levels, total * o->load,
+           o->per_unit > 1 ? "time unit" : "slot", rho,
+           rho < 1 - 1e-7 ? "inside" :
+           rho <= 1 + 1e-7 ? "boundary" :
+                             "outside");
+    printf("%lld slots (warm-up %lld, %d batch means, 95%% intervals), "
+           "%s arrivals, %s service",
+           (long long)o->slots, (long long)o->warmup, o->batches,
+           arr_names[o->arrivals], svc_names[o->service]);
+    if (o->service == HTA_SVC_LOGNORMAL)
+        printf(" (cv %g)", o->cv);
+    printf(", seed %llu", (unsigned long long)o->seed);
+    if (o->per_unit > 1)
+        printf(", %g slots per time unit", o->per_unit);
+    printf("\n%-14s %20s %23s %10s %6s %s %8s %s\n", "policy",
+           o->per_unit > 1 ? "delay (units)" : "delay (slots)",
+           "number in system", "throughput", "util", "levels", "little",
+           "verdict");
+}
+
+static void json_head(const hta_cluster *c, const hta_sim_opts *o,
+                      double total, double rho)
+{
+    printf("{\"servers\": %ld, \"types\": %lld, \"levels\": %d, \"rate\": ",
+           (long)c->M, (long long)c->T, c->levels);
+    json_number(stdout, total * o->load);
+    printf(", \"rho\": ");
+    json_number(stdout, rho);
+    printf(", \"slots\": %lld, \"warmup\": %lld, \"batches\": %d, "
+           "\"slots_per_unit\": %g, \"arrivals\": \"%s\", \"service\": "
+           "\"%s\", \"seed\": %llu, \"policies\": [",
+           (long long)o->slots, (long long)o->warmup, o->batches,
+           o->per_unit, arr_names[o->arrivals], svc_names[o->service],
+           (unsigned long long)o->seed);
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, &spec, argc, argv, &code))
+        return code;
+    int pols[5], npols = 0;
+    const cli_val *pv = cli_value(&args, "policy");
+    if (pv->given) {
+        for (int q = 0; q < pv->n; q++) {
+            int p = policy_of_choice[pv->items[q]];
+            for (int k = 0; k < npols; k++)
+                if (pols[k] == p)
+                    return cli_usage_error(&args, "--policy names "
+                                                  "gb-pandas twice (its "
+                                                  "other name is "
+                                                  "balanced-pandas)");
+            pols[npols++] = p;
+        }
+    } else {
+        for (int p = 0; p < HTA_SIM_NPOLICIES; p++)
+            pols[npols++] = p;
+    }
+    hta_sim_opts o = {0, HTA_ARR_POISSON, HTA_SVC_GEOMETRIC, 1, 1, 1,
+                      100000, 0, 30, 1, &cli_interrupted, NULL, NULL,
+                      NULL, NULL, 0};
+    if (cli_has(&args, "slots-per-unit"))
+        o.per_unit = (double)cli_value(&args, "slots-per-unit")->i;
+    if (cli_has(&args, "slots"))
+        o.slots = cli_value(&args, "slots")->i;
+    o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
+                                          o.slots / 10;
+    if (cli_has(&args, "batches"))
+        o.batches = (int)cli_value(&args, "batches")->i;
+    if (o.warmup >= o.slots || o.slots - o.warmup < o.batches)
+        return cli_usage_error(&args, "--slots must exceed --warmup by at "
+                                      "least --batches (%d), found %lld "
+                                      "and %lld",
+                               o.batches, (long long)o.slots,
+                               (long long)o.warmup);
+    if (cli_has(&args, "load") && cli_has(&args, "sweep"))
+        return cli_usage_error(&args, "give --load or --sweep, not both");
+    double loads[64];
+    int nloads = 1;
+    loads[0] = cli_has(&args, "load") ? cli_value(&args, "load")->x : 1;
+    if (cli_has(&args, "sweep")) {
+        const cli_val *sw = cli_value(&args, "sweep");
+        double A = sw->list[0], B = sw->list[1], step = sw->list[2];
+        if (B < A)
+            return cli_usage_error(&args, "--sweep A,B,STEP needs A <= B, "
+                                          "found '%s'", sw->raw);
+        nloads = 0;
+        for (int k = 0; A + k * step <= B * (1 + 1e-12); k++) {
+            if (nloads == 64)
+                return cli_usage_error(&args, "--sweep: at most 64 loads, "
+                                              "found more in '%s'",
+                                       sw->raw);
+            loads[nloads++] = A + k * step;
+        }
+    }
+    if (cli_has(&args, "arrivals"))
+        o.arrivals = (hta_sim_arrivals)cli_value(&args, "arrivals")->e;
+    if (cli_has(&args, "service"))
+        o.service = (hta_sim_service)cli_value(&args, "service")->e;
+    if (cli_has(&args, "cv")) {
+        if (o.service != HTA_SVC_LOGNORMAL)
+            return cli_usage_error(&args, "--cv applies to --service "
+                                          "lognormal only");
+        o.cv = cli_value(&args, "cv")->x;
+    }
+    if (cli_has(&args, "seed"))
+        o.seed = (uint64_t)cli_value(&args, "seed")->i;
+    const char *tpath = cli_str(&args, "trace-file");
+    if (cli_has(&args, "trace-every") && !tpath)
+        return cli_usage_error(&args, "--trace-every applies with "
+                                      "--trace-file only");
+    o.trace_every = cli_has(&args, "trace-every") ?
+                        cli_value(&args, "trace-every")->i :
+                        (o.slots >= 1000 ? o.slots / 1000 : 1);
+    if ((code = cli_check_outputs(&args, &tpath, 1, &args.pos[0], 1)) != 0)
+        return code;
+    cli_catch_signals();
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_cluster *c = NULL;
+    hta_status st = hta_cluster_parse(args.pos[0], &c, &d);
+    if (st != HTA_OK)
+        return cli_report(st, &d);
+    double total = 0, top = 0, maxload = 0;
+    for (int k = 0; k < nloads; k++)
+        if (loads[k] > maxload)
+            maxload = loads[k];
+    for (int64_t L = 0; L < c->T; L++) {
+        total += c->lambda[L];
+        if (c->lambda[L] > top)
+            top = c->lambda[L];
+    }
+    if (o.arrivals == HTA_ARR_BERNOULLI && top * maxload > o.per_unit) {
+        hta_cluster_free(c);
+        return cli_usage_error(&args, "Bernoulli arrivals need every "
+                                      "lambda_L * load / K <= 1, found %g",
+                               top * maxload / o.per_unit);
+    }
+    hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL};
+    hta_capacity_result cap = {0};
+    st = hta_capacity_solve(c, &co, &cap, &d);
+    double rho1 = cap.rho;
+    hta_capacity_result_free(&cap);
+    hta_outfile out = {0};
+    tracer tr = {NULL, 0, NULL};
+    if (st == HTA_OK && tpath &&
+        (st = hta_outfile_open(&out, tpath, &d)) == HTA_OK) {
+        tr.f = out.f;
+        fprintf(tr.f, "load,policy,slot,number_in_system\n");
+        o.trace = trace_line;
+        o.trace_ctx = &tr;
+    }
+    if (st != HTA_OK) {
+        hta_cluster_free(c);
+        hta_outfile_abort(&out);
+        return cli_report(st, &d);
+    }
+    int json = cli_has(&args, "json"), sweep = cli_has(&args, "sweep");
+    cli_poll_interrupts();
+    cli_progress progress = {0, 0};
+    o.progress = cli_progress_fn(cli_has(&args, "quiet"));
+    o.progress_ctx = &progress;
+    int interrupted = 0;
+    if (json && sweep)
+        printf("[");
+    for (int k = 0; k < nloads && st == HTA_OK && !interrupted; k++) {
+        o.load = loads[k];
+        tr.load = o.load;
+        double rho = rho1 * o.load;
+        if (json) {
+            if (k)
+                printf(", ");
+            json_head(c, &o, total, rho);
+        } else {
+            if (sweep)
+                printf("%s# load %g\n", k ? "\n" : "", o.load);
+            print_head(args.pos[0], c, &o, total, rho);
+        }
+        for (int q = 0; q < npols && st == HTA_OK && !interrupted; q++) {
+            o.policy = (hta_sim_policy)pols[q];
+            tr.policy = hta_sim_policy_names[o.policy];
+            hta_sim_result r;
+            st = hta_sim_run(c, &o, &r, &d);
+            cli_progress_end(&progress);
+            if (st != HTA_OK)
+                break;
+            if (cli_has(&args, "no-timing"))
+                r.seconds = 0;
+            /* delays in time units, throughput per unit */
+            r.mean_delay /= o.per_unit;
+            r.ci_delay /= o.per_unit;
+            r.throughput *= o.per_unit;
+            interrupted = r.cut;
+            if (json)
+                json_row(c, &r, hta_sim_policy_names[o.policy], q == 0);
+            else
+                print_row(c, &r, hta_sim_policy_names[o.policy]);
+            hta_sim_result_free(&r);
+        }
+        if (json && st == HTA_OK)
+            printf("], \"interrupted\": %s}", interrupted ? "true" : "false");
+    }
+    if (json && st == HTA_OK)
+        printf("%s\n", sweep ? "]" : "");
+    if (st == HTA_OK && tr.f)
+        st = hta_outfile_commit(&out, &d);
+    hta_outfile_abort(&out);
+    hta_cluster_free(c);
+    if (st != HTA_OK)
+        return cli_report(st, &d);
+    return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
+}

@@ -1,0 +1,238 @@
+/* The simulator against closed forms and theorems: the discrete-time
+ * Geo/Geo/1 queue, Little's law, conservation, stability inside and
+ * outside the capacity region of hta capacity, and reproducibility. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hta/capacity.h"
+#include "hta/cluster.h"
+#include "hta/rng.h"
+#include "hta/sim.h"
+
+static hta_cluster *cluster(const char *text)
+{
+    char path[] = "/tmp/hta-sim-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    hta_cluster *c = NULL;
+    hta_diag d;
+    hta_status st = hta_cluster_parse(path, &c, &d);
+    remove(path);
+    if (st != HTA_OK)
+        fail_msg("%s", d.msg);
+    return c;
+}
+
+static hta_sim_opts opts(hta_sim_policy p, int64_t slots, uint64_t seed)
+{
+    hta_sim_opts o = {p, HTA_ARR_POISSON, HTA_SVC_GEOMETRIC, 1, 1, 1, slots,
+                      slots / 10, 40, seed, NULL, NULL, NULL, NULL, NULL,
+                      0};
+    return o;
+}
+
+static void run(const hta_cluster *c, const hta_sim_opts *o,
+                hta_sim_result *r)
+{
+    hta_diag d;
+    if (hta_sim_run(c, o, r, &d) != HTA_OK)
+        fail_msg("%s", d.msg);
+    /* conservation, levels, routing: on every run */
+    assert_int_equal(r->arrived, r->departed + r->in_system);
+    assert_int_equal(r->level_errors, 0);
+    assert_int_equal(r->route_errors, 0);
+}
+
+/* One server, Bernoulli(p) arrivals, geometric(mu) service: the number in
+ * system at the end of a slot is a birth-death chain (up p(1-mu), down
+ * (1-p)mu), so P(N = n) = (1-r) r^n with r = p(1-mu)/((1-p)mu):
+ * E[N] = p(1-mu)/(mu-p), and by Little's law for end-of-slot counts
+ * E[delay] = 1 + E[N]/p = 1 + (1-mu)/(mu-p). */
+static void test_geo_geo_1(void **state)
+{
+    (void)state;
+    const double p = 0.3, mu = 0.5;
+    hta_cluster *c = cluster("hta-cluster 1\nservers 1\nrates 0.5 0.25\n"
+                             "type 0.3 0\n");
+    double en = p * (1 - mu) / (mu - p), ew = 1 + (1 - mu) / (mu - p);
+    for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+        hta_sim_opts o = opts((hta_sim_policy)pol, 2000000, 7);
+        o.arrivals = HTA_ARR_BERNOULLI;
+        hta_sim_result r;
+        run(c, &o, &r);
+        print_message("%s: E[N] %.4f +- %.4f (%.4f), E[W] %.4f +- %.4f "
+                      "(%.4f)\n",
+                      hta_sim_policy_names[pol], r.mean_n, r.ci_n, en,
+                      r.mean_delay, r.ci_delay, ew);
+        /* within the 95% interval, widened by half for the 5% misses */
+        assert_true(fabs(r.mean_n - en) <= 1.5 * r.ci_n);
+        assert_true(fabs(r.mean_delay - ew) <= 1.5 * r.ci_delay);
+        assert_true(fabs(r.utilisation - p / mu) < 0.01);
+        assert_true(r.little_gap < 1e-3);
+        assert_false(r.growing);
+        hta_sim_result_free(&r);
+    }
+    hta_cluster_free(c);
+}
+
+/* A random two-level cluster: M servers, T types of 1..3 replicas. */
+static hta_cluster *random_cluster(hta_rng *g, int M, int T, int levels)
+{
+    char *text = malloc(65536);
+    int len = snprintf(text, 65536, "hta-cluster 1\nservers %d\nrates %s\n",
+                       M, levels == 2 ? "0.8 0.2" : "0.9 0.5 0.2");
+    if (levels == 3)
+        len += snprintf(text + len, 65536 - (size_t)len, "topology 4\n");
+    for (int L = 0; L < T; L++) {
+        int k = 1 + (int)hta_rng_below(g, 3);
+        len += snprintf(text + len, 65536 - (size_t)len, "type %.3f",
+                        0.1 + hta_rng_unit(g));
+        int used[3] = {-1, -1, -1};
+        for (int j = 0; j < k; j++) {
+            int s;
+            do
+                s = (int)hta_rng_below(g, (uint64_t)M);
+            while (s == used[0] || s == used[1]);
+            used[j] = s;
+            len += snprintf(text + len, 65536 - (size_t)len, " %d", s);
+        }
+        len += snprintf(text + len, 65536 - (size_t)len, "\n");
+    }
+    hta_cluster *c = cluster(text);
+    free(text);
+    return c;
+}
+
+static double rho_star(const hta_cluster *c)
+{
+    hta_capacity_opts o = {HTA_CAP_LP, 0, 0, 0, NULL, NULL};
+    hta_capacity_result r;
+    hta_diag d;
+    if (hta_capacity_solve(c, &o, &r, &d) != HTA_OK)
+        fail_msg("%s", d.msg);
+    double rho = r.rho;
+    hta_capacity_result_free(&r);
+    return rho;
+}
+
+/* Inside the region (rho* = 0.9 after scaling) JSQ-MaxWeight and
+ * GB-PANDAS keep the number in system bounded, on random clusters of two
+ * and three levels; outside (rho* = 1.05) every policy's number grows. */
+static void test_stability(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 42);
+    for (int it = 0; it < 4; it++) {
+        int levels = it % 2 ? 3 : 2;
+        hta_cluster *c = random_cluster(&g, 12, 10, levels);
+        double rho = rho_star(c);
+        for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+            hta_sim_opts o = opts((hta_sim_policy)pol, 400000, 3 + it);
+            o.load = 0.9 / rho;
+            hta_sim_result r;
+            if (pol == HTA_SIM_JSQ_MAXWEIGHT || pol == HTA_SIM_GB_PANDAS) {
+                run(c, &o, &r);
+                print_message("levels %d rho %.3f %s inside: N %.2f slope "
+                              "%.2g t %.2f\n",
+                              levels, rho, hta_sim_policy_names[pol],
+                              r.mean_n, r.slope, r.slope_t);
+                assert_false(r.growing);
+                assert_true(r.mean_n < 50 * c->M);
+                assert_true(r.little_gap < 0.01);
+                hta_sim_result_free(&r);
+            }
+            o.load = 1.05 / rho;
+            o.slots = 200000;
+            o.warmup = 20000;
+            run(c, &o, &r);
+            assert_true(r.growing);
+            assert_true(r.in_system > 0);
+            hta_sim_result_free(&r);
+        }
+        hta_cluster_free(c);
+    }
+}
+
+/* Wang et al.'s set-up in small: 10 servers, data on 8 (one type each),
+ * alpha 0.8, gamma 0.2.  The region's boundary is 8 * 0.8 + 2 * 0.2 = 6.8
+ * tasks per slot, and no policy can serve more (the data servers at most
+ * alpha each, the others only remote tasks at gamma), so at rho* = 1.05
+ * every policy's number in system grows at least at the excess
+ * 0.05 * 6.8 per slot, less 4 standard deviations of the noise: the
+ * arrivals (Poisson, variance 7.14 a slot) and the completions (at most
+ * 1/4 per server and slot) over 10^6 slots. */
+static void test_growth_at_excess(void **state)
+{
+    (void)state;
+    hta_cluster *c = cluster("hta-cluster 1\nservers 10\nrates 0.8 0.2\n"
+                             "type 0.85 0\ntype 0.85 1\ntype 0.85 2\n"
+                             "type 0.85 3\ntype 0.85 4\ntype 0.85 5\n"
+                             "type 0.85 6\ntype 0.85 7\n");
+    double rho = rho_star(c);
+    assert_true(fabs(rho - 1) < 1e-9);
+    for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+        hta_sim_opts o = opts((hta_sim_policy)pol, 1000000, 11);
+        o.load = 1.05;
+        hta_sim_result r;
+        run(c, &o, &r);
+        double excess = 0.05 * 6.8;
+        double rate = (double)r.in_system / (double)r.slots;
+        print_message("%s outside: growth %.4f per slot, excess %.4f\n",
+                      hta_sim_policy_names[pol], rate, excess);
+        assert_true(r.growing);
+        double sd = sqrt((6.8 * 1.05 + 10 * 0.25) / (double)r.slots);
+        assert_true(rate >= excess - 4 * sd);
+        hta_sim_result_free(&r);
+    }
+    hta_cluster_free(c);
+}
+
+/* Same seed, same results; another seed, another sample path. */
+static void test_reproducible(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 5);
+    hta_cluster *c = random_cluster(&g, 10, 8, 3);
+    double rho = rho_star(c);
+    for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+        hta_sim_opts o = opts((hta_sim_policy)pol, 50000, 9);
+        o.load = 0.8 / rho;
+        o.service = HTA_SVC_LOGNORMAL;
+        hta_sim_result a, b, x;
+        run(c, &o, &a);
+        run(c, &o, &b);
+        o.seed = 10;
+        run(c, &o, &x);
+        assert_int_equal(a.arrived, b.arrived);
+        assert_int_equal(a.departed, b.departed);
+        assert_true(a.mean_delay == b.mean_delay && a.mean_n == b.mean_n);
+        assert_true(a.arrived != x.arrived || a.mean_n != x.mean_n);
+        hta_sim_result_free(&a);
+        hta_sim_result_free(&b);
+        hta_sim_result_free(&x);
+    }
+    hta_cluster_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_geo_geo_1),
+        cmocka_unit_test(test_stability),
+        cmocka_unit_test(test_growth_at_excess),
+        cmocka_unit_test(test_reproducible),
+    };
+    return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
+}
