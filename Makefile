@@ -147,6 +147,7 @@ experiments: deps-bench
 	@sh scripts/experiments.sh $(BUILD)
 	@sh scripts/capacity_plots.sh $(BUILD)
 	@sh scripts/flowtime_experiments.sh $(BUILD)
+	@sh scripts/sim_experiments.sh $(BUILD)
 
 # Installation (GNU conventions; DESTDIR for staging).  install depends
 # on the built files only: it never runs apt-get.

@@ -7,7 +7,7 @@
 set -eu
 build="gcc make pkg-config libigraph-dev libglpk-dev scdoc"
 test="$build libcmocka-dev picosat valgrind python3 python3-jsonschema bash-completion"
-bench="$test coinor-cbc gnuplot-nox hyperfine time"
+bench="$test coinor-cbc gnuplot-nox hyperfine time parallel"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in
 build) want=$build ;;

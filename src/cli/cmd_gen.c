@@ -325,6 +325,14 @@ static int cluster_params(const cli_args *a, hta_gen_cluster_params *p)
                                        p->servers;
     if (cli_has(a, "replicas"))
         p->replicas = (int32_t)cli_value(a, "replicas")->i;
+    if (k == HTA_CLUSTER_WANG && p->replicas > p->data_servers) {
+        if (cli_has(a, "replicas"))
+            return cli_usage_error(a, "--replicas %ld exceeds the %ld data "
+                                      "servers",
+                                   (long)p->replicas, (long)p->data_servers),
+                   0;
+        p->replicas = p->data_servers; /* the default, 3, capped */
+    }
     const cli_val *rates = cli_value(a, "rates"), *topo = cli_value(a, "topology");
     if (rates->given) {
         p->nrates = rates->n;

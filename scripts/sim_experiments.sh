@@ -1,0 +1,116 @@
+#!/bin/sh
+# The online simulator against Wang et al. (INFOCOM 2013) and GB-PANDAS:
+# 1. Wang's Section V set-up (1000 servers, data on 800 with 3 replicas,
+#    alpha 0.8, gamma 0.2, boundary 680): mean task delay with 95%
+#    intervals against the total arrival rate, every task-level policy;
+# 2. heavy traffic (Wang Section IV) on the set-up scaled down to 10 and
+#    100 servers (same rate ratios): eps * E[number in system] against
+#    eps = capacity - lambda for JSQ-MaxWeight, next to the limit
+#    (sigma^2 + nu^2)/2 (sigma^2 = lambda for Poisson arrivals, nu^2 =
+#    sum_m alpha_m (1 - alpha_m) = 0.16 M);
+# 3. GB-PANDAS' Section 5 set-up (5000 servers, 4 levels, log-normal
+#    service with mean = standard deviation, 10 slots per time unit):
+#    mean delay against rho*.
+# Every point is an independent hta sim run: the runs go through GNU
+# parallel when it is installed (add --sshlogin to spread them over
+# hosts), else one after the other.
+# usage: scripts/sim_experiments.sh [BUILD] [SCALE]   (SCALE multiplies
+# the slots, default 1; writes BUILD/experiments/sim-*)
+set -eu
+build=${1:-build}
+scale=${2:-1}
+hta=$build/hta
+out=$build/experiments
+mkdir -p "$out/sim-runs"
+runs=$out/sim-runs
+run_all() { # the command file: one shell command per line
+    if command -v parallel >/dev/null; then
+        parallel -j "$(nproc)" <"$1"
+    else
+        sh "$1"
+    fi
+}
+summary='import json, sys
+r = json.load(open(sys.argv[1]))
+for p in r["policies"]:
+    print(sys.argv[2], p["policy"], "%.4f %.4f %.4f %s" % (p["delay"], p["delay_ci"],
+          p["number"], "stable" if p["stable"] else "growing"))'
+: >"$runs/cmds"
+# 1. Wang
+"$hta" gen cluster wang --total 680 -o "$out/sim-wang.txt"
+for t in 400 450 500 550 600 630 650 660 670 675; do
+    load=$(python3 -c "print($t / 680)")
+    echo "$hta sim $out/sim-wang.txt --load $load --slots $((40000 * scale)) --json -q >$runs/wang-$t.json" >>"$runs/cmds"
+done
+# 2. heavy traffic, M = 10 and 100
+for M in 10 100; do
+    D=$((M * 8 / 10))
+    cap=$(python3 -c "print($D * 0.8 + ($M - $D) * 0.2)")
+    "$hta" gen cluster wang --servers $M --data-servers $D --total "$cap" -o "$out/sim-ht-$M.txt"
+    for eps in 2 1 0.5 0.25 0.1; do
+        load=$(python3 -c "print(($cap - $eps) / $cap)")
+        slots=$(python3 -c "print(int(max(200000, 400 * ($cap + 0.16 * $M) / $eps ** 2) * $scale))")
+        echo "$hta sim $out/sim-ht-$M.txt --policy jsq-maxweight --load $load --slots $slots --json -q >$runs/ht-$M-$eps.json" >>"$runs/cmds"
+    done
+done
+# 3. GB-PANDAS
+"$hta" gen cluster gbpandas --load 1 -o "$out/sim-gb.txt"
+rho=$("$hta" capacity "$out/sim-gb.txt" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["rho"])')
+for r in 0.5 0.7 0.8 0.9 0.95; do
+    load=$(python3 -c "print($r / $rho)")
+    echo "$hta sim $out/sim-gb.txt --load $load --service lognormal --slots-per-unit 10 --slots $((20000 * scale)) --json -q >$runs/gb-$r.json" >>"$runs/cmds"
+done
+run_all "$runs/cmds"
+{
+    echo "# total_rate policy delay ci number verdict (Wang set-up, boundary 680)"
+    for t in 400 450 500 550 600 630 650 660 670 675; do
+        python3 -c "$summary" "$runs/wang-$t.json" "$t"
+    done
+} >"$out/sim-wang.dat"
+{
+    echo "# M eps eps*E[N] limit (sigma^2+nu^2)/2 verdict (JSQ-MaxWeight)"
+    for M in 10 100; do
+        D=$((M * 8 / 10))
+        for eps in 2 1 0.5 0.25 0.1; do
+            python3 -c '
+import json, sys
+M, eps = int(sys.argv[2]), float(sys.argv[3])
+cap = 0.8 * (M * 8 // 10) + 0.2 * (M - M * 8 // 10)
+p = json.load(open(sys.argv[1]))["policies"][0]
+print(M, eps, "%.4f %.4f %s" % (eps * p["number"], (cap - eps + 0.16 * M) / 2, "stable" if p["stable"] else "growing"))' \
+                "$runs/ht-$M-$eps.json" "$M" "$eps"
+        done
+    done
+} >"$out/sim-heavy.dat"
+{
+    echo "# rho* policy delay(units) ci number verdict (GB-PANDAS set-up, log-normal cv 1)"
+    for r in 0.5 0.7 0.8 0.9 0.95; do
+        python3 -c "$summary" "$runs/gb-$r.json" "$r"
+    done
+} >"$out/sim-gb.dat"
+cat "$out/sim-wang.dat" "$out/sim-heavy.dat" "$out/sim-gb.dat"
+gnuplot <<GP
+set terminal pngcairo size 1500,500 noenhanced
+set output "$out/sim.png"
+set multiplot layout 1,3
+set title "Wang et al. set-up: mean delay (slots)"
+set xlabel "total arrival rate (boundary 680)"
+set logscale y
+set key top left
+plot for [p in "jsq-maxweight priority gb-pandas"] "< grep ' '.p.' ' $out/sim-wang.dat" using 1:3:4 with yerrorlines title p
+unset logscale y
+set title "heavy traffic, JSQ-MaxWeight: eps * E[N]"
+set xlabel "eps"
+set logscale x
+plot "< awk '\$1 == 10' $out/sim-heavy.dat" using 2:3 with linespoints title "M = 10", \
+     "< awk '\$1 == 10' $out/sim-heavy.dat" using 2:4 with lines dashtype 2 title "(sigma^2+nu^2)/2, M = 10", \
+     "< awk '\$1 == 100' $out/sim-heavy.dat" using 2:3 with linespoints title "M = 100", \
+     "< awk '\$1 == 100' $out/sim-heavy.dat" using 2:4 with lines dashtype 2 title "(sigma^2+nu^2)/2, M = 100"
+unset logscale x
+set title "GB-PANDAS set-up: mean delay (time units)"
+set xlabel "rho*"
+set logscale y
+plot for [p in "jsq-maxweight priority gb-pandas fcfs"] "< grep ' '.p.' ' $out/sim-gb.dat" using 1:3:4 with yerrorlines title p
+unset multiplot
+GP
+echo "plot: $out/sim.png"
