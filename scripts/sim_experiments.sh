@@ -97,7 +97,7 @@ set title "Wang et al. set-up: mean delay (slots)"
 set xlabel "total arrival rate (boundary 680)"
 set logscale y
 set key top left
-plot for [p in "jsq-maxweight priority gb-pandas"] "< grep ' '.p.' ' $out/sim-wang.dat" using 1:3:4 with yerrorlines title p
+plot for [p in "jsq-maxweight priority gb-pandas"] "< grep ' ".p." ' $out/sim-wang.dat" using 1:3:4 with yerrorlines title p
 unset logscale y
 set title "heavy traffic, JSQ-MaxWeight: eps * E[N]"
 set xlabel "eps"
@@ -110,7 +110,7 @@ unset logscale x
 set title "GB-PANDAS set-up: mean delay (time units)"
 set xlabel "rho*"
 set logscale y
-plot for [p in "jsq-maxweight priority gb-pandas fcfs"] "< grep ' '.p.' ' $out/sim-gb.dat" using 1:3:4 with yerrorlines title p
+plot for [p in "jsq-maxweight priority gb-pandas fcfs"] "< grep ' ".p." ' $out/sim-gb.dat" using 1:3:4 with yerrorlines title p
 unset multiplot
 GP
 echo "plot: $out/sim.png"

@@ -13,10 +13,12 @@
  *
  * Service times: geometric with parameter alpha_n (mean 1/alpha_n, Wang's
  * model), or a continuous time X of mean 1/alpha_n (log-normal with a
- * given coefficient of variation, exponential, deterministic) taking
- * ceil(X) slots (at least 1).  With K slots per time unit (per_unit) the
- * rates are per unit: geometric alpha_n / K, ceil(K X) slots, arrival
- * rates / K per slot; the rounding then adds at most 1/K unit.  Common random numbers: arrivals come from
+ * given coefficient of variation, exponential, deterministic) rounded to
+ * whole slots without bias: floor(X) slots and one more with probability
+ * frac(X), at least 1.  With K slots per time unit (per_unit) the rates
+ * are per unit: geometric alpha_n / K, K X slots rounded so, arrival
+ * rates / K per slot; only the minimum of 1 slot then biases the mean,
+ * when K X < 1.  Common random numbers: arrivals come from
  * their own stream and the service time of task k at level n is a
  * function of (seed, k, n) alone, so every policy sees one sample path.
  *

@@ -28,13 +28,14 @@ static const cli_opt options[] = {
     {"service", 0, OPT_ENUM, 0, 0, 0, 0, 0,
      "geometric|lognormal|exponential|deterministic", 0, "S",
      "service time at level n, mean 1/alpha_n: geometric slots\n"
-     "(default), or ceil of a continuous time"},
+     "(default), or a continuous time rounded to slots without\n"
+     "bias (floor, plus one with probability the fraction)"},
     {"cv", 0, OPT_REAL, 0, 100, OPT_OPEN_LO, 0, 0, NULL, 0, "C",
      "log-normal: standard deviation / mean (default 1)"},
     {"slots-per-unit", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "K",
      "rates are per time unit of K slots (default 1): arrivals\n"
-     "lambda/K per slot, geometric alpha/K, ceil(K X) slots for a\n"
-     "continuous time X; delays are reported in units"},
+     "lambda/K per slot, geometric alpha/K, K X slots (rounded\n"
+     "without bias) for a continuous time X; delays in units"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, 0, "S",
      "random seed (default 1): the same arrivals and service times\n"
      "for every policy"},

@@ -258,18 +258,24 @@ static int64_t service_slots(const sim *s, int64_t id, int level)
         x = ceil(log(u) * s->geo[level - 1]);
         break;
     case HTA_SVC_EXPONENTIAL:
-        x = ceil(-log(u) / a);
+        x = -log(u) / a;
         break;
     case HTA_SVC_DETERMINISTIC:
-        x = ceil(1 / a - 1e-12);
+        x = 1 / a;
         break;
     default: { /* log-normal of mean 1/a and the given cv */
         double v = unit_open(mix(h));
         double z = sqrt(-2 * log(u)) * cos(2 * M_PI * v);
         double s2 = log1p(s->o->cv * s->o->cv);
-        x = ceil(exp(-log(a) - s2 / 2 + sqrt(s2) * z));
+        x = exp(-log(a) - s2 / 2 + sqrt(s2) * z);
         break;
     }
+    }
+    if (s->o->service != HTA_SVC_GEOMETRIC) {
+        /* a continuous time x (slots): floor(x) slots and one more with
+         * probability frac(x), so the mean stays x; at least 1 slot */
+        double w = unit_open(mix(h ^ 0xA5A5A5A5A5A5A5A5ull)), f = floor(x);
+        x = f + (w <= x - f ? 1 : 0);
     }
     if (!(x >= 1))
         x = 1;
