@@ -220,7 +220,23 @@ static int32_t run_tasks(sim *s, hta_diag *d, hta_status *st)
  * remaining workload M_i + R_i" (the relaxation: map and reduce work of a
  * job may run in the same slot, on any number of machines).  The served
  * jobs are a prefix of the sorted list and keep their order; a job's first
- * M_i units are its map work. */
+ * M_i units are its map work.
+ *
+ * Why its total flow time is a lower bound on the optimum F* (the paper's
+ * argument, for both scenarios):
+ * (a) every feasible schedule is one of the relaxation: drop the rule
+ *     that reduce work waits for the slot after the map's last, merge the
+ *     two phases into one pool of M_i + R_i units; a non-preemptive
+ *     schedule is in particular a preemptive one;
+ * (b) the relaxation is one machine of speed N with preemption and
+ *     release dates a_i; the total flow time is the sum over slots t of
+ *     the number of jobs present at t (arrived, not done before t);
+ * (c) SRPT minimises that number at every t (Schrage: take any schedule
+ *     and the first slot where it serves a unit of a job j while a job k
+ *     with less remaining work waits; swapping the next units of j and k
+ *     finishes k no later than j did and j no later than k did, so the
+ *     number of jobs done by any slot does not drop; repeat).
+ * Hence SRPT's total <= the relaxation's optimum <= F*. */
 static hta_status virtual_step(sim *s, hta_diag *d)
 {
     int64_t cap = s->N;
