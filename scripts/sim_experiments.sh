@@ -10,7 +10,13 @@
 #    sum_m alpha_m (1 - alpha_m) = 0.16 M);
 # 3. GB-PANDAS' Section 5 set-up (5000 servers, 4 levels, log-normal
 #    service with mean = standard deviation, 10 slots per time unit):
-#    mean delay against rho*.
+#    mean delay against rho*;
+# 4. job arrivals on Wang's set-up (geometric jobs of mean 10 tasks):
+#    task and job delay of jsq-maxweight, fair, delay and fcfs at small and
+#    middle rates;
+# 5. the FB-2009 SWIM day (instances/swim) on 600 servers (racks of 20,
+#    rates 1, 0.5, 0.25; a slot is a minute, a task one 64 MB block): job
+#    delay median, 95th and 99th percentile by job size, every policy.
 # Every point is an independent hta sim run: the runs go through GNU
 # parallel when it is installed (add --sshlogin to spread them over
 # hosts), else one after the other.
@@ -60,6 +66,14 @@ for r in 0.5 0.7 0.8 0.9 0.95; do
     load=$(python3 -c "print($r / $rho)")
     echo "$hta sim $out/sim-gb.txt --load $load --service lognormal --slots-per-unit 10 --slots $((20000 * scale)) --json -q >$runs/gb-$r.json" >>"$runs/cmds"
 done
+# 4. Wang with job arrivals
+for t in 100 200 300 400 500; do
+    load=$(python3 -c "print($t / 680)")
+    echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-$t.json" >>"$runs/cmds"
+done
+# 5. the FB-2009 day
+"$hta" gen cluster gbpandas --servers 600 --types 600 --topology 20 --rates 1,0.5,0.25 --load 1 -o "$out/sim-fb.txt"
+echo "$hta sim $out/sim-fb.txt --arrivals jobs --jobs-trace instances/swim/FB-2009_samples_24_times_1hr_0.tsv --time-scale 60 --slots 3000 --warmup 0 --json -q >$runs/fb2009.json" >>"$runs/cmds"
 run_all "$runs/cmds"
 {
     echo "# total_rate policy delay ci number verdict (Wang set-up, boundary 680)"
@@ -88,7 +102,23 @@ print(M, eps, "%.4f %.4f %s" % (eps * p["number"], (cap - eps + 0.16 * M) / 2, "
         python3 -c "$summary" "$runs/gb-$r.json" "$r"
     done
 } >"$out/sim-gb.dat"
-cat "$out/sim-wang.dat" "$out/sim-heavy.dat" "$out/sim-gb.dat"
+{
+    echo "# total_rate policy task_delay job_delay job_ci verdict (Wang set-up, jobs of geometric(10) tasks)"
+    for t in 100 200 300 400 500; do
+        python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+for p in r["policies"]:
+    print(sys.argv[2], p["policy"], "%.3f %.3f %.3f %s" % (p["delay"], p["job_delay"], p["job_delay_ci"], "stable" if p["stable"] else "growing"))' "$runs/wjobs-$t.json" "$t"
+    done
+} >"$out/sim-wang-jobs.dat"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("# FB-2009 day, 600 servers: job delay (minutes) median/95th/99th by job size (map tasks); jobs done of", r["policies"][0]["jobs"])
+for p in r["policies"]:
+    print(p["policy"], p["jobs_done"], " ".join("%s:%d:%.3g/%.3g/%.3g" % (c["size"], c["jobs"], c["p50"], c["p95"], c["p99"]) for c in p["job_classes"]))'     "$runs/fb2009.json" >"$out/sim-fb2009.dat"
+cat "$out/sim-wang.dat" "$out/sim-heavy.dat" "$out/sim-gb.dat" "$out/sim-wang-jobs.dat" "$out/sim-fb2009.dat"
 gnuplot <<GP
 set terminal pngcairo size 1500,500 noenhanced
 set output "$out/sim.png"

@@ -21,6 +21,8 @@
 
 #include "hta/diag.h"
 
+struct hta_rng;
+
 /* Limits every reader and generator enforces (so that a run is bounded
  * by the input: the schedulers simulate at most a few slots per unit). */
 #define HTA_JOBS_MAX_JOBS 100000000LL    /* 10^8 jobs */
@@ -75,6 +77,9 @@ int hta_dist_parse(const char *s, hta_dist *out, char *msg, size_t size);
 
 /* The exact mean of the integer-valued distribution (the ceil included). */
 double hta_dist_mean(const hta_dist *dist);
+
+/* One draw (>= 1, at most 10^9). */
+int64_t hta_dist_draw(const hta_dist *dist, struct hta_rng *r);
 
 typedef struct hta_jobs_gen {
     int64_t jobs;     /* how many */

@@ -32,6 +32,7 @@
 
 #include "hta/cluster.h"
 #include "hta/diag.h"
+#include "hta/jobs.h"
 #include "hta/progress.h"
 
 typedef enum hta_sim_policy {
@@ -39,14 +40,20 @@ typedef enum hta_sim_policy {
     HTA_SIM_PRIORITY,      /* JSQ-Priority (Pandas) */
     HTA_SIM_GB_PANDAS,     /* Balanced-Pandas / GB-PANDAS */
     HTA_SIM_FCFS,          /* Hadoop FIFO: one queue */
+    HTA_SIM_FAIR,          /* naive fair sharing (job arrivals only) */
+    HTA_SIM_DELAY,         /* delay scheduling (job arrivals only) */
     HTA_SIM_NPOLICIES
 } hta_sim_policy;
 
 extern const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES];
 
+#define HTA_SIM_CLASSES 5
+#define HTA_SIM_BINS 2800 /* log_{1.01} of 10^12 */
+
 typedef enum hta_sim_arrivals {
     HTA_ARR_POISSON,  /* Poisson(lambda_L) tasks of type L per slot */
-    HTA_ARR_BERNOULLI /* one task of type L with probability lambda_L */
+    HTA_ARR_BERNOULLI, /* one task of type L with probability lambda_L */
+    HTA_ARR_JOBS       /* jobs of several tasks (job_size or a trace) */
 } hta_sim_arrivals;
 
 typedef enum hta_sim_service {
@@ -74,6 +81,14 @@ typedef struct hta_sim_opts {
     volatile sig_atomic_t *stop; /* polled: ends the run early (cut) */
     hta_progress_fn progress;
     void *progress_ctx;
+    /* job arrivals (HTA_ARR_JOBS): Poisson jobs per slot at the rate that
+     * gives the tasks' total rate, each of job_size tasks whose types are
+     * drawn in proportion to lambda; or, when trace is set, the jobs of a
+     * trace (arrival slot, map tasks = its map work) */
+    hta_dist job_size;
+    const hta_jobs *trace_jobs;
+    int delay[2]; /* delay scheduling: skips before rack-local (D1) and
+                     before remote (D1 + D2) tasks; two levels: D1 only */
     /* the sample path: called with the number in system at the end of
      * every trace_every-th slot (may be NULL) */
     void (*trace)(void *ctx, int64_t slot, int64_t n);
@@ -88,6 +103,14 @@ typedef struct hta_sim_result {
     /* over the measured slots (after the warm-up) */
     double mean_n, ci_n;         /* number in system, 95% half-width */
     double mean_delay, ci_delay; /* of the tasks departing, 95% */
+    double mean_job_delay, ci_job_delay; /* job arrivals: of the jobs whose
+                                            last task departs, 95% */
+    int64_t jobs_arrived, jobs_done;
+    /* job delays by job size (tasks 1, 2-10, 11-100, 101-1000, >1000) of
+     * the jobs done after the warm-up: count, median, 95th and 99th
+     * percentile, from a logarithmic histogram (within 0.5%) */
+    int64_t class_jobs[HTA_SIM_CLASSES];
+    double class_pct[HTA_SIM_CLASSES][3];
     double throughput;           /* departures per slot */
     double little_gap;   /* |mean_n - throughput (mean_delay - 1)| /
                             max(mean_n, 1e-12), over the whole run */

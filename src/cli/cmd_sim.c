@@ -11,9 +11,10 @@
 #include "report.h"
 
 static const cli_opt options[] = {
-    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, 5,
-     "jsq-maxweight|priority|gb-pandas|balanced-pandas|fcfs", 0,
-     "P[,P...]", "policies (default: all; balanced-pandas is gb-pandas)"},
+    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, 7,
+     "jsq-maxweight|priority|gb-pandas|balanced-pandas|fcfs|fair|delay", 0,
+     "P[,P...]", "policies (default: all that apply; balanced-pandas is\n"
+                 "gb-pandas; fair and delay need --arrivals jobs)"},
     {"slots", 0, OPT_INT, 2, 1e15, 0, 0, 0, NULL, 0, "T",
      "slots to simulate (default 100000)"},
     {"warmup", 0, OPT_INT, 0, 1e15, 0, 0, 0, NULL, 0, "W",
@@ -22,9 +23,24 @@ static const cli_opt options[] = {
      "batch means for the 95% intervals (default 30)"},
     {"load", 0, OPT_REAL, 0, 1e6, OPT_OPEN_LO, 0, 0, NULL, 0, "X",
      "multiply every arrival rate by X (default 1)"},
-    {"arrivals", 0, OPT_ENUM, 0, 0, 0, 0, 0, "poisson|bernoulli", 0, "A",
-     "tasks of type L per slot: Poisson(lambda_L) (default) or\n"
-     "Bernoulli(lambda_L), lambda_L <= 1"},
+    {"arrivals", 0, OPT_ENUM, 0, 0, 0, 0, 0, "poisson|bernoulli|jobs", 0,
+     "A", "tasks of type L per slot: Poisson(lambda_L) (default) or\n"
+          "Bernoulli(lambda_L), lambda_L <= 1; jobs: Poisson jobs of\n"
+          "--job-size tasks (or --jobs-trace), types drawn by lambda"},
+    {"job-size", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
+     "tasks per job: fixed:V, uniform:LO:HI, exp:MEAN (geometric),\n"
+     "pareto:SHAPE:MIN (default fixed:10)"},
+    {"jobs-trace", 0, OPT_IN, 0, 0, 0, 0, 0, NULL, 0, "FILE",
+     "jobs of a SWIM trace: arrivals at the recorded times, one\n"
+     "task per block of input (see --time-scale, --block-mb)"},
+    {"time-scale", 0, OPT_REAL, 0, 1e9, OPT_OPEN_LO, 0, 0, NULL, 0, "S",
+     "--jobs-trace: seconds per slot (default 1)"},
+    {"block-mb", 0, OPT_REAL, 0, 1e9, OPT_OPEN_LO, 0, 0, NULL, 0, "B",
+     "--jobs-trace: MiB of input per map task (default 64)"},
+    {"delay", 0, OPT_INTS, 0, 1000000000, 0, 1, 2, NULL, 0, "D1[,D2]",
+     "delay scheduling: skips before rack-local tasks and then\n"
+     "before remote ones (default M,M: a round of every server;\n"
+     "two levels: D1 only)"},
     {"service", 0, OPT_ENUM, 0, 0, 0, 0, 0,
      "geometric|lognormal|exponential|deterministic", 0, "S",
      "service time at level n, mean 1/alpha_n: geometric slots\n"
@@ -57,7 +73,8 @@ static const cli_spec spec = {
     "Simulates the online map-task schedulers on a cluster file (the one\n"
     "hta capacity reads), slot by slot, with common random numbers:\n"
     "jsq-maxweight (Wang et al.), priority (JSQ-Priority, Pandas),\n"
-    "gb-pandas (Balanced-Pandas, GB-PANDAS) and fcfs (Hadoop FIFO).\n"
+    "gb-pandas (Balanced-Pandas, GB-PANDAS), fcfs (Hadoop FIFO), and with\n"
+    "job arrivals fair (naive fair sharing) and delay (delay scheduling).\n"
     "Prints rho* of the load (hta capacity), then per policy the mean task\n"
     "delay (queueing + service, in slots) and number in system with 95%\n"
     "intervals from batch means, the throughput, the utilisation, the\n"
@@ -66,9 +83,13 @@ static const cli_spec spec = {
     "second half: a t-test on the slope of the batch means).\n",
     options, (int)(sizeof options / sizeof options[0]), 1, 1, NULL};
 
-static const int policy_of_choice[] = {HTA_SIM_JSQ_MAXWEIGHT,
-                                       HTA_SIM_PRIORITY, HTA_SIM_GB_PANDAS,
-                                       HTA_SIM_GB_PANDAS, HTA_SIM_FCFS};
+static const int policy_of_choice[] = {
+    HTA_SIM_JSQ_MAXWEIGHT, HTA_SIM_PRIORITY, HTA_SIM_GB_PANDAS,
+    HTA_SIM_GB_PANDAS,     HTA_SIM_FCFS,     HTA_SIM_FAIR,
+    HTA_SIM_DELAY};
+
+static const char *const class_names[HTA_SIM_CLASSES] = {
+    "1", "2-10", "11-100", "101-1000", ">1000"};
 
 static void print_row(const hta_cluster *c, const hta_sim_result *r,
                       const char *name)
@@ -80,6 +101,18 @@ static void print_row(const hta_cluster *c, const hta_sim_result *r,
         printf("%s%.3f", n ? "/" : "", r->level_frac[n]);
     printf(" %8.1e %s%s\n", r->little_gap,
            r->growing ? "growing" : "stable", r->cut ? " (cut short)" : "");
+    if (r->jobs_arrived) {
+        printf("%-14s job delay %.3f +- %.3f, %lld of %lld jobs done; "
+               "median/95th/99th by size:",
+               "", r->mean_job_delay, r->ci_job_delay,
+               (long long)r->jobs_done, (long long)r->jobs_arrived);
+        for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
+            if (r->class_jobs[cl])
+                printf(" %s tasks (%lld) %.3g/%.3g/%.3g;", class_names[cl],
+                       (long long)r->class_jobs[cl], r->class_pct[cl][0],
+                       r->class_pct[cl][1], r->class_pct[cl][2]);
+        putchar('\n');
+    }
 }
 
 static void json_row(const hta_cluster *c, const hta_sim_result *r,
@@ -113,6 +146,27 @@ static void json_row(const hta_cluster *c, const hta_sim_result *r,
     json_number(stdout, r->slope);
     printf(", \"slope_t\": ");
     json_number(stdout, r->slope_t);
+    printf(", \"jobs\": %lld, \"jobs_done\": %lld, \"job_delay\": ",
+           (long long)r->jobs_arrived, (long long)r->jobs_done);
+    json_number(stdout, r->jobs_arrived ? r->mean_job_delay : NAN);
+    printf(", \"job_delay_ci\": ");
+    json_number(stdout, r->jobs_arrived ? r->ci_job_delay : NAN);
+    printf(", \"job_classes\": [");
+    for (int cl = 0, lead = 1; cl < HTA_SIM_CLASSES; cl++) {
+        if (!r->class_jobs[cl])
+            continue;
+        printf("%s{\"size\": \"%s\", \"jobs\": %lld, \"p50\": ",
+               lead ? "" : ", ", class_names[cl],
+               (long long)r->class_jobs[cl]);
+        json_number(stdout, r->class_pct[cl][0]);
+        printf(", \"p95\": ");
+        json_number(stdout, r->class_pct[cl][1]);
+        printf(", \"p99\": ");
+        json_number(stdout, r->class_pct[cl][2]);
+        putchar('}');
+        lead = 0;
+    }
+    putchar(']');
     printf(", \"stable\": %s, \"seconds\": ", r->growing ? "false" : "true");
     json_number(stdout, r->seconds);
     putchar('}');
@@ -131,7 +185,7 @@ static void trace_line(void *ctx, int64_t slot, int64_t n)
             (long long)n);
 }
 
-static const char *const arr_names[] = {"poisson", "bernoulli"};
+static const char *const arr_names[] = {"poisson", "bernoulli", "jobs"};
 static const char *const svc_names[] = {"geometric", "lognormal",
                                         "exponential", "deterministic"};
 
@@ -182,7 +236,9 @@ int cmd_sim(int argc, char **argv)
     int code = 0;
     if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
-    int pols[5], npols = 0;
+    int pols[HTA_SIM_NPOLICIES], npols = 0;
+    int jobs = cli_has(&args, "arrivals") &&
+               cli_value(&args, "arrivals")->e == HTA_ARR_JOBS;
     const cli_val *pv = cli_value(&args, "policy");
     if (pv->given) {
         for (int q = 0; q < pv->n; q++) {
@@ -193,15 +249,48 @@ int cmd_sim(int argc, char **argv)
                                                   "gb-pandas twice (its "
                                                   "other name is "
                                                   "balanced-pandas)");
+            if ((p == HTA_SIM_FAIR || p == HTA_SIM_DELAY) && !jobs)
+                return cli_usage_error(&args, "%s schedules jobs: it needs "
+                                              "--arrivals jobs",
+                                       hta_sim_policy_names[p]);
             pols[npols++] = p;
         }
     } else {
         for (int p = 0; p < HTA_SIM_NPOLICIES; p++)
-            pols[npols++] = p;
+            if (jobs || (p != HTA_SIM_FAIR && p != HTA_SIM_DELAY))
+                pols[npols++] = p;
     }
-    hta_sim_opts o = {0, HTA_ARR_POISSON, HTA_SVC_GEOMETRIC, 1, 1, 1,
-                      100000, 0, 30, 1, &cli_interrupted, NULL, NULL,
-                      NULL, NULL, 0};
+    if (!jobs && (cli_has(&args, "job-size") || cli_has(&args, "jobs-trace")))
+        return cli_usage_error(&args, "--job-size and --jobs-trace apply "
+                                      "to --arrivals jobs only");
+    if (cli_has(&args, "job-size") && cli_has(&args, "jobs-trace"))
+        return cli_usage_error(&args, "give --job-size or --jobs-trace, "
+                                      "not both");
+    if (cli_has(&args, "jobs-trace") &&
+        (cli_has(&args, "load") || cli_has(&args, "sweep")))
+        return cli_usage_error(&args, "--load and --sweep do not apply to "
+                                      "--jobs-trace (its times set the "
+                                      "rate; see --time-scale)");
+    if (!cli_has(&args, "jobs-trace") &&
+        (cli_has(&args, "time-scale") || cli_has(&args, "block-mb")))
+        return cli_usage_error(&args, "--time-scale and --block-mb apply "
+                                      "to --jobs-trace only");
+    int want_delay = 0;
+    for (int q = 0; q < npols; q++)
+        want_delay |= pols[q] == HTA_SIM_DELAY;
+    if (cli_has(&args, "delay") && !want_delay)
+        return cli_usage_error(&args, "--delay applies to the delay policy "
+                                      "only");
+    hta_sim_opts o = {.arrivals = HTA_ARR_POISSON,
+                      .service = HTA_SVC_GEOMETRIC,
+                      .cv = 1,
+                      .load = 1,
+                      .per_unit = 1,
+                      .slots = 100000,
+                      .batches = 30,
+                      .seed = 1,
+                      .stop = &cli_interrupted,
+                      .delay = {-1, -1}};
     if (cli_has(&args, "slots-per-unit"))
         o.per_unit = (double)cli_value(&args, "slots-per-unit")->i;
     if (cli_has(&args, "slots"))
@@ -248,6 +337,17 @@ int cmd_sim(int argc, char **argv)
     }
     if (cli_has(&args, "seed"))
         o.seed = (uint64_t)cli_value(&args, "seed")->i;
+    o.job_size = (hta_dist){HTA_DIST_FIXED, 10, 0};
+    if (cli_has(&args, "job-size")) {
+        char msg[300];
+        hta_dist_parse(cli_str(&args, "job-size"), &o.job_size, msg,
+                       sizeof msg); /* checked by cli_parse */
+    }
+    if (cli_has(&args, "delay")) {
+        const cli_val *dv = cli_value(&args, "delay");
+        o.delay[0] = (int)dv->list[0];
+        o.delay[1] = dv->n > 1 ? (int)dv->list[1] : 0;
+    }
     const char *tpath = cli_str(&args, "trace-file");
     if (cli_has(&args, "trace-every") && !tpath)
         return cli_usage_error(&args, "--trace-every applies with "
@@ -279,6 +379,25 @@ int cmd_sim(int argc, char **argv)
                                       "lambda_L * load / K <= 1, found %g",
                                top * maxload / o.per_unit);
     }
+    hta_jobs *trace = NULL;
+    if (cli_has(&args, "jobs-trace")) {
+        const double mib = 1048576.0;
+        hta_swim_opts so = {64 * mib, 1, 1024 * mib};
+        if (cli_has(&args, "block-mb"))
+            so.block_bytes = cli_value(&args, "block-mb")->x * mib;
+        if (cli_has(&args, "time-scale"))
+            so.slot_seconds = cli_value(&args, "time-scale")->x;
+        st = hta_jobs_from_swim(cli_str(&args, "jobs-trace"), &so, &trace,
+                                &d);
+        if (st != HTA_OK) {
+            hta_cluster_free(c);
+            return cli_report(st, &d);
+        }
+        o.trace_jobs = trace;
+    }
+    for (int i = 0; i < 2; i++) /* default: one skip per server */
+        if (o.delay[i] < 0)
+            o.delay[i] = c->M;
     hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL};
     hta_capacity_result cap = {0};
     st = hta_capacity_solve(c, &co, &cap, &d);
@@ -295,6 +414,7 @@ int cmd_sim(int argc, char **argv)
     }
     if (st != HTA_OK) {
         hta_cluster_free(c);
+        hta_jobs_free(trace);
         hta_outfile_abort(&out);
         return cli_report(st, &d);
     }
@@ -310,6 +430,16 @@ int cmd_sim(int argc, char **argv)
         o.load = loads[k];
         tr.load = o.load;
         double rho = rho1 * o.load;
+        if (trace) { /* the trace's own rate, the cluster's type mix */
+            double span = (double)(trace->arrival[trace->n - 1] -
+                                   trace->arrival[0] + 1);
+            double tasks = 0;
+            for (int64_t i = 0; i < trace->n; i++)
+                tasks += (double)trace->map[i];
+            double rate = tasks / span * o.per_unit;
+            rho = total > 0 ? rho1 * rate / total : 0;
+            o.load = total > 0 ? rate / total : 1; /* for the report */
+        }
         if (json) {
             if (k)
                 printf(", ");
@@ -332,6 +462,11 @@ int cmd_sim(int argc, char **argv)
             /* delays in time units, throughput per unit */
             r.mean_delay /= o.per_unit;
             r.ci_delay /= o.per_unit;
+            r.mean_job_delay /= o.per_unit;
+            r.ci_job_delay /= o.per_unit;
+            for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
+                for (int i = 0; i < 3; i++)
+                    r.class_pct[cl][i] /= o.per_unit;
             r.throughput *= o.per_unit;
             interrupted = r.cut;
             if (json)
@@ -349,6 +484,7 @@ int cmd_sim(int argc, char **argv)
         st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
     hta_cluster_free(c);
+    hta_jobs_free(trace);
     if (st != HTA_OK)
         return cli_report(st, &d);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);

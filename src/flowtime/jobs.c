@@ -316,7 +316,7 @@ double hta_dist_mean(const hta_dist *dist)
     return 0;
 }
 
-static int64_t dist_draw(const hta_dist *dist, hta_rng *r)
+int64_t hta_dist_draw(const hta_dist *dist, hta_rng *r)
 {
     double u = 1.0 - hta_rng_unit(r); /* (0, 1] */
     double x;
@@ -367,10 +367,10 @@ hta_status hta_jobs_generate(const hta_jobs_gen *g, hta_jobs **out,
                               (long long)HTA_JOBS_MAX_ARRIVAL);
             goto done;
         }
-        int64_t m = dist_draw(&g->map, &r), k = 0;
+        int64_t m = hta_dist_draw(&g->map, &r), k = 0;
         int only = g->map_only > 0 && hta_rng_unit(&r) < g->map_only;
         if (!only) {
-            int64_t R = dist_draw(&g->reduce, &r);
+            int64_t R = hta_dist_draw(&g->reduce, &r);
             k = 1 + (int64_t)hta_rng_below(&r, (uint64_t)g->max_tasks);
             if (k > R)
                 k = R;

@@ -28,7 +28,7 @@
 #endif
 
 const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES] = {
-    "jsq-maxweight", "priority", "gb-pandas", "fcfs"};
+    "jsq-maxweight", "priority", "gb-pandas", "fcfs", "fair", "delay"};
 
 void hta_sim_result_free(hta_sim_result *r)
 {
@@ -110,8 +110,8 @@ typedef struct sim {
     int32_t *grp[HTA_MAX_LEVELS]; /* group of each server, levels 2..N-1 */
     int32_t *gstart[HTA_MAX_LEVELS]; /* first server of each group, +end */
     /* the task pool */
-    int64_t *t_arr, *t_id, *t_type, *t_next;
-    size_t cap_arr, cap_id, cap_type, cap_next;
+    int64_t *t_arr, *t_id, *t_type, *t_next, *t_prev, *t_job;
+    size_t cap_arr, cap_id, cap_type, cap_next, cap_prev, cap_tjob;
     int64_t pool_n, free_list;
     int64_t next_id;
     /* servers */
@@ -131,6 +131,23 @@ typedef struct sim {
     hta_rng arr_rng, route_rng;
     int64_t in_system;
     uint64_t rot;
+    /* jobs (job arrivals): arrival slot, tasks not departed, running,
+     * queued (fair, delay: a list per job), skips (delay) */
+    int64_t *j_arr, *j_left, *j_run, *j_skip, *j_head, *j_tail, *j_nq;
+    int64_t *j_seq; /* creation order (ids are reused) */
+    int64_t *j_size;
+    size_t cap_jarr, cap_jleft, cap_jrun, cap_jskip, cap_jhead, cap_jtail,
+        cap_jnq, cap_jseq, cap_jsize;
+    int64_t j_n, j_free, j_count;
+    /* fair, delay: the jobs with queued tasks, a heap by (running,
+     * arrival order) */
+    int64_t *hp, *hpos;
+    size_t cap_hp, cap_hpos;
+    int64_t hn;
+    int64_t *tmp;
+    size_t cap_tmp;
+    double job_rate;   /* jobs per slot */
+    int64_t trace_next;
 } sim;
 
 static void tree_set(tree *t, int32_t m, double key, uint32_t tie)
@@ -214,7 +231,9 @@ static int64_t task_new(sim *s, int64_t type, hta_diag *d)
         if (!HTA_RESERVE(s->t_arr, s->cap_arr, n) ||
             !HTA_RESERVE(s->t_id, s->cap_id, n) ||
             !HTA_RESERVE(s->t_type, s->cap_type, n) ||
-            !HTA_RESERVE(s->t_next, s->cap_next, n)) {
+            !HTA_RESERVE(s->t_next, s->cap_next, n) ||
+            !HTA_RESERVE(s->t_prev, s->cap_prev, n) ||
+            !HTA_RESERVE(s->t_job, s->cap_tjob, n)) {
             hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             return -1;
         }
@@ -223,6 +242,7 @@ static int64_t task_new(sim *s, int64_t type, hta_diag *d)
     s->t_type[k] = type;
     s->t_id[k] = s->next_id++;
     s->t_next[k] = -1;
+    s->t_job[k] = -1;
     return k;
 }
 
@@ -282,6 +302,142 @@ static int64_t service_slots(const sim *s, int64_t id, int level)
     if (x > 1e15)
         x = 1e15;
     return (int64_t)x;
+}
+
+/* ---- jobs ---- */
+
+static int64_t job_new(sim *s, int64_t t, int64_t ntasks, hta_diag *d)
+{
+    int64_t j = s->j_free;
+    if (j >= 0) {
+        s->j_free = s->j_head[j];
+    } else {
+        size_t n = (size_t)s->j_n + 1;
+        if (!HTA_RESERVE(s->j_arr, s->cap_jarr, n) ||
+            !HTA_RESERVE(s->j_left, s->cap_jleft, n) ||
+            !HTA_RESERVE(s->j_run, s->cap_jrun, n) ||
+            !HTA_RESERVE(s->j_skip, s->cap_jskip, n) ||
+            !HTA_RESERVE(s->j_head, s->cap_jhead, n) ||
+            !HTA_RESERVE(s->j_tail, s->cap_jtail, n) ||
+            !HTA_RESERVE(s->j_nq, s->cap_jnq, n) ||
+            !HTA_RESERVE(s->j_seq, s->cap_jseq, n) ||
+            !HTA_RESERVE(s->j_size, s->cap_jsize, n) ||
+            !HTA_RESERVE(s->hpos, s->cap_hpos, n) ||
+            !HTA_RESERVE(s->hp, s->cap_hp, n) ||
+            !HTA_RESERVE(s->tmp, s->cap_tmp, n)) {
+            hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            return -1;
+        }
+        j = s->j_n++;
+    }
+    s->j_arr[j] = t;
+    s->j_seq[j] = s->j_count++;
+    s->j_size[j] = ntasks;
+    s->j_left[j] = ntasks;
+    s->j_run[j] = s->j_skip[j] = s->j_nq[j] = 0;
+    s->j_head[j] = s->j_tail[j] = -1;
+    s->hpos[j] = -1;
+    return j;
+}
+
+/* Heap order: fewer running tasks first, then the earlier job. */
+static int hless(const sim *s, int64_t a, int64_t b)
+{
+    if (s->j_run[a] != s->j_run[b])
+        return s->j_run[a] < s->j_run[b];
+    return s->j_seq[a] < s->j_seq[b];
+}
+
+static void hswap(sim *s, int64_t i, int64_t k)
+{
+    int64_t a = s->hp[i], b = s->hp[k];
+    s->hp[i] = b;
+    s->hp[k] = a;
+    s->hpos[b] = i;
+    s->hpos[a] = k;
+}
+
+static void hfix(sim *s, int64_t i)
+{
+    while (i > 0 && hless(s, s->hp[i], s->hp[(i - 1) / 2])) {
+        hswap(s, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int64_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->hn && hless(s, s->hp[l], s->hp[m]))
+            m = l;
+        if (r < s->hn && hless(s, s->hp[r], s->hp[m]))
+            m = r;
+        if (m == i)
+            return;
+        hswap(s, i, m);
+        i = m;
+    }
+}
+
+static void hpush(sim *s, int64_t j)
+{
+    s->hp[s->hn] = j;
+    s->hpos[j] = s->hn++;
+    hfix(s, s->hn - 1);
+}
+
+static void hremove(sim *s, int64_t j)
+{
+    int64_t i = s->hpos[j];
+    s->hn--;
+    if (i != s->hn) {
+        hswap(s, i, s->hn);
+        hfix(s, i);
+    }
+    s->hpos[j] = -1;
+}
+
+/* Appends task k to its job's queue (fair, delay). */
+static void job_enqueue(sim *s, int64_t k)
+{
+    int64_t j = s->t_job[k];
+    s->t_next[k] = -1;
+    s->t_prev[k] = s->j_tail[j];
+    if (s->j_tail[j] >= 0)
+        s->t_next[s->j_tail[j]] = k;
+    else
+        s->j_head[j] = k;
+    s->j_tail[j] = k;
+    if (s->j_nq[j]++ == 0)
+        hpush(s, j);
+}
+
+static void job_unlink(sim *s, int64_t k)
+{
+    int64_t j = s->t_job[k];
+    if (s->t_prev[k] >= 0)
+        s->t_next[s->t_prev[k]] = s->t_next[k];
+    else
+        s->j_head[j] = s->t_next[k];
+    if (s->t_next[k] >= 0)
+        s->t_prev[s->t_next[k]] = s->t_prev[k];
+    else
+        s->j_tail[j] = s->t_prev[k];
+    if (--s->j_nq[j] == 0)
+        hremove(s, j);
+}
+
+/* The queued task of job j with the least level for server m, if that
+ * level is at most allowed; -1 otherwise.  O(queued tasks). */
+static int64_t job_best_task(const sim *s, int64_t j, int32_t m, int allowed)
+{
+    int64_t best = -1;
+    int bl = allowed + 1;
+    for (int64_t k = s->j_head[j]; k >= 0 && bl > 1; k = s->t_next[k]) {
+        int lv = level_of(s, s->t_type[k], m);
+        if (lv < bl) {
+            bl = lv;
+            best = k;
+        }
+    }
+    return best;
 }
 
 /* ---- policies: routing ---- */
@@ -404,6 +560,10 @@ static void route(sim *s, int64_t k)
     case HTA_SIM_GB_PANDAS:
         route_gb(s, k);
         break;
+    case HTA_SIM_FAIR:
+    case HTA_SIM_DELAY:
+        job_enqueue(s, k);
+        break;
     default:
         push(s, &s->q[0], k); /* FCFS: one queue */
         break;
@@ -466,6 +626,44 @@ static int64_t pick(sim *s, int32_t m)
             }
         }
         return -1;
+    case HTA_SIM_FAIR: {
+        /* "naive fair sharing: the job with the fewest running tasks
+         * gets the machine; it runs a local task if it has one, else
+         * any" */
+        if (s->hn == 0)
+            return -1;
+        int64_t j = s->hp[0];
+        int64_t k = job_best_task(s, j, m, s->N);
+        job_unlink(s, k);
+        return k;
+    }
+    case HTA_SIM_DELAY: {
+        /* Zaharia et al.'s delay scheduling: "for each job in fair-share
+         * order: if it has a local task, launch it (skips = 0); else if it
+         * waited D1 skips, a rack-local one, D1 + D2 skips, any; else skip
+         * it (skips + 1) and try the next job" */
+        int64_t n = 0, k = -1;
+        int D1 = s->o->delay[0], D2 = s->o->delay[1];
+        while (s->hn > 0 && k < 0) {
+            int64_t j = s->hp[0];
+            int allowed = s->j_skip[j] >= (int64_t)D1 + D2 ? s->N :
+                          s->j_skip[j] >= D1 ? (s->N > 2 ? s->N - 1 : s->N) :
+                                               1;
+            k = job_best_task(s, j, m, allowed);
+            if (k >= 0) {
+                if (level_of(s, s->t_type[k], m) == 1)
+                    s->j_skip[j] = 0;
+                job_unlink(s, k);
+                break;
+            }
+            s->j_skip[j]++;
+            hremove(s, j); /* set aside; the next job in order */
+            s->tmp[n++] = j;
+        }
+        for (int64_t i = 0; i < n; i++)
+            hpush(s, s->tmp[i]);
+        return k;
+    }
     default:
         return s->q[0].len ? pop(s, &s->q[0]) : -1;
     }
@@ -493,6 +691,20 @@ static void sim_free(sim *s)
     free(s->tr.arg);
     free(s->prob);
     free(s->alias);
+    free(s->t_prev);
+    free(s->t_job);
+    free(s->j_arr);
+    free(s->j_left);
+    free(s->j_run);
+    free(s->j_skip);
+    free(s->j_head);
+    free(s->j_tail);
+    free(s->j_nq);
+    free(s->j_seq);
+    free(s->j_size);
+    free(s->hp);
+    free(s->hpos);
+    free(s->tmp);
 }
 
 /* Walker's alias table over the types, by rate. */
@@ -558,6 +770,7 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     s->N = c->levels;
     s->M = c->M;
     s->free_list = -1;
+    s->j_free = -1;
     for (int n = 0; n < s->N; n++) {
         s->alpha[n] = c->rate[n];
         double a = c->rate[n] / o->per_unit;
@@ -656,14 +869,27 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                             "expected more measured slots (slots - "
                             "warm-up) than batches, and at least 2 "
                             "batches");
+    int jobpol = o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY;
+    if (jobpol && o->arrivals != HTA_ARR_JOBS)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "%s schedules jobs: it needs job arrivals",
+                            hta_sim_policy_names[o->policy]);
     sim s;
     hta_status st = sim_init(&s, c, o, r, d);
+    if (st == HTA_OK && o->arrivals == HTA_ARR_JOBS && !o->trace_jobs)
+        s.job_rate = s.total_rate * o->load / o->per_unit /
+                     hta_dist_mean(&o->job_size);
     int B = o->batches;
     double *bn = calloc((size_t)B, sizeof *bn);      /* sum of N */
     double *bd = calloc((size_t)B, sizeof *bd);      /* sum of delays */
     double *bc = calloc((size_t)B, sizeof *bc);      /* departures */
+    double *bjd = calloc((size_t)B, sizeof *bjd);    /* job delays */
+    double *bjc = calloc((size_t)B, sizeof *bjc);    /* jobs done */
+    int64_t *hist = calloc((size_t)HTA_SIM_CLASSES * HTA_SIM_BINS,
+                           sizeof *hist);
     r->series = calloc((size_t)B + 1, sizeof *r->series);
-    if (st == HTA_OK && (!bn || !bd || !bc || !r->series))
+    if (st == HTA_OK &&
+        (!bn || !bd || !bc || !bjd || !bjc || !hist || !r->series))
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     int64_t measured = o->slots - o->warmup;
     int64_t blen = measured / B; /* the last batch takes the rest */
@@ -685,6 +911,39 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                 }
                 s.t_arr[k] = t;
                 route(&s, k);
+            }
+        } else if (o->arrivals == HTA_ARR_JOBS) {
+            n_arr = 0;
+            int64_t nj = 0;
+            const hta_jobs *tj = o->trace_jobs;
+            if (tj) {
+                while (s.trace_next < tj->n && tj->arrival[s.trace_next] < t)
+                    s.trace_next++; /* none: arrivals are non-decreasing */
+                while (s.trace_next < tj->n && tj->arrival[s.trace_next] == t)
+                    nj++, s.trace_next++;
+            } else {
+                nj = poisson(&s.arr_rng, s.job_rate);
+            }
+            for (int64_t q = 0; q < nj && st == HTA_OK; q++) {
+                int64_t size = tj ? tj->map[s.trace_next - nj + q] :
+                                    hta_dist_draw(&o->job_size, &s.arr_rng);
+                int64_t j = job_new(&s, t, size, d);
+                if (j < 0) {
+                    st = HTA_ERR_INTERNAL;
+                    break;
+                }
+                r->jobs_arrived++;
+                for (int64_t a = 0; a < size; a++) {
+                    int64_t k = task_new(&s, draw_type(&s), d);
+                    if (k < 0) {
+                        st = HTA_ERR_INTERNAL;
+                        break;
+                    }
+                    s.t_arr[k] = t;
+                    s.t_job[k] = j;
+                    route(&s, k);
+                    n_arr++;
+                }
             }
         } else {
             n_arr = 0;
@@ -728,6 +987,12 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
 #endif
                 s.task[m] = k;
                 s.lvl[m] = lv;
+                if (s.t_job[k] >= 0) {
+                    int64_t j = s.t_job[k];
+                    s.j_run[j]++;
+                    if (s.hpos[j] >= 0)
+                        hfix(&s, s.hpos[j]);
+                }
                 s.left[m] = service_slots(&s, s.t_id[k], lv);
                 lvl_count[lv - 1]++;
             }
@@ -742,6 +1007,29 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     if (in_window) {
                         bd[b] += delay;
                         bc[b] += 1;
+                    }
+                    int64_t j = s.t_job[k];
+                    if (j >= 0) {
+                        s.j_run[j]--;
+                        if (s.hpos[j] >= 0)
+                            hfix(&s, s.hpos[j]);
+                        if (--s.j_left[j] == 0) { /* the job is done */
+                            r->jobs_done++;
+                            if (in_window) {
+                                double jd = (double)(t - s.j_arr[j] + 1);
+                                bjd[b] += jd;
+                                bjc[b] += 1;
+                                int64_t z = s.j_size[j];
+                                int cl = z <= 1 ? 0 : z <= 10 ? 1 :
+                                         z <= 100 ? 2 : z <= 1000 ? 3 : 4;
+                                int bin = (int)(log(jd) / log(1.01));
+                                if (bin >= HTA_SIM_BINS)
+                                    bin = HTA_SIM_BINS - 1;
+                                hist[cl * HTA_SIM_BINS + bin]++;
+                            }
+                            s.j_head[j] = s.j_free;
+                            s.j_free = j;
+                        }
                     }
                     s.t_next[k] = s.free_list;
                     s.free_list = k;
@@ -797,6 +1085,34 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             mean_ci(bm, nb, &r->mean_n, &r->ci_n);
         if (nd >= 2)
             mean_ci(dm, nd, &r->mean_delay, &r->ci_delay);
+        double jm[4096];
+        int nj = 0;
+        for (int i = 0; i < nb; i++)
+            if (bjc[i] > 0)
+                jm[nj++] = bjd[i] / bjc[i];
+        r->mean_job_delay = r->ci_job_delay = NAN;
+        for (int cl = 0; cl < HTA_SIM_CLASSES; cl++) {
+            const int64_t *h = hist + cl * HTA_SIM_BINS;
+            int64_t n = 0;
+            for (int i = 0; i < HTA_SIM_BINS; i++)
+                n += h[i];
+            r->class_jobs[cl] = n;
+            static const double q[3] = {0.5, 0.95, 0.99};
+            for (int k = 0; k < 3; k++) {
+                r->class_pct[cl][k] = NAN;
+                int64_t need = (int64_t)ceil(q[k] * (double)n), acc = 0;
+                for (int i = 0; i < HTA_SIM_BINS && n > 0; i++) {
+                    acc += h[i];
+                    if (acc >= need && need > 0) {
+                        /* the bin's geometric middle */
+                        r->class_pct[cl][k] = pow(1.01, i + 0.5);
+                        break;
+                    }
+                }
+            }
+        }
+        if (nj >= 2)
+            mean_ci(jm, nj, &r->mean_job_delay, &r->ci_job_delay);
         double deps = 0, dsum = 0;
         for (int i = 0; i < nb; i++) {
             deps += bc[i];
@@ -848,6 +1164,9 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     free(bn);
     free(bd);
     free(bc);
+    free(bjd);
+    free(bjc);
+    free(hist);
     sim_free(&s);
     if (st != HTA_OK)
         hta_sim_result_free(r);

@@ -53,4 +53,5 @@ run flowtime "$HTA" flowtime "$tmp/j.txt" --sweep 0.5,0.9,0.2 --json
 run flowtime "$HTA" flowtime "$tmp/j.txt" -n 1 --exact-max-vars 1 --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --load 0.9 --json
 run sim "$HTA" sim "$tmp/g.txt" --slots 2000 --service lognormal --slots-per-unit 5 --json
+run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --arrivals jobs --job-size exp:3 --load 0.5 --json
 echo "$pass passed, $fail failed"

@@ -35,9 +35,16 @@ static hta_cluster *cluster(const char *text)
 
 static hta_sim_opts opts(hta_sim_policy p, int64_t slots, uint64_t seed)
 {
-    hta_sim_opts o = {p, HTA_ARR_POISSON, HTA_SVC_GEOMETRIC, 1, 1, 1, slots,
-                      slots / 10, 40, seed, NULL, NULL, NULL, NULL, NULL,
-                      0};
+    hta_sim_opts o = {.policy = p,
+                      .arrivals = HTA_ARR_POISSON,
+                      .service = HTA_SVC_GEOMETRIC,
+                      .cv = 1,
+                      .load = 1,
+                      .per_unit = 1,
+                      .slots = slots,
+                      .warmup = slots / 10,
+                      .batches = 40,
+                      .seed = seed};
     return o;
 }
 
@@ -65,7 +72,7 @@ static void test_geo_geo_1(void **state)
     hta_cluster *c = cluster("hta-cluster 1\nservers 1\nrates 0.5 0.25\n"
                              "type 0.3 0\n");
     double en = p * (1 - mu) / (mu - p), ew = 1 + (1 - mu) / (mu - p);
-    for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+    for (int pol = 0; pol < HTA_SIM_FAIR; pol++) {
         hta_sim_opts o = opts((hta_sim_policy)pol, 2000000, 7);
         o.arrivals = HTA_ARR_BERNOULLI;
         hta_sim_result r;
@@ -137,7 +144,7 @@ static void test_stability(void **state)
         int levels = it % 2 ? 3 : 2;
         hta_cluster *c = random_cluster(&g, 12, 10, levels);
         double rho = rho_star(c);
-        for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+        for (int pol = 0; pol < HTA_SIM_FAIR; pol++) {
             hta_sim_opts o = opts((hta_sim_policy)pol, 400000, 3 + it);
             o.load = 0.9 / rho;
             hta_sim_result r;
@@ -181,7 +188,7 @@ static void test_growth_at_excess(void **state)
                              "type 0.85 6\ntype 0.85 7\n");
     double rho = rho_star(c);
     assert_true(fabs(rho - 1) < 1e-9);
-    for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+    for (int pol = 0; pol < HTA_SIM_FAIR; pol++) {
         hta_sim_opts o = opts((hta_sim_policy)pol, 1000000, 11);
         o.load = 1.05;
         hta_sim_result r;
@@ -206,7 +213,7 @@ static void test_reproducible(void **state)
     hta_rng_seed(&g, 5);
     hta_cluster *c = random_cluster(&g, 10, 8, 3);
     double rho = rho_star(c);
-    for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+    for (int pol = 0; pol < HTA_SIM_FAIR; pol++) {
         hta_sim_opts o = opts((hta_sim_policy)pol, 50000, 9);
         o.load = 0.8 / rho;
         o.service = HTA_SVC_LOGNORMAL;
@@ -226,6 +233,73 @@ static void test_reproducible(void **state)
     hta_cluster_free(c);
 }
 
+/* Job arrivals: with one task per job, fair sharing is FCFS (the job
+ * with the fewest running tasks, all at 0, is the oldest) and delay
+ * scheduling without delays is fair sharing: on one sample path the
+ * three give the same numbers.  With jobs of 5 tasks, a job's delay is
+ * the largest of its tasks', so the mean job delay is at least the mean
+ * task delay; jobs are conserved; JSQ-MaxWeight stays stable inside. */
+static void test_jobs(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 77);
+    for (int it = 0; it < 3; it++) {
+        hta_cluster *c = random_cluster(&g, 12, 10, it % 2 ? 3 : 2);
+        double rho = rho_star(c);
+        hta_sim_result a, b, x;
+        hta_sim_opts o = opts(HTA_SIM_FCFS, 30000, 5 + it);
+        o.arrivals = HTA_ARR_JOBS;
+        o.job_size = (hta_dist){HTA_DIST_FIXED, 1, 0};
+        o.load = 0.3 / rho; /* FCFS stays stable at light load */
+        run(c, &o, &a);
+        o.policy = HTA_SIM_FAIR;
+        run(c, &o, &b);
+        o.policy = HTA_SIM_DELAY;
+        o.delay[0] = o.delay[1] = 0;
+        run(c, &o, &x);
+        assert_int_equal(a.departed, b.departed);
+        assert_int_equal(a.departed, x.departed);
+        assert_true(a.mean_delay == b.mean_delay && a.mean_n == b.mean_n);
+        assert_true(b.mean_delay == x.mean_delay && b.mean_n == x.mean_n);
+        assert_true(a.mean_job_delay == a.mean_delay);
+        hta_sim_result_free(&a);
+        hta_sim_result_free(&b);
+        hta_sim_result_free(&x);
+        o.job_size = (hta_dist){HTA_DIST_FIXED, 5, 0};
+        o.load = 0.8 / rho;
+        for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
+            o.policy = (hta_sim_policy)pol;
+            o.delay[0] = o.delay[1] = 3;
+            run(c, &o, &a);
+            assert_true(a.jobs_done <= a.jobs_arrived);
+            assert_true(a.jobs_arrived * 5 == a.arrived);
+            if (!a.growing)
+                assert_true(a.mean_job_delay >= a.mean_delay - 1e-9);
+            /* every job of 5 tasks is in class 2-10; percentiles ordered
+             * and at least the least possible delay, 1 slot */
+            assert_int_equal(a.class_jobs[0] + a.class_jobs[2] +
+                                 a.class_jobs[3] + a.class_jobs[4],
+                             0);
+            assert_true(a.class_jobs[1] > 0 && a.class_jobs[1] <= a.jobs_done);
+            assert_true(a.class_pct[1][0] >= 1 &&
+                        a.class_pct[1][0] <= a.class_pct[1][1] &&
+                        a.class_pct[1][1] <= a.class_pct[1][2]);
+            if (pol == HTA_SIM_JSQ_MAXWEIGHT)
+                assert_false(a.growing);
+            hta_sim_result_free(&a);
+        }
+        hta_cluster_free(c);
+    }
+    /* fair and delay without job arrivals are refused */
+    hta_cluster *c = random_cluster(&g, 4, 3, 2);
+    hta_sim_opts o = opts(HTA_SIM_FAIR, 100, 1);
+    hta_sim_result r;
+    hta_diag d;
+    assert_int_equal(hta_sim_run(c, &o, &r, &d), HTA_ERR_USAGE);
+    hta_cluster_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_stability),
         cmocka_unit_test(test_growth_at_excess),
         cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_jobs),
     };
     return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
 }

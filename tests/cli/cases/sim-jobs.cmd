@@ -1,0 +1,1 @@
+$HTA sim tests/data/wang10.txt --arrivals jobs --job-size exp:4 --load 0.5 --slots 20000 --delay 4 --no-timing && $HTA sim tests/data/wang10.txt --arrivals jobs --jobs-trace tests/fuzz/corpus/swim/fb2009-head.tsv --time-scale 10 --slots 200 --batches 4 --policy fair,delay,jsq-maxweight --no-timing --json
