@@ -12,8 +12,12 @@ doc=$root/src/cli/doc
 pass=0
 fail=0
 cd "$root" || exit 1
+# Debian's python3-jsonschema (what CI and a fresh box install) when it
+# is there: it resolves references differently from newer releases.
+PY=python3
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null && PY=/usr/bin/python3
 validate() { # name schema file
-    if python3 - "$2" "$3" <<'PY'
+    if "$PY" - "$2" "$3" <<'PY'
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1], encoding="utf-8"))
