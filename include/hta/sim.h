@@ -22,7 +22,8 @@
  * their own stream and the service time of task k at level n is a
  * function of (seed, k, n) alone, so every policy sees one sample path.
  *
- * Ownership: results are caller-owned (hta_sim_result_free).
+ * Ownership: results are plain values (the sample path goes to the
+ * trace callback); hta_sim_result_free clears one.
  */
 #ifndef HTA_SIM_H
 #define HTA_SIM_H
@@ -128,8 +129,6 @@ typedef struct hta_sim_result {
     int64_t route_errors; /* checked builds: GB-PANDAS routings whose
                              score is not the minimum over all servers */
     double seconds;
-    int64_t *series;      /* number in system at the end of each batch
-                             boundary (batches + 1 values), may be NULL */
 } hta_sim_result;
 
 void hta_sim_result_free(hta_sim_result *r);

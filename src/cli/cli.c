@@ -564,19 +564,63 @@ int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,
     return 0;
 }
 
-hta_status cli_write_instance(const hta_instance *inst, const char *path,
-                              const char *comment, hta_diag *d)
+/* An output written by write(), then committed (outfile.h). */
+static hta_status write_output(const char *path, const void *what,
+                               hta_status (*write)(const void *, FILE *,
+                                                   const char *),
+                               const char *comment, hta_diag *d)
 {
     hta_outfile out;
     const char *p = path ? path : "-";
     hta_status st = hta_outfile_open(&out, p, d);
     if (st != HTA_OK)
         return st;
-    if ((st = hta_instance_write(inst, out.f, comment)) != HTA_OK)
+    if ((st = write(what, out.f, comment)) != HTA_OK)
         hta_diag_set(d, st, strcmp(p, "-") ? p : "<stdout>", 0,
                      "write error");
     else
         st = hta_outfile_commit(&out, d);
     hta_outfile_abort(&out);
     return st;
+}
+
+static hta_status write_instance(const void *x, FILE *f, const char *c)
+{
+    return hta_instance_write(x, f, c);
+}
+
+static hta_status write_jobs(const void *x, FILE *f, const char *c)
+{
+    return hta_jobs_write(x, f, c);
+}
+
+hta_status cli_write_instance(const hta_instance *inst, const char *path,
+                              const char *comment, hta_diag *d)
+{
+    return write_output(path, inst, write_instance, comment, d);
+}
+
+hta_status cli_write_jobs(const hta_jobs *jobs, const char *path,
+                          const char *comment, hta_diag *d)
+{
+    return write_output(path, jobs, write_jobs, comment, d);
+}
+
+int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n)
+{
+    const cli_val *sw = cli_value(a, "sweep");
+    double A = sw->list[0], B = sw->list[1], step = sw->list[2];
+    *n = 0;
+    if (B < A)
+        return cli_usage_error(a, "--sweep A,B,STEP needs A <= B, found "
+                                  "'%s'",
+                               sw->raw);
+    for (int k = 0; A + k * step <= B * (1 + 1e-12); k++) {
+        if (*n == CLI_MAX_SWEEP)
+            return cli_usage_error(a, "--sweep: at most %d loads, found "
+                                      "more in '%s'",
+                                   CLI_MAX_SWEEP, sw->raw);
+        loads[(*n)++] = A + k * step;
+    }
+    return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "hta/diag.h"
 #include "hta/instance.h"
+#include "hta/jobs.h"
 #include "hta/progress.h"
 
 #define CLI_MAX_OPTS 40
@@ -153,6 +154,17 @@ int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,
  * comment lines on top. */
 hta_status cli_write_instance(const hta_instance *inst, const char *path,
                               const char *comment, hta_diag *d);
+
+/* Writes a job trace (jobs.h) the same way. */
+hta_status cli_write_jobs(const hta_jobs *jobs, const char *path,
+                          const char *comment, hta_diag *d);
+
+#define CLI_MAX_SWEEP 64
+
+/* The loads of --sweep A,B,STEP (A, A+STEP, ..., B) into loads[]; *n
+ * receives the count.  Returns 0, or 2 after a usage error (B < A, more
+ * than CLI_MAX_SWEEP loads). */
+int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n);
 
 /* Set by SIGINT/SIGTERM once cli_catch_signals ran: long solvers poll it
  * and stop with their best so far.  A second signal kills as usual, after

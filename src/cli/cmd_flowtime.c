@@ -374,20 +374,11 @@ int cmd_flowtime(int argc, char **argv)
                         cli_has(&args, "time-limit")))
         return cli_usage_error(&args, "--exact-max-vars and --time-limit "
                                       "apply to the exact policy only");
-    double loads[64];
+    double loads[CLI_MAX_SWEEP];
     int nloads = 0;
     if (cli_has(&args, "sweep")) {
-        const cli_val *s = cli_value(&args, "sweep");
-        double A = s->list[0], B = s->list[1], step = s->list[2];
-        if (B < A)
-            return cli_usage_error(&args, "--sweep A,B,STEP needs A <= B, "
-                                          "found '%s'", s->raw);
-        for (int k = 0; A + k * step <= B * (1 + 1e-12); k++) {
-            if (nloads == 64)
-                return cli_usage_error(&args, "--sweep: at most 64 loads, "
-                                              "found more in '%s'", s->raw);
-            loads[nloads++] = A + k * step;
-        }
+        if ((code = cli_sweep(&args, loads, &nloads)) != 0)
+            return code;
     } else if (cli_has(&args, "load")) {
         loads[nloads++] = cli_value(&args, "load")->x;
     }

@@ -576,7 +576,6 @@ static int gen_jobs(int argc, char **argv)
     hta_diag d;
     hta_diag_clear(&d);
     hta_jobs *J = NULL;
-    hta_outfile out = {0};
     hta_status st = hta_jobs_generate(&g, &J, &d);
     char comment[700];
     snprintf(comment, sizeof comment,
@@ -586,13 +585,10 @@ static int gen_jobs(int argc, char **argv)
              cli_has(&args, "map") ? cli_str(&args, "map") : "exp:10",
              cli_has(&args, "reduce") ? cli_str(&args, "reduce") : "exp:10",
              (long)g.max_tasks, g.map_only, (unsigned long long)g.seed);
-    if (st == HTA_OK &&
-        (st = hta_outfile_open(&out, path ? path : "-", &d)) == HTA_OK &&
-        (st = hta_jobs_write(J, out.f, comment)) == HTA_OK)
-        st = hta_outfile_commit(&out, &d);
+    if (st == HTA_OK)
+        st = cli_write_jobs(J, path, comment, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
-    hta_outfile_abort(&out);
     hta_jobs_free(J);
     return code;
 }

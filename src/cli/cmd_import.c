@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "hta/fsck.h"
 #include "hta/jobs.h"
-#include "hta/outfile.h"
 
 /* Modes: the two formats. */
 #define M_FSCK 1u
@@ -68,7 +67,6 @@ static int import_swim(const cli_args *a)
     hta_diag d;
     hta_diag_clear(&d);
     hta_jobs *J = NULL;
-    hta_outfile out = {0};
     hta_status st = hta_jobs_from_swim(a->pos[1], &o, &J, &d);
     char comment[600];
     if (st == HTA_OK) {
@@ -83,13 +81,10 @@ static int import_swim(const cli_args *a)
                  o.reducer_bytes / mib, (long long)J->n, (long long)maponly,
                  (long long)J->work, (long long)J->arrival[J->n - 1]);
     }
-    if (st == HTA_OK &&
-        (st = hta_outfile_open(&out, path ? path : "-", &d)) == HTA_OK &&
-        (st = hta_jobs_write(J, out.f, comment)) == HTA_OK)
-        st = hta_outfile_commit(&out, &d);
+    if (st == HTA_OK)
+        st = cli_write_jobs(J, path, comment, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
-    hta_outfile_abort(&out);
     hta_jobs_free(J);
     return code;
 }

@@ -307,24 +307,11 @@ int cmd_sim(int argc, char **argv)
                                (long long)o.warmup);
     if (cli_has(&args, "load") && cli_has(&args, "sweep"))
         return cli_usage_error(&args, "give --load or --sweep, not both");
-    double loads[64];
+    double loads[CLI_MAX_SWEEP];
     int nloads = 1;
     loads[0] = cli_has(&args, "load") ? cli_value(&args, "load")->x : 1;
-    if (cli_has(&args, "sweep")) {
-        const cli_val *sw = cli_value(&args, "sweep");
-        double A = sw->list[0], B = sw->list[1], step = sw->list[2];
-        if (B < A)
-            return cli_usage_error(&args, "--sweep A,B,STEP needs A <= B, "
-                                          "found '%s'", sw->raw);
-        nloads = 0;
-        for (int k = 0; A + k * step <= B * (1 + 1e-12); k++) {
-            if (nloads == 64)
-                return cli_usage_error(&args, "--sweep: at most 64 loads, "
-                                              "found more in '%s'",
-                                       sw->raw);
-            loads[nloads++] = A + k * step;
-        }
-    }
+    if (cli_has(&args, "sweep") && (code = cli_sweep(&args, loads, &nloads)))
+        return code;
     if (cli_has(&args, "arrivals"))
         o.arrivals = (hta_sim_arrivals)cli_value(&args, "arrivals")->e;
     if (cli_has(&args, "service"))

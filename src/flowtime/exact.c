@@ -99,18 +99,30 @@ static int64_t job_cols(const model *m, int64_t i)
     return c;
 }
 
-int64_t hta_ft_exact_size(const hta_jobs *J, const hta_ft_exact_opts *o)
+static int64_t lb_sum(const hta_jobs *J, const hta_ft_exact_opts *o)
 {
-    int64_t sum = 0, amax = J->arrival[J->n - 1];
+    int64_t sum = 0;
     for (int64_t i = 0; i < J->n; i++)
         sum += hta_ft_job_lb(J, i, o->machines, o->preemptive);
-    int64_t total = 0;
+    return sum;
+}
+
+/* The last slot of job i's window (the header comment): a_i - 1 + U -
+ * sum_{j != i} lb_j, and never past the last arrival plus all the work. */
+static int64_t horizon(const hta_jobs *J, const hta_ft_exact_opts *o,
+                       int64_t i, int64_t sum)
+{
+    int64_t lb = hta_ft_job_lb(J, i, o->machines, o->preemptive);
+    int64_t T = J->arrival[i] - 1 + o->upper - (sum - lb);
+    int64_t last = J->arrival[J->n - 1] + J->work - 1;
+    return T < last ? T : last;
+}
+
+int64_t hta_ft_exact_size(const hta_jobs *J, const hta_ft_exact_opts *o)
+{
+    int64_t sum = lb_sum(J, o), total = 0;
     for (int64_t i = 0; i < J->n; i++) {
-        int64_t lb = hta_ft_job_lb(J, i, o->machines, o->preemptive);
-        int64_t T = J->arrival[i] - 1 + o->upper - (sum - lb);
-        if (T > amax + J->work - 1)
-            T = amax + J->work - 1;
-        int64_t w = T - J->arrival[i] + 1;
+        int64_t w = horizon(J, o, i, sum) - J->arrival[i] + 1;
         if (w < 1 || total > INT64_MAX / 4)
             return INT64_MAX;
         total += 3 * w;
@@ -510,15 +522,10 @@ hta_status hta_ft_exact_solve(const hta_jobs *J, const hta_ft_exact_opts *o,
     hta_status st = HTA_OK;
     if (!m.T || !m.col0)
         goto oom;
-    int64_t sum = 0, amax = J->arrival[J->n - 1];
-    for (int64_t i = 0; i < J->n; i++)
-        sum += hta_ft_job_lb(J, i, o->machines, o->preemptive);
+    int64_t sum = lb_sum(J, o);
     m.ncols = 0;
     for (int64_t i = 0; i < J->n; i++) {
-        int64_t lb = hta_ft_job_lb(J, i, o->machines, o->preemptive);
-        m.T[i] = J->arrival[i] - 1 + o->upper - (sum - lb);
-        if (m.T[i] > amax + J->work - 1)
-            m.T[i] = amax + J->work - 1;
+        m.T[i] = horizon(J, o, i, sum);
         m.col0[i] = m.ncols + 1;
         m.ncols += job_cols(&m, i);
     }

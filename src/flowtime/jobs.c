@@ -42,6 +42,13 @@ void hta_jobs_free(hta_jobs *j)
     free((builder *)j); /* j is the first member of its builder */
 }
 
+/* R units over k tasks, as evenly as possible. */
+static void split_even(int64_t R, int64_t k, int64_t *red)
+{
+    for (int64_t t = 0; t < k; t++)
+        red[t] = R / k + (t < R % k);
+}
+
 int64_t hta_jobs_reduce_work(const hta_jobs *j, int64_t i)
 {
     int64_t s = 0;
@@ -374,8 +381,7 @@ hta_status hta_jobs_generate(const hta_jobs_gen *g, hta_jobs **out,
             k = 1 + (int64_t)hta_rng_below(&r, (uint64_t)g->max_tasks);
             if (k > R)
                 k = R;
-            for (int64_t t = 0; t < k; t++) /* as even as possible */
-                red[t] = R / k + (t < R % k);
+            split_even(R, k, red);
         }
         if ((st = hta_jobs_add(j, (int64_t)slot, m, red, k, d)) != HTA_OK)
             goto done;
@@ -494,8 +500,7 @@ hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
                                   "out of memory");
                 goto done;
             }
-            for (int64_t t = 0; t < k; t++)
-                red[t] = r / k + (t < r % k);
+            split_even(r, k, red);
         }
         if ((st = hta_jobs_add(j, (int64_t)a, (int64_t)m, red, k, d)) !=
             HTA_OK) {

@@ -473,15 +473,17 @@ static void sim_free(sim *s)
     free(s->got);
 }
 
-static const hta_jobs *sort_jobs; /* only during the qsort below */
+/* Reduce tasks by length, longest first, then by index. */
+typedef struct task_len {
+    int64_t len, k;
+} task_len;
 
 static int by_length_desc(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    int64_t lx = sort_jobs->red[x], ly = sort_jobs->red[y];
-    if (lx != ly)
-        return lx > ly ? -1 : 1;
-    return (x > y) - (x < y);
+    const task_len *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
 }
 
 static hta_status sim_init(sim *s, const hta_jobs *J, hta_ft_policy p,
@@ -542,13 +544,26 @@ static hta_status sim_init(sim *s, const hta_jobs *J, hta_ft_policy p,
     }
     for (size_t k = 0; k < nt; k++)
         s->perm[k] = (int64_t)k;
-    sort_jobs = J;
-    for (size_t i = 0; i < n; i++) /* tasks of a job, longest first */
-        if (J->roff[i + 1] - J->roff[i] > 1)
-            qsort(s->perm + J->roff[i],
-                  (size_t)(J->roff[i + 1] - J->roff[i]), sizeof *s->perm,
-                  by_length_desc);
-    sort_jobs = NULL;
+    task_len *tl = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) { /* tasks of a job, longest first */
+        size_t K = (size_t)(J->roff[i + 1] - J->roff[i]);
+        if (K < 2)
+            continue;
+        if (!HTA_RESERVE(tl, cap, K)) {
+            free(tl);
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
+        }
+        for (size_t q = 0; q < K; q++) {
+            int64_t k = J->roff[i] + (int64_t)q;
+            tl[q] = (task_len){J->red[k], k};
+        }
+        qsort(tl, K, sizeof *tl, by_length_desc);
+        for (size_t q = 0; q < K; q++)
+            s->perm[J->roff[i] + (int64_t)q] = tl[q].k;
+    }
+    free(tl);
     return HTA_OK;
 }
 

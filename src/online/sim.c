@@ -32,8 +32,7 @@ const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES] = {
 
 void hta_sim_result_free(hta_sim_result *r)
 {
-    free(r->series);
-    r->series = NULL;
+    memset(r, 0, sizeof *r);
 }
 
 /* ---- random numbers ---- */
@@ -887,9 +886,8 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     double *bjc = calloc((size_t)B, sizeof *bjc);    /* jobs done */
     int64_t *hist = calloc((size_t)HTA_SIM_CLASSES * HTA_SIM_BINS,
                            sizeof *hist);
-    r->series = calloc((size_t)B + 1, sizeof *r->series);
     if (st == HTA_OK &&
-        (!bn || !bd || !bc || !bjd || !bjc || !hist || !r->series))
+        (!bn || !bd || !bc || !bjd || !bjc || !hist))
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     int64_t measured = o->slots - o->warmup;
     int64_t blen = measured / B; /* the last batch takes the rest */
@@ -1041,13 +1039,8 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         sumN_all += (double)s.in_system;
         if (o->trace && o->trace_every > 0 && t % o->trace_every == 0)
             o->trace(o->trace_ctx, t, s.in_system);
-        if (in_window) {
+        if (in_window)
             bn[b] += (double)s.in_system;
-            if ((t - o->warmup) % blen == 0 && (t - o->warmup) / blen <= B)
-                r->series[(t - o->warmup) / blen] = s.in_system;
-        } else if (t == o->warmup) {
-            r->series[0] = s.in_system;
-        }
         if ((t & 1023) == 0) {
             if (o->stop && *o->stop) {
                 r->cut = 1;
