@@ -7,13 +7,14 @@
 #    100 servers (same rate ratios): eps * E[number in system] against
 #    eps = capacity - lambda for JSQ-MaxWeight, next to the limit
 #    (sigma^2 + nu^2)/2 (sigma^2 = lambda for Poisson arrivals, nu^2 =
-#    sum_m alpha_m (1 - alpha_m) = 0.16 M);
+#    sum_m alpha_m (1 - alpha_m) = 0.16 M), and eps * E[tasks waiting];
 # 3. GB-PANDAS' Section 5 set-up (5000 servers, 4 levels, log-normal
 #    service with mean = standard deviation, 10 slots per time unit):
 #    mean delay against rho*;
 # 4. job arrivals on Wang's set-up (geometric jobs of mean 10 tasks):
 #    task and job delay of jsq-maxweight, fair, delay and fcfs at small and
-#    middle rates;
+#    middle rates, without and with per-job sub-queues (--subqueues, as in
+#    Wang's simulation; rows "+sub");
 # 5. the FB-2009 SWIM day (instances/swim) on 600 servers (racks of 20,
 #    rates 1, 0.5, 0.25; a slot is a minute, a task one 64 MB block): job
 #    delay median, 95th and 99th percentile by job size, every policy.
@@ -70,6 +71,7 @@ done
 for t in 100 200 300 400 500; do
     load=$(python3 -c "print($t / 680)")
     echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-$t.json" >>"$runs/cmds"
+    echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --subqueues --policy jsq-maxweight,priority,gb-pandas,fcfs --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-sub-$t.json" >>"$runs/cmds"
 done
 # 5. the FB-2009 day
 "$hta" gen cluster gbpandas --servers 600 --types 600 --topology 20 --rates 1,0.5,0.25 --load 1 -o "$out/sim-fb.txt"
@@ -82,7 +84,7 @@ run_all "$runs/cmds"
     done
 } >"$out/sim-wang.dat"
 {
-    echo "# M eps eps*E[N] limit (sigma^2+nu^2)/2 verdict (JSQ-MaxWeight)"
+    echo "# M eps eps*E[N] limit (sigma^2+nu^2)/2 verdict eps*E[Q] (Q: waiting, N - busy servers) (JSQ-MaxWeight)"
     for M in 10 100; do
         D=$((M * 8 / 10))
         for eps in 2 1 0.5 0.25 0.1; do
@@ -91,7 +93,7 @@ import json, sys
 M, eps = int(sys.argv[2]), float(sys.argv[3])
 cap = 0.8 * (M * 8 // 10) + 0.2 * (M - M * 8 // 10)
 p = json.load(open(sys.argv[1]))["policies"][0]
-print(M, eps, "%.4f %.4f %s" % (eps * p["number"], (cap - eps + 0.16 * M) / 2, "stable" if p["stable"] else "growing"))' \
+print(M, eps, "%.4f %.4f %s %.4f" % (eps * p["number"], (cap - eps + 0.16 * M) / 2, "stable" if p["stable"] else "growing", eps * (p["number"] - p["utilisation"] * M)))' \
                 "$runs/ht-$M-$eps.json" "$M" "$eps"
         done
     done
@@ -104,12 +106,13 @@ print(M, eps, "%.4f %.4f %s" % (eps * p["number"], (cap - eps + 0.16 * M) / 2, "
 } >"$out/sim-gb.dat"
 {
     echo "# total_rate policy task_delay job_delay job_ci verdict (Wang set-up, jobs of geometric(10) tasks)"
-    for t in 100 200 300 400 500; do
-        python3 -c '
-import json, sys
+    jobrow='import json, sys
 r = json.load(open(sys.argv[1]))
 for p in r["policies"]:
-    print(sys.argv[2], p["policy"], "%.3f %.3f %.3f %s" % (p["delay"], p["job_delay"], p["job_delay_ci"], "stable" if p["stable"] else "growing"))' "$runs/wjobs-$t.json" "$t"
+    print(sys.argv[2], p["policy"] + sys.argv[3], "%.3f %.3f %.3f %s" % (p["delay"], p["job_delay"], p["job_delay_ci"], "stable" if p["stable"] else "growing"))'
+    for t in 100 200 300 400 500; do
+        python3 -c "$jobrow" "$runs/wjobs-$t.json" "$t" ""
+        python3 -c "$jobrow" "$runs/wjobs-sub-$t.json" "$t" "+sub"
     done
 } >"$out/sim-wang-jobs.dat"
 python3 -c '

@@ -63,17 +63,34 @@ typedef enum hta_dist_kind {
     HTA_DIST_FIXED,   /* a */
     HTA_DIST_UNIFORM, /* uniform on the integers a..b */
     HTA_DIST_EXP,     /* ceil of an exponential of mean a */
-    HTA_DIST_PARETO   /* ceil of a Pareto of shape a > 1 and minimum b */
+    HTA_DIST_PARETO,  /* ceil of a Pareto of shape a > 1 and minimum b */
+    HTA_DIST_TABLE    /* an empirical table: value v[i] with weight
+                         proportional to w[i] (hta_dist_load) */
 } hta_dist_kind;
 
+/* Ownership: a plain value, except a loaded table, whose arrays the
+ * value that hta_dist_load filled owns (hta_dist_free); copies borrow
+ * them.  path is borrowed from the string hta_dist_parse read. */
 typedef struct hta_dist {
     hta_dist_kind kind;
-    double a, b;
+    double a, b;      /* table, once loaded: a = mean, b = total weight */
+    const char *path; /* table */
+    int64_t n;        /* table rows */
+    int64_t *val;     /* [n] */
+    double *cum;      /* [n] cumulative weights */
 } hta_dist;
 
-/* Parses "fixed:V", "uniform:LO:HI", "exp:MEAN", "pareto:SHAPE:MIN".
- * Returns 0 and fills *out, or -1 with msg naming what was expected. */
+/* Parses "fixed:V", "uniform:LO:HI", "exp:MEAN", "pareto:SHAPE:MIN",
+ * "table:FILE" (the file is read by hta_dist_load).  Returns 0 and fills
+ * *out, or -1 with msg naming what was expected. */
 int hta_dist_parse(const char *s, hta_dist *out, char *msg, size_t size);
+
+/* Reads a table's file: one row per line, "VALUE [WEIGHT]" (an integer
+ * in 1..10^9, a positive weight, default 1; '#' comments), at least one
+ * row, at most 10^7; errors as path:line (HTA_ERR_INPUT).  Nothing to do
+ * for the other kinds.  O(rows). */
+hta_status hta_dist_load(hta_dist *dist, hta_diag *d);
+void hta_dist_free(hta_dist *dist);
 
 /* The exact mean of the integer-valued distribution (the ceil included). */
 double hta_dist_mean(const hta_dist *dist);

@@ -88,6 +88,10 @@ typedef struct hta_sim_opts {
      * trace (arrival slot, map tasks = its map work) */
     hta_dist job_size;
     const hta_jobs *trace_jobs;
+    int subqueues; /* job arrivals, queue-based policies: every queue
+                      keeps a sub-queue per job and serves the one of the
+                      job with the fewest running tasks (Wang et al.,
+                      Section V) */
     int delay[2]; /* delay scheduling: skips before rack-local (D1) and
                      before remote (D1 + D2) tasks; two levels: D1 only */
     /* the sample path: called with the number in system at the end of
@@ -134,7 +138,12 @@ typedef struct hta_sim_result {
 void hta_sim_result_free(hta_sim_result *r);
 
 /* Runs one policy.  Memory O(M + T + tasks in system), independent of
- * the number of slots. */
+ * the number of slots.  Time per slot O(M / 64 + idle servers +
+ * departures) plus per task: jsq-maxweight, fcfs O(replicas); priority,
+ * gb-pandas O(replicas * levels + log M) (O(replicas * levels * log M)
+ * when the topology's group sizes are far from powers of two); fair,
+ * delay O(log jobs + the job's queued tasks); with sub-queues
+ * O(jobs in the queue) per start. */
 hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                        hta_sim_result *r, hta_diag *d);
 

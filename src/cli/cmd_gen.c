@@ -517,7 +517,8 @@ static const cli_opt options_jobs[] = {
      "(default 0.7)"},
     {"map", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
      "map workload: fixed:V, uniform:LO:HI, exp:MEAN (ceil of an\n"
-     "exponential), pareto:SHAPE:MIN (ceil) (default exp:10)"},
+     "exponential), pareto:SHAPE:MIN (ceil), table:FILE (rows\n"
+     "'VALUE [WEIGHT]') (default exp:10)"},
     {"reduce", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
      "reduce workload, split over the tasks (default exp:10)"},
     {"tasks", 0, OPT_INT, 1, 1000, 0, 0, 0, NULL, 0, "K",
@@ -542,8 +543,8 @@ static int gen_jobs(int argc, char **argv)
     int code = 0;
     if (!cli_parse(&args, &spec_jobs, argc, argv, &code))
         return code;
-    hta_jobs_gen g = {1000, 10, 0.7, {HTA_DIST_EXP, 10, 0},
-                      {HTA_DIST_EXP, 10, 0}, 1, 0, 1};
+    hta_jobs_gen g = {1000, 10, 0.7, {.kind = HTA_DIST_EXP, .a = 10},
+                      {.kind = HTA_DIST_EXP, .a = 10}, 1, 0, 1};
     char msg[300];
     const char *names[2] = {"map", "reduce"};
     hta_dist *dists[2] = {&g.map, &g.reduce};
@@ -570,13 +571,22 @@ static int gen_jobs(int argc, char **argv)
     if (cli_has(&args, "seed"))
         g.seed = (uint64_t)cli_value(&args, "seed")->i;
     const char *path = cli_str(&args, "output");
-    if ((code = cli_check_outputs(&args, &path, 1, NULL, 0)) != 0)
+    const char *tables[2];
+    int ntables = 0;
+    for (int k = 0; k < 2; k++)
+        if (dists[k]->kind == HTA_DIST_TABLE)
+            tables[ntables++] = dists[k]->path;
+    if ((code = cli_check_outputs(&args, &path, 1, tables, ntables)) != 0)
         return code;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
     hta_jobs *J = NULL;
-    hta_status st = hta_jobs_generate(&g, &J, &d);
+    hta_status st = hta_dist_load(&g.map, &d);
+    if (st == HTA_OK)
+        st = hta_dist_load(&g.reduce, &d);
+    if (st == HTA_OK)
+        st = hta_jobs_generate(&g, &J, &d);
     char comment[700];
     snprintf(comment, sizeof comment,
              "# hta gen jobs --jobs %lld --machines %ld --load %g --map %s "
@@ -590,6 +600,8 @@ static int gen_jobs(int argc, char **argv)
     if (st != HTA_OK)
         code = cli_report(st, &d);
     hta_jobs_free(J);
+    hta_dist_free(&g.map);
+    hta_dist_free(&g.reduce);
     return code;
 }
 

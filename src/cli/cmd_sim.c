@@ -29,7 +29,8 @@ static const cli_opt options[] = {
           "--job-size tasks (or --jobs-trace), types drawn by lambda"},
     {"job-size", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
      "tasks per job: fixed:V, uniform:LO:HI, exp:MEAN (geometric),\n"
-     "pareto:SHAPE:MIN (default fixed:10)"},
+     "pareto:SHAPE:MIN, table:FILE (an empirical table, rows\n"
+     "'SIZE [WEIGHT]') (default fixed:10)"},
     {"jobs-trace", 0, OPT_IN, 0, 0, 0, 0, 0, NULL, 0, "FILE",
      "jobs of a SWIM trace: arrivals at the recorded times, one\n"
      "task per block of input (see --time-scale, --block-mb)"},
@@ -37,6 +38,11 @@ static const cli_opt options[] = {
      "--jobs-trace: seconds per slot (default 1)"},
     {"block-mb", 0, OPT_REAL, 0, 1e9, OPT_OPEN_LO, 0, 0, NULL, 0, "B",
      "--jobs-trace: MiB of input per map task (default 64)"},
+    {"subqueues", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "--arrivals jobs: every queue of jsq-maxweight, priority,\n"
+     "gb-pandas and fcfs keeps a sub-queue per job, and a server\n"
+     "serves the one of the job with the fewest running tasks\n"
+     "(Wang et al.'s simulation)"},
     {"delay", 0, OPT_INTS, 0, 1000000000, 0, 1, 2, NULL, 0, "D1[,D2]",
      "delay scheduling: skips before rack-local tasks and then\n"
      "before remote ones (default M,M: a round of every server;\n"
@@ -205,6 +211,8 @@ static void print_head(const char *name, const hta_cluster *c,
            arr_names[o->arrivals], svc_names[o->service]);
     if (o->service == HTA_SVC_LOGNORMAL)
         printf(" (cv %g)", o->cv);
+    if (o->subqueues)
+        printf(", per-job sub-queues");
     printf(", seed %llu", (unsigned long long)o->seed);
     if (o->per_unit > 1)
         printf(", %g slots per time unit", o->per_unit);
@@ -224,10 +232,10 @@ static void json_head(const hta_cluster *c, const hta_sim_opts *o,
     json_number(stdout, rho);
     printf(", \"slots\": %lld, \"warmup\": %lld, \"batches\": %d, "
            "\"slots_per_unit\": %g, \"arrivals\": \"%s\", \"service\": "
-           "\"%s\", \"seed\": %llu, \"policies\": [",
+           "\"%s\", \"subqueues\": %s, \"seed\": %llu, \"policies\": [",
            (long long)o->slots, (long long)o->warmup, o->batches,
            o->per_unit, arr_names[o->arrivals], svc_names[o->service],
-           (unsigned long long)o->seed);
+           o->subqueues ? "true" : "false", (unsigned long long)o->seed);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -263,6 +271,9 @@ int cmd_sim(int argc, char **argv)
     if (!jobs && (cli_has(&args, "job-size") || cli_has(&args, "jobs-trace")))
         return cli_usage_error(&args, "--job-size and --jobs-trace apply "
                                       "to --arrivals jobs only");
+    if (!jobs && cli_has(&args, "subqueues"))
+        return cli_usage_error(&args, "--subqueues applies to --arrivals "
+                                      "jobs only");
     if (cli_has(&args, "job-size") && cli_has(&args, "jobs-trace"))
         return cli_usage_error(&args, "give --job-size or --jobs-trace, "
                                       "not both");
@@ -322,9 +333,10 @@ int cmd_sim(int argc, char **argv)
                                           "lognormal only");
         o.cv = cli_value(&args, "cv")->x;
     }
+    o.subqueues = cli_has(&args, "subqueues");
     if (cli_has(&args, "seed"))
         o.seed = (uint64_t)cli_value(&args, "seed")->i;
-    o.job_size = (hta_dist){HTA_DIST_FIXED, 10, 0};
+    o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 10, .b = 0};
     if (cli_has(&args, "job-size")) {
         char msg[300];
         hta_dist_parse(cli_str(&args, "job-size"), &o.job_size, msg,
@@ -342,15 +354,26 @@ int cmd_sim(int argc, char **argv)
     o.trace_every = cli_has(&args, "trace-every") ?
                         cli_value(&args, "trace-every")->i :
                         (o.slots >= 1000 ? o.slots / 1000 : 1);
-    if ((code = cli_check_outputs(&args, &tpath, 1, &args.pos[0], 1)) != 0)
+    const char *ins[3] = {args.pos[0], NULL, NULL};
+    int nins = 1;
+    if (o.job_size.kind == HTA_DIST_TABLE)
+        ins[nins++] = o.job_size.path;
+    if (cli_has(&args, "jobs-trace"))
+        ins[nins++] = cli_str(&args, "jobs-trace");
+    if ((code = cli_check_outputs(&args, &tpath, 1, ins, nins)) != 0)
         return code;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
     hta_cluster *c = NULL;
-    hta_status st = hta_cluster_parse(args.pos[0], &c, &d);
+    hta_status st = hta_dist_load(&o.job_size, &d);
     if (st != HTA_OK)
         return cli_report(st, &d);
+    st = hta_cluster_parse(args.pos[0], &c, &d);
+    if (st != HTA_OK) {
+        hta_dist_free(&o.job_size);
+        return cli_report(st, &d);
+    }
     double total = 0, top = 0, maxload = 0;
     for (int k = 0; k < nloads; k++)
         if (loads[k] > maxload)
@@ -362,6 +385,7 @@ int cmd_sim(int argc, char **argv)
     }
     if (o.arrivals == HTA_ARR_BERNOULLI && top * maxload > o.per_unit) {
         hta_cluster_free(c);
+        hta_dist_free(&o.job_size);
         return cli_usage_error(&args, "Bernoulli arrivals need every "
                                       "lambda_L * load / K <= 1, found %g",
                                top * maxload / o.per_unit);
@@ -378,6 +402,7 @@ int cmd_sim(int argc, char **argv)
                                 &d);
         if (st != HTA_OK) {
             hta_cluster_free(c);
+            hta_dist_free(&o.job_size);
             return cli_report(st, &d);
         }
         o.trace_jobs = trace;
@@ -402,6 +427,7 @@ int cmd_sim(int argc, char **argv)
     if (st != HTA_OK) {
         hta_cluster_free(c);
         hta_jobs_free(trace);
+        hta_dist_free(&o.job_size);
         hta_outfile_abort(&out);
         return cli_report(st, &d);
     }
@@ -472,6 +498,7 @@ int cmd_sim(int argc, char **argv)
     hta_outfile_abort(&out);
     hta_cluster_free(c);
     hta_jobs_free(trace);
+    hta_dist_free(&o.job_size);
     if (st != HTA_OK)
         return cli_report(st, &d);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);

@@ -15,24 +15,6 @@ void hta_rng_seed(hta_rng *r, uint64_t seed)
         r->s[i] = splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t hta_rng_next(hta_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
 uint64_t hta_rng_below(hta_rng *r, uint64_t bound)
 {
     /* Rejection keeps every value equally likely. */
@@ -42,11 +24,6 @@ uint64_t hta_rng_below(hta_rng *r, uint64_t bound)
         x = hta_rng_next(r);
     while (x >= limit);
     return x % bound;
-}
-
-double hta_rng_unit(hta_rng *r)
-{
-    return (double)(hta_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
 void hta_rng_shuffle(hta_rng *r, int32_t *a, int64_t len)

@@ -261,6 +261,7 @@ int hta_dist_parse(const char *s, hta_dist *out, char *msg, size_t size)
                 goto syntax;
         if (*p)
             goto syntax;
+        memset(out, 0, sizeof *out);
         out->kind = kinds[i].kind;
         out->a = v[0];
         out->b = v[1];
@@ -283,12 +284,20 @@ int hta_dist_parse(const char *s, hta_dist *out, char *msg, size_t size)
             if (!(v[0] > 1) || v[0] > 100 || !(v[1] > 0) || v[1] > big)
                 goto range;
             break;
+        case HTA_DIST_TABLE:
+            break;
         }
         return 0;
     }
+    if (strncmp(s, "table:", 6) == 0 && s[6]) {
+        memset(out, 0, sizeof *out);
+        out->kind = HTA_DIST_TABLE;
+        out->path = s + 6;
+        return 0;
+    }
 syntax:
-    snprintf(msg, size, "fixed:V, uniform:LO:HI, exp:MEAN or "
-                        "pareto:SHAPE:MIN");
+    snprintf(msg, size, "fixed:V, uniform:LO:HI, exp:MEAN, "
+                        "pareto:SHAPE:MIN or table:FILE");
     return -1;
 range:
     snprintf(msg, size, "integers 1 <= V, LO <= HI <= 1e9, 0 < MEAN <= "
@@ -296,9 +305,91 @@ range:
     return -1;
 }
 
+#define HTA_DIST_MAX_ROWS 10000000
+
+hta_status hta_dist_load(hta_dist *dist, hta_diag *d)
+{
+    if (dist->kind != HTA_DIST_TABLE || dist->val)
+        return HTA_OK;
+    hta_lex lx;
+    hta_status st = hta_lex_open(&lx, dist->path, d);
+    if (st != HTA_OK)
+        return st;
+    int64_t *val = NULL;
+    double *cum = NULL, total = 0, sum = 0;
+    size_t cap_val = 0, cap_cum = 0;
+    int64_t n = 0;
+    while ((st = hta_lex_next(&lx, d)) == HTA_OK && lx.ntok > 0) {
+        char q[64];
+        int64_t v;
+        double w = 1;
+        if (lx.ntok > 2) {
+            st = hta_diag_set(d, HTA_ERR_INPUT, dist->path, lx.line,
+                              "expected 'VALUE [WEIGHT]', found '%s'",
+                              hta_lex_quote(lx.tok[2], q));
+            break;
+        }
+        if ((st = hta_lex_int(&lx, lx.tok[0], 1, 1000000000,
+                              "a value in 1..10^9", &v, d)) != HTA_OK)
+            break;
+        if (lx.ntok == 2 &&
+            (st = hta_lex_real(&lx, lx.tok[1], 1, "a positive weight", &w,
+                               d)) != HTA_OK)
+            break;
+        if (n == HTA_DIST_MAX_ROWS) {
+            st = hta_diag_set(d, HTA_ERR_INPUT, dist->path, lx.line,
+                              "expected at most %d rows, found more",
+                              HTA_DIST_MAX_ROWS);
+            break;
+        }
+        if (!HTA_RESERVE(val, cap_val, (size_t)n + 1) ||
+            !HTA_RESERVE(cum, cap_cum, (size_t)n + 1)) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            break;
+        }
+        total += w;
+        sum += w * (double)v;
+        if (!isfinite(total)) {
+            st = hta_diag_set(d, HTA_ERR_INPUT, dist->path, lx.line,
+                              "expected weights of a finite total, found "
+                              "'%s'", hta_lex_quote(lx.tok[1], q));
+            break;
+        }
+        val[n] = v;
+        cum[n++] = total;
+    }
+    if (st == HTA_OK && n == 0)
+        st = hta_diag_set(d, HTA_ERR_INPUT, dist->path, lx.line,
+                          "expected at least one row 'VALUE [WEIGHT]', "
+                          "found end of file");
+    hta_lex_free(&lx);
+    if (st != HTA_OK) {
+        free(val);
+        free(cum);
+        return st;
+    }
+    dist->n = n;
+    dist->val = val;
+    dist->cum = cum;
+    dist->a = sum / total;
+    dist->b = total;
+    return HTA_OK;
+}
+
+void hta_dist_free(hta_dist *dist)
+{
+    free(dist->val);
+    free(dist->cum);
+    dist->val = NULL;
+    dist->cum = NULL;
+    dist->n = 0;
+}
+
 double hta_dist_mean(const hta_dist *dist)
 {
     switch (dist->kind) {
+    case HTA_DIST_TABLE:
+        return dist->a;
     case HTA_DIST_FIXED:
         return dist->a;
     case HTA_DIST_UNIFORM:
@@ -336,6 +427,19 @@ int64_t hta_dist_draw(const hta_dist *dist, hta_rng *r)
     case HTA_DIST_EXP:
         x = -dist->a * log(u);
         break;
+    case HTA_DIST_TABLE: {
+        /* the first row whose cumulative weight exceeds U * total */
+        double t = (1.0 - u) * dist->b;
+        int64_t lo = 0, hi = dist->n - 1;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (dist->cum[mid] > t)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return dist->val[lo];
+    }
     default:
         x = dist->b * pow(u, -1.0 / dist->a);
         break;

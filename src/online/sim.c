@@ -1,16 +1,19 @@
 /* The online affinity-scheduling simulator (sim.h).
  *
  * Data flow of a slot: the arrival stream draws the slot's tasks (types by
- * an alias table); the policy routes each into a queue; every idle server
- * asks the policy for a task and draws its service time from the task's
- * own random numbers; servers whose task ends depart it; statistics see
- * the number in system at the end of the slot.
+ * an alias table); the policy routes each into a queue; the idle servers
+ * (a bit set, visited in cyclic order from a moving start) ask the policy
+ * for a task and draw its service time from the task's own random
+ * numbers, which files the server in a timing wheel under its last slot;
+ * the wheel's bucket of the slot departs its tasks; statistics see the
+ * number in system at the end of the slot.
  *
- * Queues are FIFO lists threaded through one task pool.  Levels come from
- * per-level group ids (racks, pods: runs of consecutive servers, the rule
- * of topology.h), so level(L, m) costs O(|S_L| * N) and the groups are
- * index ranges for the range-min and range-max trees the routing of
- * GB-PANDAS and the stealing of Priority use (O(log M) each).
+ * Queues are FIFO lists threaded through one task pool (with per-job
+ * sub-queues: lists of job nodes, each a FIFO of tasks).  Levels come
+ * from per-level group ids (racks, pods: runs of consecutive servers, the
+ * rule of topology.h), so level(L, m) costs O(|S_L| * N); the groups are
+ * subtrees of the min- and max-trees the routing of GB-PANDAS and the
+ * stealing of Priority use.
  */
 #include "hta/sim.h"
 
@@ -87,16 +90,36 @@ static int64_t poisson(hta_rng *r, double lam)
 /* ---- the simulator's state ---- */
 
 typedef struct fifo {
-    int64_t head, tail, len;
+    int64_t head, tail, len; /* len: tasks; head, tail: tasks, or with
+                                per-job sub-queues the job nodes */
 } fifo;
 
-typedef struct tree { /* range arg-min (or arg-max) over servers */
-    int32_t P;        /* leaves: a power of two >= M */
-    double *key;      /* [2P] */
-    uint32_t *tie;    /* [2P] random tie-breaks */
-    int32_t *arg;     /* [2P] */
+/* Arg-min (or arg-max) over servers.  Padded layout: every group (rack,
+ * pod, ...) is one subtree, its children counts rounded up to powers of
+ * two, so a group's best is one node; when that padding would take more
+ * than 4 times the plain tree, servers are leaves in order and a group's
+ * best is a range query of O(log M) nodes. */
+typedef struct tnode {
+    double key;
+    uint32_t tie; /* random tie-break */
+    int32_t arg;  /* the server */
+} tnode;
+
+typedef struct tree {
+    int32_t P;        /* leaves: a power of two */
+    int padded;
+    int shift[HTA_MAX_LEVELS + 1]; /* padded: level-n group of leaf i is
+                                      node (i + P) >> shift[n] */
+    int32_t *leaf;    /* [M] the leaf of each server */
+    tnode *node;      /* [2P] */
     int max;          /* 1: arg-max */
 } tree;
+
+typedef struct cand {
+    int32_t m;
+    double key;
+    uint32_t tie;
+} cand;
 
 typedef struct sim {
     const hta_cluster *c;
@@ -106,6 +129,8 @@ typedef struct sim {
     int32_t M;
     double alpha[HTA_MAX_LEVELS];
     double geo[HTA_MAX_LEVELS];   /* 1 / log(1 - alpha_n / K) */
+    double gthr[HTA_MAX_LEVELS][8]; /* (1 - alpha_n / K)^(k + 1) */
+    double ln_mu[HTA_MAX_LEVELS], ln_sig; /* log-normal parameters */
     int32_t *grp[HTA_MAX_LEVELS]; /* group of each server, levels 2..N-1 */
     int32_t *gstart[HTA_MAX_LEVELS]; /* first server of each group, +end */
     /* the task pool */
@@ -113,16 +138,28 @@ typedef struct sim {
     size_t cap_arr, cap_id, cap_type, cap_next, cap_prev, cap_tjob;
     int64_t pool_n, free_list;
     int64_t next_id;
-    /* servers */
-    int64_t *left;   /* slots of service left, 0 idle */
-    int64_t *task;   /* the task in service */
-    int *lvl;        /* its level */
+    /* servers: the task in service, its level, its last slot; idle ones
+     * in a bit set; busy ones in the timing wheel's bucket of their last
+     * slot (mod W), linked through w_next */
+    int64_t *task, *fin;
+    int *lvl;
+    uint64_t *idle;
+    int32_t nidle;
+    int32_t *w_next, *wheel;
+    int64_t wsize;
     /* queues: jsq-maxweight and priority M + 1 (the last: common),
      * gb-pandas M * N sub-queues, fcfs one */
     fifo *q;
-    int64_t nq;
-    double *W;       /* gb-pandas workloads */
+    int64_t nq, queued;
+    int pick_level; /* the level of the task pick() returned, 0: unknown */
+    double *Wl;      /* gb-pandas workloads W_m */
     tree tr;
+    /* per-job sub-queues (opts.subqueues): each queue a list of job
+     * nodes, each node a FIFO of the job's tasks in that queue */
+    int64_t *n_job, *n_head, *n_tail, *n_next, *n_prev, *n_len;
+    size_t cap_njob, cap_nhead, cap_ntail, cap_nnext, cap_nprev, cap_nlen;
+    int64_t n_n, n_free;
+    int64_t *q_stamp, *q_node; /* the node of the arriving job per queue */
     /* arrivals */
     double *prob;    /* alias table */
     int64_t *alias;
@@ -149,55 +186,139 @@ typedef struct sim {
     int64_t trace_next;
 } sim;
 
+static int node_better(const tree *t, const tnode *a, const tnode *b)
+{
+    if (a->key != b->key)
+        return t->max ? a->key > b->key : a->key < b->key;
+    return a->tie < b->tie;
+}
+
+/* Sets server m's key and tie and repairs the path to the root, which
+ * stops at the first node that stays as it was (its ancestors see only
+ * unchanged nodes). */
 static void tree_set(tree *t, int32_t m, double key, uint32_t tie)
 {
-    int32_t i = m + t->P;
-    t->key[i] = key;
-    t->tie[i] = tie;
-    t->arg[i] = m;
+    int32_t i = t->leaf[m] + t->P;
+    tnode *nd = t->node;
+    nd[i].key = key;
+    nd[i].tie = tie;
+    nd[i].arg = m;
     for (i /= 2; i >= 1; i /= 2) {
-        int32_t a = 2 * i, b = a + 1;
-        int pick_b = t->max ? (t->key[b] > t->key[a] ||
-                               (t->key[b] == t->key[a] && t->tie[b] < t->tie[a])) :
-                              (t->key[b] < t->key[a] ||
-                               (t->key[b] == t->key[a] && t->tie[b] < t->tie[a]));
-        int32_t w = pick_b ? b : a;
-        t->key[i] = t->key[w];
-        t->tie[i] = t->tie[w];
-        t->arg[i] = t->arg[w];
+        const tnode *a = &nd[2 * i], *b = a + 1;
+        const tnode *w = node_better(t, b, a) ? b : a;
+        if (nd[i].arg == w->arg && nd[i].key == w->key &&
+            nd[i].tie == w->tie)
+            break;
+        nd[i] = *w;
     }
 }
 
-/* The best server in [lo, hi). */
-static int32_t tree_query(const tree *t, int32_t lo, int32_t hi, double *key)
+/* The best leaf in [lo, hi) (leaf order = server order here). */
+static cand tree_range(const tree *t, int32_t lo, int32_t hi)
 {
-    int32_t best = -1;
-    double bk = 0;
-    uint32_t bt = 0;
+    cand b = {-1, 0, 0};
+    const tnode *bn = NULL;
     for (int32_t l = lo + t->P, h = hi + t->P; l < h; l /= 2, h /= 2) {
-        int32_t nodes[2] = {-1, -1};
+        const tnode *nodes[2] = {NULL, NULL};
         if (l & 1)
-            nodes[0] = l++;
+            nodes[0] = &t->node[l++];
         if (h & 1)
-            nodes[1] = --h;
-        for (int k = 0; k < 2; k++) {
-            int32_t i = nodes[k];
-            if (i < 0)
-                continue;
-            int better = best < 0 ||
-                         (t->max ? (t->key[i] > bk ||
-                                    (t->key[i] == bk && t->tie[i] < bt)) :
-                                   (t->key[i] < bk ||
-                                    (t->key[i] == bk && t->tie[i] < bt)));
-            if (better) {
-                best = t->arg[i];
-                bk = t->key[i];
-                bt = t->tie[i];
-            }
-        }
+            nodes[1] = &t->node[--h];
+        for (int k = 0; k < 2; k++)
+            if (nodes[k] && (!bn || node_better(t, nodes[k], bn)))
+                bn = nodes[k];
     }
-    *key = bk;
-    return best;
+    if (bn) {
+        b.m = bn->arg;
+        b.key = bn->key;
+        b.tie = bn->tie;
+    }
+    return b;
+}
+
+/* The best server of server r's group at level n (n = 1: r itself, N:
+ * the cluster). */
+static cand group_best(const sim *s, int32_t r, int n)
+{
+    const tree *t = &s->tr;
+    int32_t i;
+    if (n == 1)
+        i = t->leaf[r] + t->P;
+    else if (n == s->N)
+        i = 1;
+    else if (t->padded)
+        i = (t->leaf[r] + t->P) >> t->shift[n];
+    else {
+        int32_t g = s->grp[n][r];
+        return tree_range(t, s->gstart[n][g], s->gstart[n][g + 1]);
+    }
+    cand b = {t->node[i].arg, t->node[i].key, t->node[i].tie};
+    return b;
+}
+
+static int32_t pow2_at_least(int64_t n, int *bits)
+{
+    int32_t p = 1;
+    *bits = 0;
+    while (p < n) {
+        p *= 2;
+        ++*bits;
+    }
+    return p;
+}
+
+/* The tree's layout (see the type) and its leaves at neutral keys. */
+static int tree_init(sim *s, int max)
+{
+    const hta_cluster *c = s->c;
+    tree *t = &s->tr;
+    int bits, b = 0;
+    int32_t plain = pow2_at_least(c->M, &bits);
+    t->max = max;
+    t->leaf = malloc((size_t)c->M * sizeof *t->leaf);
+    if (!t->leaf)
+        return -1;
+    /* padded: rack index in its rack, then rack in its pod, ... */
+    double leaves = 1;
+    int bw[HTA_MAX_LEVELS];
+    for (int i = 0; i < c->ntopo; i++) {
+        leaves *= pow2_at_least(c->topo[i], &bw[i]);
+        t->shift[i + 2] = b += bw[i];
+    }
+    int topbits = 0;
+    if (s->N > 2)
+        leaves *= pow2_at_least(hta_cluster_groups(c, s->N - 1), &topbits);
+    t->padded = s->N > 2 && leaves <= 4.0 * plain;
+    if (t->padded) {
+        t->P = (int32_t)leaves;
+        t->shift[s->N] = b + topbits;
+        for (int32_t m = 0; m < c->M; m++) {
+            int64_t x = m, leaf = 0;
+            int sh = 0;
+            for (int i = 0; i < c->ntopo; i++) {
+                leaf |= (x % c->topo[i]) << sh;
+                x /= c->topo[i];
+                sh += bw[i];
+            }
+            t->leaf[m] = (int32_t)(leaf | x << sh);
+        }
+    } else {
+        t->P = plain;
+        for (int32_t m = 0; m < c->M; m++)
+            t->leaf[m] = m;
+    }
+    size_t n2 = 2 * (size_t)t->P;
+    t->node = malloc(n2 * sizeof *t->node);
+    if (!t->node)
+        return -1;
+    for (size_t i = 0; i < n2; i++) { /* padding never wins */
+        t->node[i].key = max ? -1 : INFINITY;
+        t->node[i].tie = UINT32_MAX;
+        t->node[i].arg = -1;
+    }
+    for (int32_t m = 0; m < c->M; m++)
+        tree_set(t, m, 0, (uint32_t)hta_rng_next(&s->route_rng));
+    return 0;
 }
 
 /* Level (1..N) of server m for type L, from the group ids. */
@@ -245,21 +366,112 @@ static int64_t task_new(sim *s, int64_t type, hta_diag *d)
     return k;
 }
 
-static void push(sim *s, fifo *f, int64_t k)
+/* A FIFO threaded through next[] (tasks through t_next, job nodes through
+ * n_next). */
+static void list_push(int64_t *next, int64_t *head, int64_t *tail,
+                      int64_t was_empty, int64_t k)
 {
-    s->t_next[k] = -1;
-    if (f->len++)
-        s->t_next[f->tail] = k;
+    next[k] = -1;
+    if (was_empty)
+        *head = k;
     else
-        f->head = k;
-    f->tail = k;
+        next[*tail] = k;
+    *tail = k;
 }
 
-static int64_t pop(sim *s, fifo *f)
+/* The job node of task k's job in queue qi: the one made for the job's
+ * arrival (all its tasks are routed in one go), or a new one at the end
+ * of the queue's list; -1 when out of memory. */
+static int64_t node_for(sim *s, int64_t qi, int64_t k)
 {
-    int64_t k = f->head;
-    f->head = s->t_next[k];
+    int64_t j = s->t_job[k];
+    if (s->q_stamp[qi] == s->j_seq[j])
+        return s->q_node[qi];
+    int64_t v = s->n_free;
+    if (v >= 0) {
+        s->n_free = s->n_next[v];
+    } else {
+        size_t n = (size_t)s->n_n + 1;
+        if (!HTA_RESERVE(s->n_job, s->cap_njob, n) ||
+            !HTA_RESERVE(s->n_head, s->cap_nhead, n) ||
+            !HTA_RESERVE(s->n_tail, s->cap_ntail, n) ||
+            !HTA_RESERVE(s->n_next, s->cap_nnext, n) ||
+            !HTA_RESERVE(s->n_prev, s->cap_nprev, n) ||
+            !HTA_RESERVE(s->n_len, s->cap_nlen, n))
+            return -1;
+        v = s->n_n++;
+    }
+    fifo *f = &s->q[qi];
+    s->n_job[v] = j;
+    s->n_len[v] = 0;
+    s->n_prev[v] = f->len ? f->tail : -1;
+    list_push(s->n_next, &f->head, &f->tail, f->len == 0, v);
+    s->q_stamp[qi] = s->j_seq[j];
+    s->q_node[qi] = v;
+    return v;
+}
+
+/* Appends task k to queue qi; -1 when out of memory. */
+static int push(sim *s, int64_t qi, int64_t k)
+{
+    fifo *f = &s->q[qi];
+    if (s->o->subqueues) {
+        int64_t v = node_for(s, qi, k);
+        if (v < 0)
+            return -1;
+        list_push(s->t_next, &s->n_head[v], &s->n_tail[v],
+                  s->n_len[v]++ == 0, k);
+    } else {
+        list_push(s->t_next, &f->head, &f->tail, f->len == 0, k);
+    }
+    f->len++;
+    s->queued++;
+    return 0;
+}
+
+/* Heap order of jobs: fewer running tasks first, then the earlier job. */
+static int job_first(const sim *s, int64_t a, int64_t b)
+{
+    if (s->j_run[a] != s->j_run[b])
+        return s->j_run[a] < s->j_run[b];
+    return s->j_seq[a] < s->j_seq[b];
+}
+
+/* The head task of queue qi (non-empty); with per-job sub-queues, the
+ * head of the sub-queue of the job with the fewest running tasks (then
+ * the earliest job; Wang et al., Section V).  O(1), or O(jobs in the
+ * queue) with sub-queues. */
+static int64_t pop(sim *s, int64_t qi)
+{
+    fifo *f = &s->q[qi];
+    int64_t k;
+    if (s->o->subqueues) {
+        int64_t v = f->head;
+        for (int64_t u = s->n_next[v]; u >= 0; u = s->n_next[u])
+            if (job_first(s, s->n_job[u], s->n_job[v]))
+                v = u;
+        k = s->n_head[v];
+        s->n_head[v] = s->t_next[k];
+        if (--s->n_len[v] == 0) { /* unlink the node */
+            if (s->n_prev[v] >= 0)
+                s->n_next[s->n_prev[v]] = s->n_next[v];
+            else
+                f->head = s->n_next[v];
+            if (s->n_next[v] >= 0)
+                s->n_prev[s->n_next[v]] = s->n_prev[v];
+            else
+                f->tail = s->n_prev[v];
+            if (s->q_node[qi] == v)
+                s->q_stamp[qi] = -1;
+            s->n_next[v] = s->n_free;
+            s->n_free = v;
+        }
+    } else {
+        k = f->head;
+        f->head = s->t_next[k];
+    }
     f->len--;
+    s->queued--;
     return k;
 }
 
@@ -272,8 +484,13 @@ static int64_t service_slots(const sim *s, int64_t id, int level)
     double u = unit_open(h), x;
     switch (s->o->service) {
     case HTA_SVC_GEOMETRIC:
+        /* ceil(log u / log(1 - a)): the least k >= 1 with
+         * u >= (1 - a)^k; the first 8 by table, then the logarithm */
         if (a >= 1)
             return 1;
+        for (int k = 0; k < 8; k++)
+            if (u >= s->gthr[level - 1][k])
+                return k + 1;
         x = ceil(log(u) * s->geo[level - 1]);
         break;
     case HTA_SVC_EXPONENTIAL:
@@ -282,11 +499,20 @@ static int64_t service_slots(const sim *s, int64_t id, int level)
     case HTA_SVC_DETERMINISTIC:
         x = 1 / a;
         break;
-    default: { /* log-normal of mean 1/a and the given cv */
-        double v = unit_open(mix(h));
-        double z = sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-        double s2 = log1p(s->o->cv * s->o->cv);
-        x = exp(-log(a) - s2 / 2 + sqrt(s2) * z);
+    default: { /* log-normal of mean 1/a and the given cv: a standard
+                * normal by Marsaglia's polar method on the task's own
+                * hash chain */
+        double z, v1, v2, w;
+        uint64_t g = h;
+        do {
+            g = mix(g);
+            v1 = 2 * unit_open(g) - 1;
+            g = mix(g);
+            v2 = 2 * unit_open(g) - 1;
+            w = v1 * v1 + v2 * v2;
+        } while (w >= 1 || w == 0);
+        z = v1 * sqrt(-2 * log(w) / w);
+        x = exp(s->ln_mu[level - 1] + s->ln_sig * z);
         break;
     }
     }
@@ -339,14 +565,6 @@ static int64_t job_new(sim *s, int64_t t, int64_t ntasks, hta_diag *d)
     return j;
 }
 
-/* Heap order: fewer running tasks first, then the earlier job. */
-static int hless(const sim *s, int64_t a, int64_t b)
-{
-    if (s->j_run[a] != s->j_run[b])
-        return s->j_run[a] < s->j_run[b];
-    return s->j_seq[a] < s->j_seq[b];
-}
-
 static void hswap(sim *s, int64_t i, int64_t k)
 {
     int64_t a = s->hp[i], b = s->hp[k];
@@ -358,15 +576,15 @@ static void hswap(sim *s, int64_t i, int64_t k)
 
 static void hfix(sim *s, int64_t i)
 {
-    while (i > 0 && hless(s, s->hp[i], s->hp[(i - 1) / 2])) {
+    while (i > 0 && job_first(s, s->hp[i], s->hp[(i - 1) / 2])) {
         hswap(s, i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
     for (;;) {
         int64_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < s->hn && hless(s, s->hp[l], s->hp[m]))
+        if (l < s->hn && job_first(s, s->hp[l], s->hp[m]))
             m = l;
-        if (r < s->hn && hless(s, s->hp[r], s->hp[m]))
+        if (r < s->hn && job_first(s, s->hp[r], s->hp[m]))
             m = r;
         if (m == i)
             return;
@@ -404,6 +622,7 @@ static void job_enqueue(sim *s, int64_t k)
     else
         s->j_head[j] = k;
     s->j_tail[j] = k;
+    s->queued++;
     if (s->j_nq[j]++ == 0)
         hpush(s, j);
 }
@@ -419,13 +638,15 @@ static void job_unlink(sim *s, int64_t k)
         s->t_prev[s->t_next[k]] = s->t_prev[k];
     else
         s->j_tail[j] = s->t_prev[k];
+    s->queued--;
     if (--s->j_nq[j] == 0)
         hremove(s, j);
 }
 
 /* The queued task of job j with the least level for server m, if that
- * level is at most allowed; -1 otherwise.  O(queued tasks). */
-static int64_t job_best_task(const sim *s, int64_t j, int32_t m, int allowed)
+ * level is at most allowed (the level in s->pick_level); -1 otherwise.
+ * O(queued tasks). */
+static int64_t job_best_task(sim *s, int64_t j, int32_t m, int allowed)
 {
     int64_t best = -1;
     int bl = allowed + 1;
@@ -436,6 +657,7 @@ static int64_t job_best_task(const sim *s, int64_t j, int32_t m, int allowed)
             best = k;
         }
     }
+    s->pick_level = best >= 0 ? bl : 0;
     return best;
 }
 
@@ -445,19 +667,21 @@ static int64_t job_best_task(const sim *s, int64_t j, int32_t m, int allowed)
 static int32_t shortest_local(sim *s, int64_t L, int64_t *len)
 {
     const hta_cluster *c = s->c;
-    int32_t best = -1;
-    int64_t ties = 0;
-    for (int64_t k = c->off[L]; k < c->off[L + 1]; k++) {
+    int32_t best = c->srv[c->off[L]];
+    int64_t bl = s->q[best].len;
+    uint32_t ties = 1;
+    for (int64_t k = c->off[L] + 1; k < c->off[L + 1]; k++) {
         int32_t m = c->srv[k];
         int64_t l = s->q[m].len;
-        if (best < 0 || l < *len) {
+        if (l < bl) {
             best = m;
-            *len = l;
+            bl = l;
             ties = 1;
-        } else if (l == *len && hta_rng_below(&s->route_rng, (uint64_t)++ties) == 0) {
+        } else if (l == bl && hta_rng_below32(&s->route_rng, ++ties) == 0) {
             best = m;
         }
     }
+    *len = bl;
     return best;
 }
 
@@ -469,73 +693,67 @@ static void prio_update(sim *s, int32_t m)
 
 static void gb_update(sim *s, int32_t m)
 {
-    tree_set(&s->tr, m, s->W[m], (uint32_t)hta_rng_next(&s->route_rng));
+    tree_set(&s->tr, m, s->Wl[m], (uint32_t)hta_rng_next(&s->route_rng));
 }
 
 /* GB-PANDAS: "route to argmin_m W_m / alpha_{level(m)}", W_m the queued
  * workload sum_n Q_m^n / alpha_n (the task in service not counted).
  * Among equal scores the more local level wins, then chance: with ties
  * broken at random alone, an idle cluster (every W_m = 0) would send
- * tasks anywhere, mostly far.  The candidates:
- * the local servers, and per replica and level n the least W in its
- * group (the whole cluster at level N).  A candidate's true score is at
- * most its group score W / alpha_n and at least the optimum, so the best
- * true score among them is the optimum. */
-static void route_gb(sim *s, int64_t k)
+ * tasks anywhere, mostly far.
+ *
+ * The candidates are groups: per replica r and level n, r's level-n group
+ * (r itself at n = 1, the cluster at n = N) with score
+ * min_{m in group} W_m / alpha_n.  The least group score is the optimum:
+ * every server m lies in the level-level(m) group of some replica, whose
+ * score is at most W_m / alpha_level(m); and the best server of a
+ * level-n group has level at most n, so its true score is at most the
+ * group's.  The winner's level is then exactly n: a lower level would
+ * give a lower score (W > 0) or an equal score at a lower n (W = 0),
+ * which the tie rule prefers.  O(replicas * levels) with the padded
+ * tree, one update of O(log M). */
+static int route_gb(sim *s, int64_t k)
 {
     const hta_cluster *c = s->c;
     int64_t L = s->t_type[k];
-    int32_t best = -1;
+    cand b = {-1, INFINITY, 0};
     int blevel = s->N + 1;
-    double bscore = INFINITY;
-    uint32_t btie = 0;
-    for (int64_t j = c->off[L]; j < c->off[L + 1]; j++) {
-        int32_t r = c->srv[j];
-        for (int n = 1; n <= s->N; n++) {
-            int32_t m;
-            double w;
-            if (n == 1) {
-                m = r;
-                w = s->W[r];
-            } else if (n == s->N) {
-                if (j > c->off[L])
-                    break; /* the whole cluster: once */
-                m = tree_query(&s->tr, 0, s->M, &w);
-            } else {
-                int32_t g = s->grp[n][r];
-                m = tree_query(&s->tr, s->gstart[n][g], s->gstart[n][g + 1],
-                               &w);
-            }
-            int lv = n == 1 ? 1 : level_of(s, L, m);
-            double score = w / s->alpha[lv - 1];
-            uint32_t tie = s->tr.tie[m + s->tr.P];
-            /* ties: the more local level first, then at random */
-            if (score < bscore ||
-                (score == bscore &&
-                 (lv < blevel || (lv == blevel && tie < btie)))) {
-                best = m;
-                bscore = score;
-                btie = tie;
-                blevel = lv;
+    /* level by level; no level-n group scores below min_m W_m / alpha_n,
+     * which grows with n, so the search stops there (on a tie the lower
+     * level already won) */
+    double wmin = s->tr.node[1].key;
+    for (int n = 1; n <= s->N && b.key > wmin / s->alpha[n - 1]; n++) {
+        int64_t end = n == s->N ? c->off[L] + 1 : c->off[L + 1];
+        for (int64_t j = c->off[L]; j < end; j++) {
+            cand g = group_best(s, c->srv[j], n);
+            double score = g.key / s->alpha[n - 1];
+            if (score < b.key ||
+                (score == b.key && n == blevel && g.tie < b.tie)) {
+                b = g;
+                b.key = score;
+                blevel = n;
             }
         }
     }
 #ifdef HTA_CHECKED
     double truth = INFINITY; /* the definition, over every server */
     for (int32_t m = 0; m < s->M; m++) {
-        double sc = s->W[m] / s->alpha[level_of(s, L, m) - 1];
+        double sc = s->Wl[m] / s->alpha[level_of(s, L, m) - 1];
         if (sc < truth)
             truth = sc;
     }
-    if (truth != bscore)
+    if (truth != b.key || level_of(s, L, b.m) != blevel)
         s->r->route_errors++;
 #endif
-    push(s, &s->q[(int64_t)best * s->N + blevel - 1], k);
-    s->W[best] += 1.0 / s->alpha[blevel - 1];
-    gb_update(s, best);
+    if (push(s, (int64_t)b.m * s->N + blevel - 1, k) != 0)
+        return -1;
+    s->Wl[b.m] += 1.0 / s->alpha[blevel - 1];
+    gb_update(s, b.m);
+    return 0;
 }
 
-static void route(sim *s, int64_t k)
+/* Routes task k; -1 when out of memory. */
+static int route(sim *s, int64_t k)
 {
     int64_t L = s->t_type[k], len = 0;
     switch (s->o->policy) {
@@ -543,48 +761,45 @@ static void route(sim *s, int64_t k)
         /* "a task joins the shortest of its local queues and the common
          * remote queue" (ties: local) */
         int32_t m = shortest_local(s, L, &len);
-        if (s->q[s->M].len < len)
-            push(s, &s->q[s->M], k);
-        else
-            push(s, &s->q[m], k);
-        break;
+        return push(s, s->q[s->M].len < len ? s->M : m, k);
     }
     case HTA_SIM_PRIORITY: {
         /* "join the shortest local queue" */
         int32_t m = shortest_local(s, L, &len);
-        push(s, &s->q[m], k);
+        if (push(s, m, k) != 0)
+            return -1;
         prio_update(s, m);
-        break;
+        return 0;
     }
     case HTA_SIM_GB_PANDAS:
-        route_gb(s, k);
-        break;
+        return route_gb(s, k);
     case HTA_SIM_FAIR:
     case HTA_SIM_DELAY:
         job_enqueue(s, k);
-        break;
+        return 0;
     default:
-        push(s, &s->q[0], k); /* FCFS: one queue */
-        break;
+        return push(s, 0, k); /* FCFS: one queue */
     }
 }
 
 /* ---- policies: what an idle server takes; -1 for nothing ---- */
 
+/* Sets s->pick_level to the task's level when the queue tells it (0:
+ * the caller computes it). */
 static int64_t pick(sim *s, int32_t m)
 {
+    s->pick_level = 0;
     switch (s->o->policy) {
     case HTA_SIM_JSQ_MAXWEIGHT: {
         /* "an idle server serves its own queue if alpha Q_m >= gamma
          * Q_common, else the common queue" (N levels: alpha_1, alpha_N) */
-        fifo *own = &s->q[m], *com = &s->q[s->M];
-        if (own->len == 0 && com->len == 0)
-            return -1;
-        if (s->alpha[0] * (double)own->len >=
-                s->alpha[s->N - 1] * (double)com->len &&
-            own->len > 0)
-            return pop(s, own);
-        return pop(s, com);
+        int64_t own = s->q[m].len, com = s->q[s->M].len;
+        if (own > 0 && s->alpha[0] * (double)own >=
+                           s->alpha[s->N - 1] * (double)com) {
+            s->pick_level = 1;
+            return pop(s, m);
+        }
+        return com > 0 ? pop(s, s->M) : -1;
     }
     case HTA_SIM_PRIORITY: {
         /* "serve the local queue first, then a queue of the rack, ...,
@@ -593,34 +808,30 @@ static int64_t pick(sim *s, int32_t m)
         if (s->q[m].len == 0) {
             from = -1;
             for (int n = 2; n <= s->N && from < 0; n++) {
-                double key;
-                int32_t lo = 0, hi = s->M;
-                if (n < s->N) {
-                    int32_t g = s->grp[n][m];
-                    lo = s->gstart[n][g];
-                    hi = s->gstart[n][g + 1];
-                }
-                int32_t v = tree_query(&s->tr, lo, hi, &key);
-                if (key > 0)
-                    from = v;
+                cand g = group_best(s, m, n);
+                if (g.key > 0)
+                    from = g.m;
             }
             if (from < 0)
                 return -1;
+        } else {
+            s->pick_level = 1;
         }
-        int64_t k = pop(s, &s->q[from]);
+        int64_t k = pop(s, from);
         prio_update(s, from);
         return k;
     }
     case HTA_SIM_GB_PANDAS:
         /* "serve by strict priority: 1-local, 2-local, ..., N-local" */
         for (int n = 0; n < s->N; n++) {
-            fifo *f = &s->q[(int64_t)m * s->N + n];
-            if (f->len) {
-                int64_t k = pop(s, f);
-                s->W[m] -= 1.0 / s->alpha[n];
-                if (s->W[m] < 1e-9)
-                    s->W[m] = 0; /* no drift from rounding */
+            int64_t qi = (int64_t)m * s->N + n;
+            if (s->q[qi].len) {
+                int64_t k = pop(s, qi);
+                s->Wl[m] -= 1.0 / s->alpha[n];
+                if (s->Wl[m] < 1e-9)
+                    s->Wl[m] = 0; /* no drift from rounding */
                 gb_update(s, m);
+                s->pick_level = n + 1;
                 return k;
             }
         }
@@ -650,7 +861,7 @@ static int64_t pick(sim *s, int32_t m)
                                                1;
             k = job_best_task(s, j, m, allowed);
             if (k >= 0) {
-                if (level_of(s, s->t_type[k], m) == 1)
+                if (s->pick_level == 1)
                     s->j_skip[j] = 0;
                 job_unlink(s, k);
                 break;
@@ -664,7 +875,7 @@ static int64_t pick(sim *s, int32_t m)
         return k;
     }
     default:
-        return s->q[0].len ? pop(s, &s->q[0]) : -1;
+        return s->q[0].len ? pop(s, 0) : -1;
     }
 }
 
@@ -676,34 +887,16 @@ static void sim_free(sim *s)
         free(s->grp[n]);
         free(s->gstart[n]);
     }
-    free(s->t_arr);
-    free(s->t_id);
-    free(s->t_type);
-    free(s->t_next);
-    free(s->left);
-    free(s->task);
-    free(s->lvl);
-    free(s->q);
-    free(s->W);
-    free(s->tr.key);
-    free(s->tr.tie);
-    free(s->tr.arg);
-    free(s->prob);
-    free(s->alias);
-    free(s->t_prev);
-    free(s->t_job);
-    free(s->j_arr);
-    free(s->j_left);
-    free(s->j_run);
-    free(s->j_skip);
-    free(s->j_head);
-    free(s->j_tail);
-    free(s->j_nq);
-    free(s->j_seq);
-    free(s->j_size);
-    free(s->hp);
-    free(s->hpos);
-    free(s->tmp);
+    void *arrays[] = {
+        s->t_arr, s->t_id, s->t_type, s->t_next, s->t_prev, s->t_job,
+        s->task, s->fin, s->lvl, s->idle, s->w_next, s->wheel, s->q, s->Wl,
+        s->tr.leaf, s->tr.node, s->n_job, s->n_head,
+        s->n_tail, s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
+        s->prob, s->alias, s->j_arr, s->j_left, s->j_run, s->j_skip,
+        s->j_head, s->j_tail, s->j_nq, s->j_seq, s->j_size, s->hp, s->hpos,
+        s->tmp};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+        free(arrays[i]);
 }
 
 /* Walker's alias table over the types, by rate. */
@@ -754,7 +947,9 @@ static int build_alias(sim *s)
 
 static int64_t draw_type(sim *s)
 {
-    int64_t L = (int64_t)hta_rng_below(&s->arr_rng, (uint64_t)s->c->T);
+    int64_t L = s->c->T < ((int64_t)1 << 32) ?
+                    (int64_t)hta_rng_below32(&s->arr_rng, (uint32_t)s->c->T) :
+                    (int64_t)hta_rng_below(&s->arr_rng, (uint64_t)s->c->T);
     return hta_rng_unit(&s->arr_rng) < s->prob[L] ? L : s->alias[L];
 }
 
@@ -770,10 +965,18 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     s->M = c->M;
     s->free_list = -1;
     s->j_free = -1;
+    s->n_free = -1;
+    double mean_slots = 1;
     for (int n = 0; n < s->N; n++) {
         s->alpha[n] = c->rate[n];
         double a = c->rate[n] / o->per_unit;
         s->geo[n] = a < 1 ? 1 / log1p(-a) : 0;
+        for (int k = 0; k < 8; k++)
+            s->gthr[n][k] = a < 1 ? pow(1 - a, k + 1) : 0;
+        double s2 = log1p(o->cv * o->cv);
+        s->ln_mu[n] = -log(a) - s2 / 2;
+        s->ln_sig = sqrt(s2);
+        mean_slots = fmax(mean_slots, 1 / a);
     }
     size_t M = (size_t)c->M;
     for (int n = 2; n < s->N; n++) {
@@ -792,9 +995,15 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
         }
         s->gstart[n][G] = c->M;
     }
-    s->left = calloc(M, sizeof *s->left);
+    /* the wheel: twice the slowest mean service, 64 .. 2^16 buckets */
+    int bits;
+    s->wsize = pow2_at_least((int64_t)fmin(fmax(2 * mean_slots, 64), 65536), &bits);
     s->task = malloc(M * sizeof *s->task);
+    s->fin = malloc(M * sizeof *s->fin);
     s->lvl = malloc(M * sizeof *s->lvl);
+    s->w_next = malloc(M * sizeof *s->w_next);
+    s->wheel = malloc((size_t)s->wsize * sizeof *s->wheel);
+    s->idle = calloc((M + 63) / 64, sizeof *s->idle);
     switch (o->policy) {
     case HTA_SIM_GB_PANDAS:
         s->nq = (int64_t)M * s->N;
@@ -806,30 +1015,29 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
         s->nq = (int64_t)M + 1;
     }
     s->q = calloc((size_t)s->nq, sizeof *s->q);
-    if (!s->left || !s->task || !s->lvl || !s->q || build_alias(s) != 0)
+    if (!s->task || !s->fin || !s->lvl || !s->w_next || !s->wheel ||
+        !s->idle || !s->q || build_alias(s) != 0)
         goto oom;
-    if (o->policy == HTA_SIM_GB_PANDAS || o->policy == HTA_SIM_PRIORITY) {
-        int32_t P = 1;
-        while (P < c->M)
-            P *= 2;
-        s->tr.P = P;
-        s->tr.max = o->policy == HTA_SIM_PRIORITY;
-        s->tr.key = malloc(2 * (size_t)P * sizeof *s->tr.key);
-        s->tr.tie = malloc(2 * (size_t)P * sizeof *s->tr.tie);
-        s->tr.arg = malloc(2 * (size_t)P * sizeof *s->tr.arg);
-        s->W = calloc(M, sizeof *s->W);
-        if (!s->tr.key || !s->tr.tie || !s->tr.arg || !s->W)
+    for (int64_t i = 0; i < s->wsize; i++)
+        s->wheel[i] = -1;
+    for (int32_t m = 0; m < c->M; m++)
+        s->idle[m / 64] |= (uint64_t)1 << (m % 64);
+    s->nidle = c->M;
+    if (o->subqueues) {
+        s->q_stamp = malloc((size_t)s->nq * sizeof *s->q_stamp);
+        s->q_node = malloc((size_t)s->nq * sizeof *s->q_node);
+        if (!s->q_stamp || !s->q_node)
             goto oom;
-        for (int32_t i = 0; i < 2 * P; i++) { /* padding never wins */
-            s->tr.key[i] = s->tr.max ? -1 : INFINITY;
-            s->tr.tie[i] = UINT32_MAX;
-            s->tr.arg[i] = -1;
-        }
+        for (int64_t i = 0; i < s->nq; i++)
+            s->q_stamp[i] = -1;
     }
     hta_rng_seed(&s->arr_rng, o->seed);
     hta_rng_seed(&s->route_rng, o->seed ^ 0x5EED5EED5EEDull);
-    for (int32_t m = 0; m < c->M && s->tr.P; m++)
-        tree_set(&s->tr, m, 0, (uint32_t)hta_rng_next(&s->route_rng));
+    if (o->policy == HTA_SIM_GB_PANDAS || o->policy == HTA_SIM_PRIORITY) {
+        s->Wl = calloc(M, sizeof *s->Wl);
+        if (!s->Wl || tree_init(s, o->policy == HTA_SIM_PRIORITY) != 0)
+            goto oom;
+    }
     return HTA_OK;
 oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
@@ -873,6 +1081,9 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "%s schedules jobs: it needs job arrivals",
                             hta_sim_policy_names[o->policy]);
+    if (o->subqueues && o->arrivals != HTA_ARR_JOBS)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "per-job sub-queues need job arrivals");
     sim s;
     hta_status st = sim_init(&s, c, o, r, d);
     if (st == HTA_OK && o->arrivals == HTA_ARR_JOBS && !o->trace_jobs)
@@ -908,7 +1119,11 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     break;
                 }
                 s.t_arr[k] = t;
-                route(&s, k);
+                if (route(&s, k) != 0) {
+                    st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                      "out of memory");
+                    break;
+                }
             }
         } else if (o->arrivals == HTA_ARR_JOBS) {
             n_arr = 0;
@@ -939,7 +1154,11 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     }
                     s.t_arr[k] = t;
                     s.t_job[k] = j;
-                    route(&s, k);
+                    if (route(&s, k) != 0) {
+                        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                          "out of memory");
+                        break;
+                    }
                     n_arr++;
                 }
             }
@@ -954,7 +1173,11 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                         break;
                     }
                     s.t_arr[k] = t;
-                    route(&s, k);
+                    if (route(&s, k) != 0) {
+                        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                          "out of memory");
+                        break;
+                    }
                     n_arr++;
                 }
         }
@@ -969,16 +1192,25 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             if (b >= B)
                 b = B - 1;
         }
-        /* 2. idle servers start tasks, from a start that moves each slot
-         * (no server is always first) */
+        /* 2. idle servers start tasks, in cyclic order from a start that
+         * moves each slot (no server is always first) */
         int32_t start = (int32_t)(s.rot++ % (uint64_t)c->M);
-        for (int32_t q = 0; q < c->M; q++) {
-            int32_t m = start + q < c->M ? start + q : start + q - c->M;
-            if (s.left[m] == 0) {
+        int64_t nw = (c->M + 63) / 64;
+        for (int64_t i = 0; i <= nw && s.queued > 0; i++) {
+            int64_t w = (start / 64 + i) % nw;
+            uint64_t bits = s.idle[w];
+            if (i == 0)
+                bits &= ~(uint64_t)0 << (start % 64); /* from start */
+            else if (i == nw)
+                bits &= ((uint64_t)1 << (start % 64)) - 1; /* wrapped */
+            while (bits && s.queued > 0) {
+                int32_t m = (int32_t)(w * 64 + __builtin_ctzll(bits));
+                bits &= bits - 1;
                 int64_t k = pick(&s, m);
                 if (k < 0)
                     continue;
-                int lv = level_of(&s, s.t_type[k], m);
+                int lv = s.pick_level ? s.pick_level :
+                                        level_of(&s, s.t_type[k], m);
 #ifdef HTA_CHECKED
                 if (lv != hta_capacity_level(c, s.t_type[k], m))
                     r->level_errors++;
@@ -991,50 +1223,62 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     if (s.hpos[j] >= 0)
                         hfix(&s, s.hpos[j]);
                 }
-                s.left[m] = service_slots(&s, s.t_id[k], lv);
+                s.fin[m] = t + service_slots(&s, s.t_id[k], lv) - 1;
+                int64_t bk = s.fin[m] & (s.wsize - 1);
+                s.w_next[m] = s.wheel[bk];
+                s.wheel[bk] = m;
+                s.idle[w] &= ~((uint64_t)1 << (m % 64));
+                s.nidle--;
                 lvl_count[lv - 1]++;
             }
-            /* 3. the slot's work; departures at its end */
-            if (s.left[m] > 0) {
-                busy += in_window;
-                if (--s.left[m] == 0) {
-                    int64_t k = s.task[m];
-                    double delay = (double)(t - s.t_arr[k] + 1);
-                    sumD_all += delay - 1;
-                    dep_all++;
+        }
+        if (in_window)
+            busy += (double)(c->M - s.nidle);
+        /* 3. departures at the end of the slot: the wheel's bucket */
+        for (int32_t *pm = &s.wheel[t & (s.wsize - 1)]; *pm >= 0;) {
+            int32_t m = *pm;
+            if (s.fin[m] != t) { /* a later turn of the wheel */
+                pm = &s.w_next[m];
+                continue;
+            }
+            *pm = s.w_next[m];
+            s.idle[m / 64] |= (uint64_t)1 << (m % 64);
+            s.nidle++;
+            int64_t k = s.task[m];
+            double delay = (double)(t - s.t_arr[k] + 1);
+            sumD_all += delay - 1;
+            dep_all++;
+            if (in_window) {
+                bd[b] += delay;
+                bc[b] += 1;
+            }
+            int64_t j = s.t_job[k];
+            if (j >= 0) {
+                s.j_run[j]--;
+                if (s.hpos[j] >= 0)
+                    hfix(&s, s.hpos[j]);
+                if (--s.j_left[j] == 0) { /* the job is done */
+                    r->jobs_done++;
                     if (in_window) {
-                        bd[b] += delay;
-                        bc[b] += 1;
+                        double jd = (double)(t - s.j_arr[j] + 1);
+                        bjd[b] += jd;
+                        bjc[b] += 1;
+                        int64_t z = s.j_size[j];
+                        int cl = z <= 1 ? 0 : z <= 10 ? 1 :
+                                 z <= 100 ? 2 : z <= 1000 ? 3 : 4;
+                        int bin = (int)(log(jd) / log(1.01));
+                        if (bin >= HTA_SIM_BINS)
+                            bin = HTA_SIM_BINS - 1;
+                        hist[cl * HTA_SIM_BINS + bin]++;
                     }
-                    int64_t j = s.t_job[k];
-                    if (j >= 0) {
-                        s.j_run[j]--;
-                        if (s.hpos[j] >= 0)
-                            hfix(&s, s.hpos[j]);
-                        if (--s.j_left[j] == 0) { /* the job is done */
-                            r->jobs_done++;
-                            if (in_window) {
-                                double jd = (double)(t - s.j_arr[j] + 1);
-                                bjd[b] += jd;
-                                bjc[b] += 1;
-                                int64_t z = s.j_size[j];
-                                int cl = z <= 1 ? 0 : z <= 10 ? 1 :
-                                         z <= 100 ? 2 : z <= 1000 ? 3 : 4;
-                                int bin = (int)(log(jd) / log(1.01));
-                                if (bin >= HTA_SIM_BINS)
-                                    bin = HTA_SIM_BINS - 1;
-                                hist[cl * HTA_SIM_BINS + bin]++;
-                            }
-                            s.j_head[j] = s.j_free;
-                            s.j_free = j;
-                        }
-                    }
-                    s.t_next[k] = s.free_list;
-                    s.free_list = k;
-                    s.in_system--;
-                    r->departed++;
+                    s.j_head[j] = s.j_free;
+                    s.j_free = j;
                 }
             }
+            s.t_next[k] = s.free_list;
+            s.free_list = k;
+            s.in_system--;
+            r->departed++;
         }
         sumN_all += (double)s.in_system;
         if (o->trace && o->trace_every > 0 && t % o->trace_every == 0)

@@ -3,7 +3,9 @@
  * the schedule checker on every policy's schedule, the exact program
  * against the search, the adversarial family of the paper, and the
  * efficiency-ratio bounds on long random runs. */
+#include <math.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -416,8 +418,10 @@ static void test_efficiency_ratio(void **state)
     (void)state;
     const double loads[] = {0.5, 0.7, 0.9};
     for (int q = 0; q < 3; q++) {
-        hta_jobs_gen g = {20000, 20, loads[q], {HTA_DIST_EXP, 5, 0},
-                          {HTA_DIST_EXP, 8, 0}, 3, 0.2, 11 + (uint64_t)q};
+        hta_jobs_gen g = {20000, 20, loads[q],
+                          {.kind = HTA_DIST_EXP, .a = 5},
+                          {.kind = HTA_DIST_EXP, .a = 8}, 3, 0.2,
+                          11 + (uint64_t)q};
         hta_jobs *J = NULL;
         hta_diag d;
         assert_int_equal(hta_jobs_generate(&g, &J, &d), HTA_OK);
@@ -446,6 +450,87 @@ static void test_efficiency_ratio(void **state)
     }
 }
 
+/* Workload distributions against their definitions: 10^6 seeded draws
+ * of an empirical table fall in its rows with the weights' frequencies
+ * (Pearson's chi-square below its 0.9999 quantile, 4 degrees of freedom:
+ * 23.5) and average to hta_dist_mean = sum w v / sum w; the parametric
+ * kinds average to their exact means within 5 standard errors; a table
+ * without rows, with a bad value or weight is an input error at its
+ * line. */
+static void test_dist_table(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/hta-dist-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("# size weight\n1 50\n3\n10 30\n100 14.5\n1000 4.5\n", f);
+    fclose(f);
+    hta_dist t;
+    char msg[200];
+    char spec[64];
+    snprintf(spec, sizeof spec, "table:%s", path);
+    assert_int_equal(hta_dist_parse(spec, &t, msg, sizeof msg), 0);
+    hta_diag d;
+    assert_int_equal(hta_dist_load(&t, &d), HTA_OK);
+    const double w[5] = {50, 1, 30, 14.5, 4.5}, v[5] = {1, 3, 10, 100, 1000};
+    double total = 100, mean = 0;
+    for (int i = 0; i < 5; i++)
+        mean += w[i] * v[i] / total;
+    assert_true(fabs(hta_dist_mean(&t) - mean) < 1e-9);
+    hta_rng r;
+    hta_rng_seed(&r, 99);
+    int64_t count[5] = {0};
+    const int n = 1000000;
+    for (int k = 0; k < n; k++) {
+        int64_t x = hta_dist_draw(&t, &r);
+        int i = 0;
+        while (i < 5 && v[i] != (double)x)
+            i++;
+        assert_true(i < 5);
+        count[i]++;
+    }
+    double chi2 = 0;
+    for (int i = 0; i < 5; i++) {
+        double e = n * w[i] / total;
+        chi2 += (count[i] - e) * (count[i] - e) / e;
+    }
+    print_message("table: chi-square %.2f (4 df)\n", chi2);
+    assert_true(chi2 < 23.5);
+    hta_dist_free(&t);
+    static const char *const bad[] = {"", "x 2\n", "5 0\n", "5 1 2\n"};
+    static const int line[] = {1, 1, 1, 1};
+    for (int b = 0; b < 4; b++) {
+        f = fopen(path, "w");
+        fputs(bad[b], f);
+        fclose(f);
+        assert_int_equal(hta_dist_parse(spec, &t, msg, sizeof msg), 0);
+        assert_int_equal(hta_dist_load(&t, &d), HTA_ERR_INPUT);
+        assert_int_equal(d.line, line[b]);
+        assert_null(t.val);
+    }
+    remove(path);
+    /* the parametric kinds: sample means against the exact ones */
+    static const char *const kinds[] = {"fixed:7", "uniform:2:9", "exp:10",
+                                        "exp:0.5", "pareto:3:2"};
+    for (int k = 0; k < 5; k++) {
+        hta_dist p;
+        assert_int_equal(hta_dist_parse(kinds[k], &p, msg, sizeof msg), 0);
+        assert_int_equal(hta_dist_load(&p, &d), HTA_OK);
+        double s = 0, ss = 0;
+        for (int i = 0; i < n; i++) {
+            double x = (double)hta_dist_draw(&p, &r);
+            s += x;
+            ss += x * x;
+        }
+        double m = s / n, se = sqrt((ss / n - m * m) / n);
+        print_message("%s: mean %.4f +- %.4f, exact %.4f\n", kinds[k], m,
+                      se, hta_dist_mean(&p));
+        assert_true(fabs(m - hta_dist_mean(&p)) <= 5 * se + 1e-12);
+        hta_dist_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_exact_mid),
         cmocka_unit_test(test_adversarial_family),
         cmocka_unit_test(test_efficiency_ratio),
+        cmocka_unit_test(test_dist_table),
     };
     const char *filter = getenv("HTA_TEST_FILTER");
     if (filter)

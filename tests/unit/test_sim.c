@@ -92,6 +92,44 @@ static void test_geo_geo_1(void **state)
     hta_cluster_free(c);
 }
 
+/* One server, Poisson arrivals at 0.3 per time unit, service of mean 2
+ * units, 50 slots per unit: close to the M/G/1 queue, whose mean number
+ * in system is Pollaczek-Khinchine's rho + rho^2 (1 + cv^2) / (2 (1 -
+ * rho)), rho = 0.6: 1.5 exponential (cv 1), 2.85 log-normal (cv 2),
+ * 1.05 deterministic.  Slots make it an approximation (arrivals per slot,
+ * service rounded to slots without bias): within the 95% interval
+ * (widened by half) plus 3%.  Service times far past the timing wheel
+ * (512 slots here) are common with cv 2. */
+static void test_mg1(void **state)
+{
+    (void)state;
+    hta_cluster *c = cluster("hta-cluster 1\nservers 1\nrates 0.5 0.25\n"
+                             "type 0.3 0\n");
+    static const struct {
+        hta_sim_service svc;
+        double cv;
+    } set[] = {{HTA_SVC_EXPONENTIAL, 1},
+               {HTA_SVC_LOGNORMAL, 2},
+               {HTA_SVC_DETERMINISTIC, 0}};
+    for (int i = 0; i < 3; i++) {
+        hta_sim_opts o = opts(HTA_SIM_FCFS, 4000000, 21);
+        o.service = set[i].svc;
+        o.cv = set[i].cv > 0 ? set[i].cv : 1;
+        o.per_unit = 50;
+        hta_sim_result r;
+        run(c, &o, &r);
+        double pk = 0.6 + 0.36 * (1 + set[i].cv * set[i].cv) / 0.8;
+        print_message("M/G/1, cv %g: E[N] %.4f +- %.4f (P-K %.4f), "
+                      "utilisation %.4f\n",
+                      set[i].cv, r.mean_n, r.ci_n, pk, r.utilisation);
+        assert_true(fabs(r.mean_n - pk) <= 1.5 * r.ci_n + 0.03 * pk);
+        assert_true(fabs(r.utilisation - 0.6) < 0.02);
+        assert_true(r.little_gap < 1e-3);
+        hta_sim_result_free(&r);
+    }
+    hta_cluster_free(c);
+}
+
 /* A random two-level cluster: M servers, T types of 1..3 replicas. */
 static hta_cluster *random_cluster(hta_rng *g, int M, int T, int levels)
 {
@@ -250,7 +288,7 @@ static void test_jobs(void **state)
         hta_sim_result a, b, x;
         hta_sim_opts o = opts(HTA_SIM_FCFS, 30000, 5 + it);
         o.arrivals = HTA_ARR_JOBS;
-        o.job_size = (hta_dist){HTA_DIST_FIXED, 1, 0};
+        o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 1, .b = 0};
         o.load = 0.3 / rho; /* FCFS stays stable at light load */
         run(c, &o, &a);
         o.policy = HTA_SIM_FAIR;
@@ -266,7 +304,7 @@ static void test_jobs(void **state)
         hta_sim_result_free(&a);
         hta_sim_result_free(&b);
         hta_sim_result_free(&x);
-        o.job_size = (hta_dist){HTA_DIST_FIXED, 5, 0};
+        o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 5, .b = 0};
         o.load = 0.8 / rho;
         for (int pol = 0; pol < HTA_SIM_NPOLICIES; pol++) {
             o.policy = (hta_sim_policy)pol;
@@ -300,14 +338,144 @@ static void test_jobs(void **state)
     hta_cluster_free(c);
 }
 
+/* Per-job sub-queues.  With one task per job every sub-queue holds one
+ * task and the job with the fewest running tasks is the oldest (none
+ * runs), so each queue-based policy gives the same numbers with and
+ * without them.  On a cluster where every server is local to every type,
+ * FCFS with sub-queues is naive fair sharing (the job with the fewest
+ * running tasks, then the oldest, serves its first task): one sample
+ * path, the same numbers.  With jobs of 5 tasks the sub-queues change
+ * the schedule. */
+static void test_subqueues(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 31);
+    for (int it = 0; it < 2; it++) {
+        hta_cluster *c = random_cluster(&g, 12, 10, it ? 3 : 2);
+        double rho = rho_star(c);
+        for (int pol = 0; pol < HTA_SIM_FAIR; pol++) {
+            hta_sim_opts o = opts((hta_sim_policy)pol, 20000, 3 + it);
+            o.arrivals = HTA_ARR_JOBS;
+            o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 1, .b = 0};
+            o.load = (pol == HTA_SIM_FCFS ? 0.3 : 0.85) / rho;
+            hta_sim_result a, b;
+            run(c, &o, &a);
+            o.subqueues = 1;
+            run(c, &o, &b);
+            assert_int_equal(a.departed, b.departed);
+            assert_true(a.mean_delay == b.mean_delay && a.mean_n == b.mean_n);
+            assert_true(a.mean_job_delay == b.mean_job_delay);
+            hta_sim_result_free(&a);
+            hta_sim_result_free(&b);
+        }
+        hta_cluster_free(c);
+    }
+    hta_cluster *c = cluster("hta-cluster 1\nservers 4\nrates 0.5 0.25\n"
+                             "type 1.2 0 1 2 3\ntype 0.6 0 1 2 3\n");
+    hta_sim_opts o = opts(HTA_SIM_FCFS, 50000, 8);
+    o.arrivals = HTA_ARR_JOBS;
+    o.job_size = (hta_dist){.kind = HTA_DIST_UNIFORM, .a = 1, .b = 9};
+    o.load = 1.7 / 2; /* 85% of the 4 * 0.5 tasks per slot */
+    o.subqueues = 1;
+    hta_sim_result a, b, x;
+    run(c, &o, &a);
+    o.policy = HTA_SIM_FAIR;
+    o.subqueues = 0;
+    run(c, &o, &b);
+    print_message("fcfs with sub-queues: job delay %.4f, fair: %.4f\n",
+                  a.mean_job_delay, b.mean_job_delay);
+    assert_int_equal(a.departed, b.departed);
+    assert_true(a.mean_delay == b.mean_delay && a.mean_n == b.mean_n);
+    assert_true(a.mean_job_delay == b.mean_job_delay);
+    o.policy = HTA_SIM_FCFS;
+    run(c, &o, &x);
+    assert_true(x.mean_job_delay != a.mean_job_delay);
+    hta_sim_result_free(&a);
+    hta_sim_result_free(&b);
+    hta_sim_result_free(&x);
+    hta_cluster_free(c);
+    /* sub-queues without job arrivals are refused */
+    c = random_cluster(&g, 4, 3, 2);
+    o = opts(HTA_SIM_FCFS, 100, 1);
+    o.subqueues = 1;
+    hta_diag d;
+    assert_int_equal(hta_sim_run(c, &o, &a, &d), HTA_ERR_USAGE);
+    hta_cluster_free(c);
+}
+
+/* Deep topologies, both layouts of the routing tree: racks of 5 in
+ * pods of 4 (100 servers: groups padded to 8 and 4 leaves, 256 leaves
+ * against 128 plain, one node per group) and three levels of 5 over 126
+ * servers (1024 padded leaves against 128: range queries).  The checked
+ * build compares every GB-PANDAS routing with the minimum over all
+ * servers and every task's level with capacity.h's (run()); inside the
+ * region GB-PANDAS stays stable, outside every policy grows. */
+static void test_layouts(void **state)
+{
+    (void)state;
+    static const struct {
+        int M;
+        const char *topo, *rates;
+    } set[] = {{100, "5 4", "0.9 0.6 0.4 0.2"},
+               {126, "5 5 5", "0.95 0.8 0.6 0.4 0.2"}};
+    hta_rng g;
+    hta_rng_seed(&g, 17);
+    for (int it = 0; it < 2; it++) {
+        char *text = malloc(1 << 16);
+        int M = set[it].M;
+        int len = snprintf(text, 1 << 16,
+                           "hta-cluster 1\nservers %d\nrates %s\n"
+                           "topology %s\n",
+                           M, set[it].rates, set[it].topo);
+        for (int L = 0; L < 2 * M; L++) {
+            int a = (int)hta_rng_below(&g, (uint64_t)M);
+            int b = (int)hta_rng_below(&g, (uint64_t)M);
+            len += snprintf(text + len, (1 << 16) - (size_t)len,
+                            "type %.3f %d", 0.1 + hta_rng_unit(&g), a);
+            if (b != a)
+                len += snprintf(text + len, (1 << 16) - (size_t)len, " %d",
+                                b);
+            len += snprintf(text + len, (1 << 16) - (size_t)len, "\n");
+        }
+        /* hot spot: a tenth of the types are ten times as busy */
+        hta_cluster *c = cluster(text);
+        free(text);
+        for (int64_t L = 0; L < c->T / 10; L++)
+            c->lambda[L] *= 10;
+        double rho = rho_star(c);
+        for (int pol = HTA_SIM_PRIORITY; pol <= HTA_SIM_GB_PANDAS; pol++) {
+            hta_sim_opts o = opts((hta_sim_policy)pol, 20000, 5);
+            o.load = 0.9 / rho;
+            hta_sim_result r;
+            run(c, &o, &r);
+            print_message("%d servers, topology %s, %s at rho 0.9: N %.1f "
+                          "levels %.3f/%.3f\n",
+                          M, set[it].topo, hta_sim_policy_names[pol],
+                          r.mean_n, r.level_frac[0], r.level_frac[1]);
+            if (pol == HTA_SIM_GB_PANDAS)
+                assert_false(r.growing);
+            hta_sim_result_free(&r);
+            o.load = 1.1 / rho;
+            run(c, &o, &r);
+            assert_true(r.growing);
+            hta_sim_result_free(&r);
+        }
+        hta_cluster_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geo_geo_1),
+        cmocka_unit_test(test_mg1),
         cmocka_unit_test(test_stability),
         cmocka_unit_test(test_growth_at_excess),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_jobs),
+        cmocka_unit_test(test_subqueues),
+        cmocka_unit_test(test_layouts),
     };
     return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
 }

@@ -1,1 +1,1 @@
-$HTA sim tests/data/wang10.txt --slots 20000 --load 0.9 --seed 3 --no-timing && $HTA sim tests/data/wang10.txt --slots 5000 --load 1.1 --policy jsq-maxweight,fcfs --arrivals bernoulli --no-timing --json
+$HTA sim tests/data/wang10.txt --slots 40000 --load 0.9 --seed 3 --no-timing && $HTA sim tests/data/wang10.txt --slots 5000 --load 1.1 --policy jsq-maxweight,fcfs --arrivals bernoulli --no-timing --json
