@@ -121,6 +121,12 @@ typedef struct cand {
     uint32_t tie;
 } cand;
 
+/* A task: its arrival slot, id (its common random numbers), type, links
+ * (queue or job list) and job; one cache line. */
+typedef struct task {
+    int64_t arr, id, type, next, prev, job;
+} task;
+
 typedef struct sim {
     const hta_cluster *c;
     const hta_sim_opts *o;
@@ -134,8 +140,8 @@ typedef struct sim {
     int32_t *grp[HTA_MAX_LEVELS]; /* group of each server, levels 2..N-1 */
     int32_t *gstart[HTA_MAX_LEVELS]; /* first server of each group, +end */
     /* the task pool */
-    int64_t *t_arr, *t_id, *t_type, *t_next, *t_prev, *t_job;
-    size_t cap_arr, cap_id, cap_type, cap_next, cap_prev, cap_tjob;
+    task *tk;
+    size_t cap_tk;
     int64_t pool_n, free_list;
     int64_t next_id;
     /* servers: the task in service, its level, its last slot; idle ones
@@ -345,37 +351,31 @@ static int64_t task_new(sim *s, int64_t type, hta_diag *d)
 {
     int64_t k = s->free_list;
     if (k >= 0) {
-        s->free_list = s->t_next[k];
+        s->free_list = s->tk[k].next;
     } else {
         size_t n = (size_t)s->pool_n + 1;
-        if (!HTA_RESERVE(s->t_arr, s->cap_arr, n) ||
-            !HTA_RESERVE(s->t_id, s->cap_id, n) ||
-            !HTA_RESERVE(s->t_type, s->cap_type, n) ||
-            !HTA_RESERVE(s->t_next, s->cap_next, n) ||
-            !HTA_RESERVE(s->t_prev, s->cap_prev, n) ||
-            !HTA_RESERVE(s->t_job, s->cap_tjob, n)) {
+        if (!HTA_RESERVE(s->tk, s->cap_tk, n)) {
             hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             return -1;
         }
         k = s->pool_n++;
     }
-    s->t_type[k] = type;
-    s->t_id[k] = s->next_id++;
-    s->t_next[k] = -1;
-    s->t_job[k] = -1;
+    s->tk[k].type = type;
+    s->tk[k].id = s->next_id++;
+    s->tk[k].next = -1;
+    s->tk[k].job = -1;
     return k;
 }
 
-/* A FIFO threaded through next[] (tasks through t_next, job nodes through
- * n_next). */
-static void list_push(int64_t *next, int64_t *head, int64_t *tail,
-                      int64_t was_empty, int64_t k)
+/* Appends task k to the FIFO (head, tail) of tasks. */
+static void task_append(sim *s, int64_t *head, int64_t *tail, int empty,
+                        int64_t k)
 {
-    next[k] = -1;
-    if (was_empty)
+    s->tk[k].next = -1;
+    if (empty)
         *head = k;
     else
-        next[*tail] = k;
+        s->tk[*tail].next = k;
     *tail = k;
 }
 
@@ -384,7 +384,7 @@ static void list_push(int64_t *next, int64_t *head, int64_t *tail,
  * of the queue's list; -1 when out of memory. */
 static int64_t node_for(sim *s, int64_t qi, int64_t k)
 {
-    int64_t j = s->t_job[k];
+    int64_t j = s->tk[k].job;
     if (s->q_stamp[qi] == s->j_seq[j])
         return s->q_node[qi];
     int64_t v = s->n_free;
@@ -405,7 +405,12 @@ static int64_t node_for(sim *s, int64_t qi, int64_t k)
     s->n_job[v] = j;
     s->n_len[v] = 0;
     s->n_prev[v] = f->len ? f->tail : -1;
-    list_push(s->n_next, &f->head, &f->tail, f->len == 0, v);
+    s->n_next[v] = -1;
+    if (f->len)
+        s->n_next[f->tail] = v;
+    else
+        f->head = v;
+    f->tail = v;
     s->q_stamp[qi] = s->j_seq[j];
     s->q_node[qi] = v;
     return v;
@@ -419,10 +424,10 @@ static int push(sim *s, int64_t qi, int64_t k)
         int64_t v = node_for(s, qi, k);
         if (v < 0)
             return -1;
-        list_push(s->t_next, &s->n_head[v], &s->n_tail[v],
-                  s->n_len[v]++ == 0, k);
+        task_append(s, &s->n_head[v], &s->n_tail[v], s->n_len[v]++ == 0,
+                    k);
     } else {
-        list_push(s->t_next, &f->head, &f->tail, f->len == 0, k);
+        task_append(s, &f->head, &f->tail, f->len == 0, k);
     }
     f->len++;
     s->queued++;
@@ -451,7 +456,7 @@ static int64_t pop(sim *s, int64_t qi)
             if (job_first(s, s->n_job[u], s->n_job[v]))
                 v = u;
         k = s->n_head[v];
-        s->n_head[v] = s->t_next[k];
+        s->n_head[v] = s->tk[k].next;
         if (--s->n_len[v] == 0) { /* unlink the node */
             if (s->n_prev[v] >= 0)
                 s->n_next[s->n_prev[v]] = s->n_next[v];
@@ -468,7 +473,7 @@ static int64_t pop(sim *s, int64_t qi)
         }
     } else {
         k = f->head;
-        f->head = s->t_next[k];
+        f->head = s->tk[k].next;
     }
     f->len--;
     s->queued--;
@@ -614,11 +619,11 @@ static void hremove(sim *s, int64_t j)
 /* Appends task k to its job's queue (fair, delay). */
 static void job_enqueue(sim *s, int64_t k)
 {
-    int64_t j = s->t_job[k];
-    s->t_next[k] = -1;
-    s->t_prev[k] = s->j_tail[j];
+    int64_t j = s->tk[k].job;
+    s->tk[k].next = -1;
+    s->tk[k].prev = s->j_tail[j];
     if (s->j_tail[j] >= 0)
-        s->t_next[s->j_tail[j]] = k;
+        s->tk[s->j_tail[j]].next = k;
     else
         s->j_head[j] = k;
     s->j_tail[j] = k;
@@ -629,15 +634,15 @@ static void job_enqueue(sim *s, int64_t k)
 
 static void job_unlink(sim *s, int64_t k)
 {
-    int64_t j = s->t_job[k];
-    if (s->t_prev[k] >= 0)
-        s->t_next[s->t_prev[k]] = s->t_next[k];
+    int64_t j = s->tk[k].job;
+    if (s->tk[k].prev >= 0)
+        s->tk[s->tk[k].prev].next = s->tk[k].next;
     else
-        s->j_head[j] = s->t_next[k];
-    if (s->t_next[k] >= 0)
-        s->t_prev[s->t_next[k]] = s->t_prev[k];
+        s->j_head[j] = s->tk[k].next;
+    if (s->tk[k].next >= 0)
+        s->tk[s->tk[k].next].prev = s->tk[k].prev;
     else
-        s->j_tail[j] = s->t_prev[k];
+        s->j_tail[j] = s->tk[k].prev;
     s->queued--;
     if (--s->j_nq[j] == 0)
         hremove(s, j);
@@ -650,8 +655,8 @@ static int64_t job_best_task(sim *s, int64_t j, int32_t m, int allowed)
 {
     int64_t best = -1;
     int bl = allowed + 1;
-    for (int64_t k = s->j_head[j]; k >= 0 && bl > 1; k = s->t_next[k]) {
-        int lv = level_of(s, s->t_type[k], m);
+    for (int64_t k = s->j_head[j]; k >= 0 && bl > 1; k = s->tk[k].next) {
+        int lv = level_of(s, s->tk[k].type, m);
         if (lv < bl) {
             bl = lv;
             best = k;
@@ -715,7 +720,7 @@ static void gb_update(sim *s, int32_t m)
 static int route_gb(sim *s, int64_t k)
 {
     const hta_cluster *c = s->c;
-    int64_t L = s->t_type[k];
+    int64_t L = s->tk[k].type;
     cand b = {-1, INFINITY, 0};
     int blevel = s->N + 1;
     /* level by level; no level-n group scores below min_m W_m / alpha_n,
@@ -755,7 +760,7 @@ static int route_gb(sim *s, int64_t k)
 /* Routes task k; -1 when out of memory. */
 static int route(sim *s, int64_t k)
 {
-    int64_t L = s->t_type[k], len = 0;
+    int64_t L = s->tk[k].type, len = 0;
     switch (s->o->policy) {
     case HTA_SIM_JSQ_MAXWEIGHT: {
         /* "a task joins the shortest of its local queues and the common
@@ -888,10 +893,9 @@ static void sim_free(sim *s)
         free(s->gstart[n]);
     }
     void *arrays[] = {
-        s->t_arr, s->t_id, s->t_type, s->t_next, s->t_prev, s->t_job,
-        s->task, s->fin, s->lvl, s->idle, s->w_next, s->wheel, s->q, s->Wl,
-        s->tr.leaf, s->tr.node, s->n_job, s->n_head,
-        s->n_tail, s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
+        s->tk, s->task, s->fin, s->lvl, s->idle, s->w_next, s->wheel, s->q,
+        s->Wl, s->tr.leaf, s->tr.node, s->n_job, s->n_head, s->n_tail,
+        s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
         s->prob, s->alias, s->j_arr, s->j_left, s->j_run, s->j_skip,
         s->j_head, s->j_tail, s->j_nq, s->j_seq, s->j_size, s->hp, s->hpos,
         s->tmp};
@@ -1118,7 +1122,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     st = HTA_ERR_INTERNAL;
                     break;
                 }
-                s.t_arr[k] = t;
+                s.tk[k].arr = t;
                 if (route(&s, k) != 0) {
                     st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                       "out of memory");
@@ -1152,8 +1156,8 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                         st = HTA_ERR_INTERNAL;
                         break;
                     }
-                    s.t_arr[k] = t;
-                    s.t_job[k] = j;
+                    s.tk[k].arr = t;
+                    s.tk[k].job = j;
                     if (route(&s, k) != 0) {
                         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                           "out of memory");
@@ -1172,7 +1176,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                         st = HTA_ERR_INTERNAL;
                         break;
                     }
-                    s.t_arr[k] = t;
+                    s.tk[k].arr = t;
                     if (route(&s, k) != 0) {
                         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                           "out of memory");
@@ -1210,20 +1214,20 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                 if (k < 0)
                     continue;
                 int lv = s.pick_level ? s.pick_level :
-                                        level_of(&s, s.t_type[k], m);
+                                        level_of(&s, s.tk[k].type, m);
 #ifdef HTA_CHECKED
-                if (lv != hta_capacity_level(c, s.t_type[k], m))
+                if (lv != hta_capacity_level(c, s.tk[k].type, m))
                     r->level_errors++;
 #endif
                 s.task[m] = k;
                 s.lvl[m] = lv;
-                if (s.t_job[k] >= 0) {
-                    int64_t j = s.t_job[k];
+                if (s.tk[k].job >= 0) {
+                    int64_t j = s.tk[k].job;
                     s.j_run[j]++;
                     if (s.hpos[j] >= 0)
                         hfix(&s, s.hpos[j]);
                 }
-                s.fin[m] = t + service_slots(&s, s.t_id[k], lv) - 1;
+                s.fin[m] = t + service_slots(&s, s.tk[k].id, lv) - 1;
                 int64_t bk = s.fin[m] & (s.wsize - 1);
                 s.w_next[m] = s.wheel[bk];
                 s.wheel[bk] = m;
@@ -1245,14 +1249,14 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             s.idle[m / 64] |= (uint64_t)1 << (m % 64);
             s.nidle++;
             int64_t k = s.task[m];
-            double delay = (double)(t - s.t_arr[k] + 1);
+            double delay = (double)(t - s.tk[k].arr + 1);
             sumD_all += delay - 1;
             dep_all++;
             if (in_window) {
                 bd[b] += delay;
                 bc[b] += 1;
             }
-            int64_t j = s.t_job[k];
+            int64_t j = s.tk[k].job;
             if (j >= 0) {
                 s.j_run[j]--;
                 if (s.hpos[j] >= 0)
@@ -1275,7 +1279,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     s.j_free = j;
                 }
             }
-            s.t_next[k] = s.free_list;
+            s.tk[k].next = s.free_list;
             s.free_list = k;
             s.in_system--;
             r->departed++;
