@@ -71,7 +71,7 @@ done
 for t in 100 200 300 400 500; do
     load=$(python3 -c "print($t / 680)")
     echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-$t.json" >>"$runs/cmds"
-    echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --subqueues --policy jsq-maxweight,priority,gb-pandas,fcfs --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-sub-$t.json" >>"$runs/cmds"
+    echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --subqueues --policy jsq-maxweight,priority,gb-pandas --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-sub-$t.json" >>"$runs/cmds"
 done
 # 5. the FB-2009 day
 "$hta" gen cluster gbpandas --servers 600 --types 600 --topology 20 --rates 1,0.5,0.25 --load 1 -o "$out/sim-fb.txt"

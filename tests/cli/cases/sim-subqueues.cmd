@@ -1,1 +1,1 @@
-$HTA sim tests/data/wang10.txt --arrivals jobs --job-size table:tests/data/jobsizes.tsv --load 0.6 --slots 20000 --policy jsq-maxweight,gb-pandas,fcfs --subqueues --no-timing && $HTA gen jobs --jobs 5 --map table:tests/data/jobsizes.tsv --reduce fixed:2 --seed 3
+$HTA sim tests/data/wang10.txt --arrivals jobs --job-size table:tests/data/jobsizes.tsv --load 0.6 --slots 10000 --policy jsq-maxweight,gb-pandas,priority --subqueues --no-timing && $HTA gen jobs --jobs 5 --map table:tests/data/jobsizes.tsv --reduce fixed:2 --seed 3
