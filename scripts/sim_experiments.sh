@@ -54,9 +54,11 @@ for M in 10 100; do
     D=$((M * 8 / 10))
     cap=$(python3 -c "print($D * 0.8 + ($M - $D) * 0.2)")
     "$hta" gen cluster wang --servers $M --data-servers $D --total "$cap" -o "$out/sim-ht-$M.txt"
-    for eps in 2 1 0.5 0.25 0.1; do
+    epss="2 1 0.5 0.25 0.1"
+    [ "$M" = 10 ] && epss="$epss 0.05 0.025"
+    for eps in $epss; do
         load=$(python3 -c "print(($cap - $eps) / $cap)")
-        slots=$(python3 -c "print(int(max(200000, 400 * ($cap + 0.16 * $M) / $eps ** 2) * $scale))")
+        slots=$(python3 -c "print(int(max(200000, 800 * ($cap + 0.16 * $M) / $eps ** 2) * $scale))")
         echo "$hta sim $out/sim-ht-$M.txt --policy jsq-maxweight --load $load --slots $slots --json -q >$runs/ht-$M-$eps.json" >>"$runs/cmds"
     done
 done
@@ -87,7 +89,9 @@ run_all "$runs/cmds"
     echo "# M eps eps*E[N] limit (sigma^2+nu^2)/2 verdict eps*E[Q] (Q: waiting, N - busy servers) (JSQ-MaxWeight)"
     for M in 10 100; do
         D=$((M * 8 / 10))
-        for eps in 2 1 0.5 0.25 0.1; do
+        epss="2 1 0.5 0.25 0.1"
+        [ "$M" = 10 ] && epss="$epss 0.05 0.025"
+        for eps in $epss; do
             python3 -c '
 import json, sys
 M, eps = int(sys.argv[2]), float(sys.argv[3])
