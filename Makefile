@@ -20,7 +20,7 @@ CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
 
 # src/ by concern; everything but src/cli/ is the library (libhta.a).
-LIBDIRS = core offline sat capacity import gen flowtime online
+LIBDIRS = core offline sat capacity import gen flowtime online rplace
 LIBSRC  = $(foreach d,$(LIBDIRS),$(wildcard src/$(d)/*.c))
 CLISRC  = $(wildcard src/cli/*.c)
 LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
@@ -148,6 +148,7 @@ experiments: deps-bench
 	@sh scripts/capacity_plots.sh $(BUILD)
 	@sh scripts/flowtime_experiments.sh $(BUILD)
 	@sh scripts/sim_experiments.sh $(BUILD)
+	@sh scripts/rplace_experiments.sh $(BUILD)
 
 # Installation (GNU conventions; DESTDIR for staging).  install depends
 # on the built files only: it never runs apt-get.

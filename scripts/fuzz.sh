@@ -8,7 +8,7 @@
 set -eu
 seconds=${1:-60}
 shift || true
-targets=${*:-"instance assignment cluster cnf model fsck solve capacity jobs swim"}
+targets=${*:-"instance assignment cluster cnf model fsck solve capacity jobs swim slots"}
 build=build-fuzz
 mkdir -p "$build"
 srcs=$(ls src/*/*.c | grep -v "^src/cli/")

@@ -129,4 +129,15 @@ typedef struct hta_swim_opts {
 hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
                               hta_jobs **out, hta_diag *d);
 
+/* The SWIM rows themselves (the reader hta_jobs_from_swim and the
+ * ReduceTask placement share): submit times non-decreasing, byte counts
+ * in [0, 1e18], at least one row, at most 10^8; errors as path:line. */
+typedef struct hta_swim_row {
+    double submit, input, shuffle, output;
+    long line;
+} hta_swim_row;
+
+hta_status hta_swim_read(const char *path, hta_swim_row **rows, int64_t *n,
+                         hta_diag *d);
+
 #endif

@@ -96,6 +96,7 @@ int cmd_capacity(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_flowtime(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_rplace(int argc, char **argv);
 
 /* Parses argv[1..argc) (argv[0] is the command name) against spec and
  * checks every value given (kind, range, repetition).  Returns 1 to go on;

@@ -17,11 +17,13 @@ const cli_command cli_commands[] = {
     {"eval", cmd_eval, "makespan and loads of a given assignment"},
     {"gen", cmd_gen,
      "generate: hdfs, sat, random3sat, cluster, rr-replica, rr-worst,\n"
-     "            jobs"},
+     "               jobs"},
     {"capacity", cmd_capacity,
      "capacity region: rho*, inside/boundary/outside, bottleneck"},
     {"sim", cmd_sim,
-     "online schedulers (JSQ-MaxWeight, Pandas, GB-PANDAS, FCFS) simulated"},
+     "online schedulers (JSQ-MaxWeight, Pandas, GB-PANDAS, FCFS)"},
+    {"reduce-place", cmd_rplace,
+     "ReduceTask placement: random, greedy, threshold, receding horizon"},
     {"flowtime", cmd_flowtime,
      "map-then-reduce flow time: SRPT bound, ASRPT, FIFO, fair, exact"},
     {"import", cmd_import,
@@ -37,7 +39,7 @@ static void help(FILE *f)
                "usage: hta COMMAND [options]\n\ncommands:\n",
             HTA_VERSION);
     for (const cli_command *c = cli_commands; c->name; c++)
-        fprintf(f, "  %-9s %s\n", c->name, c->summary);
+        fprintf(f, "  %-12s %s\n", c->name, c->summary);
     fprintf(f, "\n'hta help COMMAND' or 'hta COMMAND --help' describes a "
                "command;\n'hta gen KIND --help' a generator.  "
                "'hta --version' (-V) prints the versions.\n");

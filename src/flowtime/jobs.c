@@ -520,22 +520,19 @@ static hta_status swim_field(hta_lex *lx, char **p, int last, double *x,
     return st;
 }
 
-hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
-                              hta_jobs **out, hta_diag *d)
+hta_status hta_swim_read(const char *path, hta_swim_row **rows, int64_t *n,
+                         hta_diag *d)
 {
-    *out = NULL;
+    *rows = NULL;
+    *n = 0;
     hta_lex lx;
     hta_status st = hta_lex_open(&lx, path, d);
     if (st != HTA_OK)
         return st;
-    hta_jobs *j = hta_jobs_new();
-    int64_t *red = NULL;
+    hta_swim_row *v = NULL;
     size_t cap = 0;
+    int64_t k = 0;
     double prev_submit = 0;
-    if (!j) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        goto done;
-    }
     for (;;) {
         int more;
         if ((st = hta_lex_raw(&lx, &more, d)) != HTA_OK)
@@ -552,12 +549,12 @@ hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
             goto done;
         }
         p++;
-        double v[5];
+        double f[5];
         static const char *const what[] = {
             "a submit time in seconds", "an inter-job gap in seconds",
             "input bytes", "shuffle bytes", "output bytes"};
         for (int c = 0; c < 5; c++)
-            if ((st = swim_field(&lx, &p, c == 4, &v[c], what[c], d)) !=
+            if ((st = swim_field(&lx, &p, c == 4, &f[c], what[c], d)) !=
                 HTA_OK)
                 goto done;
         if (*p) {
@@ -566,31 +563,72 @@ hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
                                   hta_lex_quote(p, q), d);
             goto done;
         }
-        double a = floor(v[0] / o->slot_seconds) + 1;
-        double m = ceil(v[2] / o->block_bytes);
-        double R = ceil(v[3] / o->block_bytes);
+        if (f[0] < prev_submit) {
+            char q[64], want[80];
+            snprintf(q, sizeof q, "%.15g", f[0]);
+            snprintf(want, sizeof want, "a submit time >= %.15g (the "
+                     "previous job's)", prev_submit);
+            st = hta_lex_expected(&lx, want, q, d);
+            goto done;
+        }
+        prev_submit = f[0];
+        if (k >= HTA_JOBS_MAX_JOBS) {
+            st = hta_lex_expected(&lx, "at most 10^8 jobs", "a job", d);
+            goto done;
+        }
+        if (!HTA_RESERVE(v, cap, (size_t)k + 1)) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            goto done;
+        }
+        v[k++] = (hta_swim_row){f[0], f[2], f[3], f[4], lx.line};
+    }
+    if (k == 0)
+        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
+                          "expected a job line, found end of file");
+done:
+    hta_lex_free(&lx);
+    if (st != HTA_OK) {
+        free(v);
+        return st;
+    }
+    *rows = v;
+    *n = k;
+    return HTA_OK;
+}
+
+hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
+                              hta_jobs **out, hta_diag *d)
+{
+    *out = NULL;
+    hta_swim_row *v = NULL;
+    int64_t n = 0;
+    hta_status st = hta_swim_read(path, &v, &n, d);
+    if (st != HTA_OK)
+        return st;
+    hta_jobs *j = hta_jobs_new();
+    int64_t *red = NULL;
+    size_t cap = 0;
+    if (!j) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        double a = floor(v[i].submit / o->slot_seconds) + 1;
+        double m = ceil(v[i].input / o->block_bytes);
+        double R = ceil(v[i].shuffle / o->block_bytes);
         if (m < 1)
             m = 1;
         if (a > (double)HTA_JOBS_MAX_ARRIVAL || m + R > 1e10) {
-            st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
+            st = hta_diag_set(d, HTA_ERR_INPUT, path, v[i].line,
                               "expected at most %lld slots and 10^10 "
                               "units, found a job beyond (a larger "
                               "--slot-seconds or block)",
                               (long long)HTA_JOBS_MAX_ARRIVAL);
             goto done;
         }
-        if (v[0] < prev_submit) {
-            char q[64], want[80];
-            snprintf(q, sizeof q, "%.15g", v[0]);
-            snprintf(want, sizeof want, "a submit time >= %.15g (the "
-                     "previous job's)", prev_submit);
-            st = hta_lex_expected(&lx, want, q, d);
-            goto done;
-        }
-        prev_submit = v[0];
         int64_t k = 0;
         if (R > 0) {
-            double kk = ceil(v[3] / o->reducer_bytes);
+            double kk = ceil(v[i].shuffle / o->reducer_bytes);
             if (kk < 1)
                 kk = 1;
             if (kk > R)
@@ -598,29 +636,25 @@ hta_status hta_jobs_from_swim(const char *path, const hta_swim_opts *o,
             if (kk > HTA_JOBS_MAX_TASKS)
                 kk = HTA_JOBS_MAX_TASKS;
             k = (int64_t)kk;
-            int64_t r = (int64_t)R;
             if (!HTA_RESERVE(red, cap, (size_t)k)) {
                 st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                   "out of memory");
                 goto done;
             }
-            split_even(r, k, red);
+            split_even((int64_t)R, k, red);
         }
         if ((st = hta_jobs_add(j, (int64_t)a, (int64_t)m, red, k, d)) !=
             HTA_OK) {
             d->path = path;
-            d->line = lx.line;
+            d->line = v[i].line;
             goto done;
         }
-        if ((st = set_line(j, lx.line, d)) != HTA_OK)
+        if ((st = set_line(j, v[i].line, d)) != HTA_OK)
             goto done;
     }
-    if (j->n == 0)
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
-                          "expected a job line, found end of file");
 done:
     free(red);
-    hta_lex_free(&lx);
+    free(v);
     if (st != HTA_OK) {
         hta_jobs_free(j);
         return st;

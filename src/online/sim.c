@@ -16,6 +16,7 @@
  * stealing of Priority use.
  */
 #include "hta/sim.h"
+#include "hta/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1047,26 +1048,6 @@ oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
-/* Two-sided 95% quantile of Student's t with df degrees of freedom
- * (Cornish-Fisher expansion; within 0.1% for df >= 5). */
-static double t975(int df)
-{
-    double z = 1.959963984540054, z3 = z * z * z, z5 = z3 * z * z;
-    return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) /
-                                           (96.0 * df * df);
-}
-
-static void mean_ci(const double *x, int n, double *mean, double *ci)
-{
-    double s = 0, ss = 0;
-    for (int i = 0; i < n; i++)
-        s += x[i];
-    *mean = s / n;
-    for (int i = 0; i < n; i++)
-        ss += (x[i] - *mean) * (x[i] - *mean);
-    *ci = n > 1 ? t975(n - 1) * sqrt(ss / (n - 1) / n) : INFINITY;
-}
-
 hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                        hta_sim_result *r, hta_diag *d)
 {
@@ -1323,9 +1304,9 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         }
         r->mean_n = r->ci_n = r->mean_delay = r->ci_delay = NAN;
         if (nb >= 2)
-            mean_ci(bm, nb, &r->mean_n, &r->ci_n);
+            hta_mean_ci(bm, nb, &r->mean_n, &r->ci_n);
         if (nd >= 2)
-            mean_ci(dm, nd, &r->mean_delay, &r->ci_delay);
+            hta_mean_ci(dm, nd, &r->mean_delay, &r->ci_delay);
         double jm[4096];
         int nj = 0;
         for (int i = 0; i < nb; i++)
@@ -1353,7 +1334,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             }
         }
         if (nj >= 2)
-            mean_ci(jm, nj, &r->mean_job_delay, &r->ci_job_delay);
+            hta_mean_ci(jm, nj, &r->mean_job_delay, &r->ci_job_delay);
         double deps = 0, dsum = 0;
         for (int i = 0; i < nb; i++) {
             deps += bc[i];

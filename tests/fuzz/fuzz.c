@@ -6,7 +6,9 @@
  * when tiny; every assignment evaluated, fsy within Theorem 5.4's bound
  * of brute force), capacity (both methods agree) and jobs (every policy's
  * schedule passes the checker with the flow times it reports, SRPT below
- * every policy, the exact program between them on tiny traces). */
+ * every policy, the exact program between them on tiny traces) and
+ * slots (every slot costs its node's H, sorted; a short placement run of
+ * every policy on what parsed). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 #include "hta/fsy.h"
 #include "hta/jobs.h"
 #include "hta/instance.h"
+#include "hta/rplace.h"
 #include "hta/rr.h"
 #include "hta/solve.h"
 
@@ -231,6 +234,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hta_swim_opts o = {64.0 * 1048576, 10, 1024.0 * 1048576};
     check(hta_jobs_from_swim(input_file(data, size), &o, &J, &d), &d);
     hta_jobs_free(J);
+#elif TARGET_slots
+    hta_slots *S = NULL;
+    hta_status st = hta_slots_parse(input_file(data, size), &S, &d);
+    check(st, &d);
+    if (st == HTA_OK) {
+        for (int64_t i = 0; i < S->r; i++)
+            if ((i && S->cost[i] < S->cost[i - 1]) ||
+                (S->node && S->cost[i] != S->H[S->node[i]]))
+                abort();
+        if (S->r <= 100000) {
+            hta_dist X = {HTA_DIST_UNIFORM, 1, 9, NULL, 0, NULL, NULL};
+            hta_dist R = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};
+            hta_rp_law law;
+            hta_rp_table t;
+            int K = S->r < 3 ? (int)S->r : 3;
+            if (hta_rp_law_product(&X, &R, &law, &d) ||
+                hta_rp_table_build(&law, K, NULL, &t, &d))
+                abort();
+            hta_rp_opts o = {.policies = {1, 1, 1, 1, 1}, .lambda = 0.5,
+                             .K = K, .jobs = 200, .warmup = 20,
+                             .batches = 4, .window = 5, .seed = 1, .X = &X,
+                             .R = &R, .rmax = 1, .mean_x = law.mean_x,
+                             .table = &t};
+            hta_rp_result r;
+            if (hta_rp_run(S, &o, &r, &d) != HTA_OK)
+                abort();
+            for (int p = 0; p < HTA_RP_NPOLICIES; p++) /* greedy: least */
+                if (r.row[p].mean < r.row[HTA_RP_GREEDY].mean * (1 - 1e-9) &&
+                    K == 1)
+                    abort();
+            hta_rp_table_free(&t);
+            hta_rp_law_free(&law);
+        }
+    }
+    hta_slots_free(S);
 #else
 #error "define TARGET_<name>"
 #endif

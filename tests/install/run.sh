@@ -65,6 +65,10 @@ out=$(complete_words hta solve --time-l)
 check "completion of 'hta solve --time-l' ($out)" [ "$out" = --time-limit ]
 out=$(complete_words hta flowtime x.txt --policy as)
 check "completion of 'hta flowtime x --policy as' ($out)" [ "$out" = asrpt ]
+out=$(complete_words hta reduce-place --policy rhc-)
+check "completion of 'hta reduce-place --policy rhc-' ($out)" [ "$out" = rhc-adaptive ]
+out=$(complete_words hta reduce-place --k-)
+check "completion of 'hta reduce-place --k-' ($out)" [ "$out" = --k-limit ]
 out=$(complete_words hta import swim x.tsv --slot)
 check "completion of 'hta import swim x --slot' ($out)" [ "$out" = --slot-seconds ]
 

@@ -36,6 +36,7 @@ run() { # schema command...
     "$@" >"$tmp/out$n.json" 2>/dev/null
     validate "$*" "$doc/$schema.schema.json" "$tmp/out$n.json"
 }
+head -400 instances/swim/FB-2010_samples_24_times_1hr_0.tsv >"$tmp/swim.tsv"
 run solve "$HTA" solve instances/example.txt --algo rr,fsy,ilp,brute --json
 run solve "$HTA" solve instances/zipf-1k.txt --algo rr,fsy,ilp --json
 run solve "$HTA" solve instances/example.txt --algo ilp --ilp-max-tasks 1 --json
@@ -58,4 +59,7 @@ run flowtime "$HTA" flowtime "$tmp/j.txt" -n 1 --exact-max-vars 1 --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --load 0.9 --json
 run sim "$HTA" sim "$tmp/g.txt" --slots 2000 --service lognormal --slots-per-unit 5 --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --arrivals jobs --job-size exp:3 --load 0.5 --json
+run reduce-place "$HTA" reduce-place --jobs 2000 --json
+run reduce-place "$HTA" reduce-place instances/slots/fig1.txt -K 2 --reducers fixed:4 --jobs 2000 --sweep 0.2,0.6,0.2 --policy rhc,threshold --json
+run reduce-place "$HTA" reduce-place --jobs-trace "$tmp/swim.tsv" --batches 3 --json
 echo "$pass passed, $fail failed"

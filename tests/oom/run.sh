@@ -75,6 +75,9 @@ sweep "sim" "$HTA" sim tests/data/wang10.txt --slots 300 --batches 3
 sweep "sim levels" "$HTA" sim "$tmp/gc.txt" --slots 200 --batches 3 --json
 sweep "sim jobs" "$HTA" sim tests/data/wang10.txt --arrivals jobs --job-size fixed:3 --slots 300 --batches 3 --policy fair,delay,gb-pandas
 sweep "sim sub-queues" "$HTA" sim tests/data/wang10.txt --arrivals jobs --job-size table:tests/data/jobsizes.tsv --subqueues --slots 300 --batches 3 --policy jsq-maxweight,fcfs
+sweep "reduce-place" "$HTA" reduce-place --slots 100 --jobs 300 --batches 3 --json
+sweep "reduce-place topology" "$HTA" reduce-place instances/slots/fig1.txt -K 2 --reducers fixed:2 --jobs 200 --batches 3
+sweep "reduce-place trace" "$HTA" reduce-place --jobs-trace "$tmp/swim.tsv" -K 2 --batches 3
 sweep "gen jobs" "$HTA" gen jobs --jobs 20 --tasks 3 -o "$tmp/g.txt"
 sweep "import swim" "$HTA" import swim "$tmp/swim.tsv" -o "$tmp/s.txt"
 sweep "flowtime preemptive" "$HTA" flowtime "$tmp/j.txt" -n 2 --classes

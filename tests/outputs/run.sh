@@ -119,7 +119,8 @@ who=stdout
 for c in "--version" "--help" "solve $root/instances/example.txt" \
     "eval $root/instances/example.txt $root/tests/data/example.asg" \
     "gen cluster random" "gen hdfs --tasks 5 --servers 3" \
-    "capacity $root/tests/data/wang10.txt" "solve --help"; do
+    "capacity $root/tests/data/wang10.txt" "solve --help" \
+    "reduce-place $root/instances/slots/fig1.txt -K 2 --reducers fixed:2 --jobs 500"; do
     # shellcheck disable=SC2086
     "$HTA" $c >/dev/full 2>err
     code=$?

@@ -1,0 +1,222 @@
+/* ReduceTask placement for sequential MapReduce jobs (Tan, Meng, Zhang,
+ * "Improving ReduceTask Data Locality for Sequential MapReduce Jobs",
+ * INFOCOM 2013): jobs arrive, each brings R_i ReduceTasks that fetch
+ * X_i / R_i of intermediate data each, and takes R_i free reduce slots
+ * whose fetching cost per unit of data is H(slot); a job pays
+ * (X_i / R_i) * sum of H over its slots.
+ *
+ * Three parts: the slot costs (a topology file, a cost list or i.i.d.
+ * draws), the law of (x, R) with x = X / R and the thresholds of the
+ * optimal policy in the K-job infinite-service case, and a simulator of
+ * the K-limited processor-sharing system running every policy on one
+ * sample path.
+ *
+ * Ownership: hta_slots and hta_rp_law own their arrays (free with their
+ * _free functions, which accept NULL); hta_rp_table likewise.  Results
+ * are plain values.
+ */
+#ifndef HTA_RPLACE_H
+#define HTA_RPLACE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "hta/diag.h"
+#include "hta/jobs.h"
+
+#define HTA_RP_MAX_SLOTS 100000000LL /* 10^8 reduce slots */
+#define HTA_RP_MAX_NODES 10000000LL  /* 10^7 nodes in a topology */
+#define HTA_RP_MAX_LEVELS 8          /* group levels above a node */
+#define HTA_RP_MAX_TABLE 50000000LL  /* threshold entries (400 MB) */
+
+/* ---- slot costs ---- */
+
+/* Format `hta-slots 1` (lex.h rules: blanks, '#' comments), either a
+ * topology or the costs themselves:
+ *
+ *     hta-slots 1
+ *     hops <d_1> ... <d_{L+1}>        optional, positive, non-decreasing
+ *     node <name> <slots> [<g_1> ... <g_L>]
+ *
+ * A node lies in group g_1 (its rack), g_1 in g_2 (its pod), ...; every
+ * node line names the same number L of groups, a group has one parent
+ * (a rack is in one pod), names are one token, a node name appears once.
+ * Two nodes whose lowest common group is at level j (1: the same rack)
+ * are d_j hops apart, d_{L+1} when they share no group; default d_j = j
+ * (the levels climbed to the lowest common switch).  H(v) is the sum of
+ * the hop distances from v to every node (the intermediate data spread
+ * evenly over the nodes), and each of v's slots (0 to 10^6) costs H(v).
+ *
+ *     hta-slots 1
+ *     slot <cost> [<count>]           cost >= 0, count >= 1 (default 1)
+ */
+typedef struct hta_slots {
+    int64_t r;      /* reduce slots, >= 1 */
+    double *cost;   /* [r] H of each slot, ascending */
+    int64_t nodes;  /* topology: nodes (0 for a cost list) */
+    double *H;      /* [nodes] accumulated hop distance, file order */
+    char **name;    /* [nodes] node names (owned) */
+    int32_t *node;  /* [r] the node of each slot, or NULL */
+} hta_slots;
+
+void hta_slots_free(hta_slots *s);
+
+/* Reads a slot file ("-": standard input); every error is path:line
+ * (HTA_ERR_INPUT).  O(N log N + r log r) for N nodes. */
+hta_status hta_slots_parse(const char *path, hta_slots **out, hta_diag *d);
+
+/* r slot costs drawn i.i.d. uniform on [lo, hi] (the paper's Section V:
+ * Uniform[1, 100]) from the seed, sorted.  O(r log r). */
+hta_status hta_slots_uniform(int64_t r, double lo, double hi, uint64_t seed,
+                             hta_slots **out, hta_diag *d);
+
+/* The index of the node named name, or -1. */
+int64_t hta_slots_find(const hta_slots *s, const char *name);
+
+/* ---- the law of (x, R) and the thresholds ---- */
+
+/* A finite joint law of the data per task x = X / R > 0 and the number of
+ * ReduceTasks R >= 1: atoms (x, R) with probabilities summing to 1,
+ * grouped by R and sorted by x within a group. */
+typedef struct hta_rp_law {
+    int64_t n;       /* atoms */
+    double *x;       /* [n] */
+    int32_t *R;      /* [n] */
+    double *p;       /* [n] */
+    int32_t rmax;    /* the largest R */
+    double mean_x;   /* E[x] */
+    double mean_R;   /* E[R] */
+    /* per R group (built by hta_rp_law_finish): atoms [goff[g], goff[g+1])
+     * of R = gR[g], prefix sums of p and p*x within the group */
+    int32_t ngroups;
+    int32_t *gR;
+    int64_t *goff;
+    double *cp, *cpx; /* [n + ngroups]: per group, a leading 0 */
+} hta_rp_law;
+
+void hta_rp_law_free(hta_rp_law *law);
+
+/* X and R independent, both finite (fixed, uniform or table; X in the
+ * hta_dist's units): n_X * n_R atoms x = X / R.  HTA_ERR_USAGE for an
+ * unbounded distribution (exp, pareto) or more than 10^7 atoms. */
+hta_status hta_rp_law_product(const hta_dist *X, const hta_dist *R,
+                              hta_rp_law *out, hta_diag *d);
+
+/* The empirical law of n observed pairs, each with probability 1/n. */
+hta_status hta_rp_law_sample(const double *x, const int32_t *R, int64_t n,
+                             hta_rp_law *out, hta_diag *d);
+
+/* The optimal policy for m more jobs of this law to come and no
+ * departure (Theorems 1-2 generalised, see rplace/threshold.c): the
+ * expected cost of the m jobs given the sorted free costs h_1 <= h_2 <=
+ * ... is sum_j c^(m)_j h_j with c^(m) non-increasing and zero past
+ * m * rmax, and the job (x, R) arriving with m further jobs to come
+ * takes the free slots k+1 .. k+R of the sorted list, k = #{j : c^(m)_j >
+ * x} (with a fixed R, k is a multiple of R: the y-th block when
+ * q_{y-1} > x >= q_y, q_y the y-th distinct coefficient).  Rows m =
+ * 0 .. K-1. */
+typedef struct hta_rp_table {
+    int K;
+    int32_t rmax;
+    int64_t *off; /* [K + 1]: c^(m) is c[off[m] .. off[m+1]) */
+    double *c;
+} hta_rp_table;
+
+void hta_rp_table_free(hta_rp_table *t);
+
+/* Builds rows 0 .. K (row 0 is empty).  O(K^2 rmax * groups * log n)
+ * time, O(K^2 rmax) memory; HTA_ERR_USAGE past HTA_RP_MAX_TABLE
+ * entries.  Polls *stop (may be NULL). */
+hta_status hta_rp_table_build(const hta_rp_law *law, int K,
+                              volatile sig_atomic_t *stop,
+                              hta_rp_table *out, hta_diag *d);
+
+/* k = #{j : c^(m)_j > x}: the free slots the job leaves to the m jobs to
+ * come.  O(log(m rmax)). */
+int64_t hta_rp_table_skip(const hta_rp_table *t, int m, double x);
+
+/* sum_j c^(m)_j h_j over the first len sorted costs h: the expected
+ * cost of m <= K jobs under the optimal policy (NaN for m > K). */
+double hta_rp_table_value(const hta_rp_table *t, int m, const double *h,
+                          int64_t len);
+
+/* The receding-horizon rule (Theorem 4, Section IV): 1 when the job
+ * should leave the best R free slots to the next job and take the next
+ * block, i.e. x < p * mean_x, with p the probability that the next job
+ * arrives while this one holds its slots. */
+int hta_rp_rhc_defer(double x, double p, double mean_x);
+
+/* ---- the simulator ---- */
+
+typedef enum hta_rp_policy {
+    HTA_RP_RANDOM,     /* R free slots uniformly at random (Hadoop) */
+    HTA_RP_GREEDY,     /* the R cheapest free slots */
+    HTA_RP_THRESHOLD,  /* the table's rule for K - 1 - (jobs holding
+                          slots) jobs to come */
+    HTA_RP_RHC,        /* the two-block rule, p = rho / (1 + rho) */
+    HTA_RP_RHC_ADAPTIVE, /* p = N / (2N + 1), N and E[x] from the last
+                            w jobs */
+    HTA_RP_NPOLICIES
+} hta_rp_policy;
+
+extern const char *const hta_rp_policy_names[HTA_RP_NPOLICIES];
+
+typedef struct hta_rp_opts {
+    int policies[HTA_RP_NPOLICIES]; /* run policy p when policies[p] */
+    double lambda;   /* Poisson job arrivals per unit time; service
+                        rate mu = 1 */
+    int K;           /* at most K jobs hold slots (K-limited processor
+                        sharing); K * rmax <= slots */
+    int64_t jobs;    /* jobs to simulate (synthetic arrivals) */
+    int64_t warmup;  /* jobs before the statistics start */
+    int batches;     /* batch means over the measured jobs */
+    int window;      /* rhc-adaptive: w */
+    uint64_t seed;
+    /* synthetic jobs: X and R independent draws (hta_dist units, R at
+     * most rmax); or a trace: jobs (x_i, R_i) at times t_i (non-
+     * decreasing, any unit: scaled so that the mean rate is lambda) */
+    const hta_dist *X, *R;
+    int64_t trace_n;
+    const double *trace_t, *trace_x;
+    const int32_t *trace_R;
+    int32_t rmax;              /* the largest R (K * rmax <= slots) */
+    double mean_x;             /* E[x] for rhc */
+    const hta_rp_table *table; /* for threshold (K rows at least) */
+    volatile sig_atomic_t *stop; /* polled: ends the run early (cut) */
+} hta_rp_opts;
+
+typedef struct hta_rp_row {
+    int run;                  /* the policy was simulated */
+    double mean, ci;          /* fetching cost per job, 95% half-width */
+    double vs_random, vs_random_ci; /* saving in percent, paired */
+    double vs_greedy, vs_greedy_ci;
+    double mean_pos;          /* mean rank (1-based) of the slots taken
+                                 in the sorted list of all slots */
+} hta_rp_row;
+
+typedef struct hta_rp_result {
+    int64_t jobs, measured;   /* jobs simulated, after the warm-up */
+    int cut;                  /* stopped early by *stop */
+    double mean_n, ci_n;      /* time-average jobs in system, 95% */
+    double mean_t;            /* mean time in system of measured jobs */
+    double rate;              /* measured arrival rate */
+    double little_gap;        /* |mean_n - rate * mean_t| / mean_n */
+    double waited;            /* share of jobs that waited for service */
+    double rho;               /* lambda / mu */
+    hta_rp_row row[HTA_RP_NPOLICIES];
+    double seconds;
+} hta_rp_result;
+
+/* Runs the queue once and every selected policy on its sample path
+ * (common random numbers: the arrivals, the jobs, the service and hence
+ * the number in system are the same for all; only the slots differ).
+ * The K-limited processor-sharing map phase with exponential service of
+ * rate mu = 1: while n >= 1 jobs are in the system the next departure
+ * comes at rate 1 and is one of the min(n, K) in service, uniformly; the
+ * others wait in FIFO order without slots and take their slots when
+ * they enter service.  Memory O(r + K rmax), independent of the number
+ * of jobs; time O(log r) per ReduceTask per policy. */
+hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
+                      hta_rp_result *res, hta_diag *d);
+
+#endif

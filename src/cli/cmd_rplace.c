@@ -1,0 +1,471 @@
+/* hta reduce-place: ReduceTask placement for sequential jobs (Tan et al.,
+ * INFOCOM 2013), every policy on one sample path. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hta/rplace.h"
+#include "report.h"
+
+static const cli_opt options[] = {
+    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, HTA_RP_NPOLICIES,
+     "random|greedy|threshold|rhc|rhc-adaptive", 0, "P[,P...]",
+     "policies (default: all; the savings need random and greedy)"},
+    {"lambda", 0, OPT_REAL, 0, 1, OPT_OPEN_LO, 0, 0, NULL, 0, "X",
+     "job arrival rate, below the service rate mu = 1 (default 0.4)"},
+    {"sweep", 0, OPT_REALS, 0, 1, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
+     "run the rates A, A+STEP, ..., B (as --lambda)"},
+    {"k-limit", 'K', OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "K",
+     "at most K jobs hold slots (K-limited processor sharing;\n"
+     "K * the largest R <= slots) (default 10)"},
+    {"slots", 0, OPT_INT, 1, 100000000, 0, 0, 0, NULL, 0, "N",
+     "without a SLOTS file: N slots of i.i.d. costs (default 1000)"},
+    {"costs", 0, OPT_REALS, 0, 1e15, 0, 2, 2, NULL, 0, "LO,HI",
+     "without a SLOTS file: costs uniform on [LO, HI] (default 1,100)"},
+    {"jobs", 0, OPT_INT, 1, 1e12, 0, 0, 0, NULL, 0, "N",
+     "jobs to simulate (default 50000)"},
+    {"warmup", 0, OPT_INT, 0, 1e12, 0, 0, 0, NULL, 0, "W",
+     "jobs before the statistics start (default: a tenth)"},
+    {"batches", 0, OPT_INT, 2, 4096, 0, 0, 0, NULL, 0, "B",
+     "batch means for the 95% intervals (default 30)"},
+    {"reducers", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
+     "ReduceTasks per job R: fixed:V, uniform:LO:HI or table:FILE\n"
+     "(bounded) (default uniform:1:10)"},
+    {"data", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
+     "intermediate data per job X: fixed:V, uniform:LO:HI, exp:MEAN,\n"
+     "pareto:SHAPE:MIN, table:FILE (default uniform:1:100)"},
+    {"window", 0, OPT_INT, 1, 100000000, 0, 0, 0, NULL, 0, "W",
+     "rhc-adaptive: estimate from the last W jobs (default 100)"},
+    {"jobs-trace", 0, OPT_IN, 0, 0, 0, 0, 0, NULL, 0, "FILE",
+     "the jobs of a SWIM trace with shuffle data (X = shuffle GiB)\n"
+     "at their recorded times, scaled to the rate --lambda"},
+    {"reducer-mb", 0, OPT_REAL, 0, 1e12, OPT_OPEN_LO, 0, 0, NULL, 0, "MB",
+     "--jobs-trace: R = ceil(shuffle / MB MiB), at most slots / K\n"
+     "(default 1024)"},
+    {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, 0, "S",
+     "random seed (default 1): one sample path for every policy"},
+    {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
+    {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "report 0 seconds (reproducible output)"},
+};
+
+static const cli_spec spec = {
+    "reduce-place", "[SLOTS] [options]",
+    "Places the ReduceTasks of arriving jobs on reduce slots of different\n"
+    "fetching costs (Tan, Meng, Zhang, INFOCOM 2013): random (Hadoop),\n"
+    "greedy (the cheapest free slots), threshold (the optimal policy of\n"
+    "the K-job infinite-service case), rhc (receding horizon, p = rho /\n"
+    "(1 + rho)) and rhc-adaptive (p = N / (2N + 1) from the last W jobs).\n"
+    "Jobs arrive as a Poisson process, hold their slots through an\n"
+    "exponential K-limited processor-sharing service (mu = 1) and pay\n"
+    "X / R times the costs of their slots.  SLOTS is an hta-slots file (a\n"
+    "topology: H(v) = the hops from v to every node; or costs); without\n"
+    "it the costs are drawn i.i.d.  Prints per policy the mean cost per\n"
+    "job and the savings against random and greedy with 95% intervals\n"
+    "(batch means, paired on one sample path) and the mean number of jobs\n"
+    "in the system.\n",
+    options, (int)(sizeof options / sizeof options[0]), 0, 1, NULL};
+
+/* The largest value of a bounded distribution, or -1. */
+static int64_t dist_max(const hta_dist *D)
+{
+    switch (D->kind) {
+    case HTA_DIST_FIXED:
+        return (int64_t)D->a;
+    case HTA_DIST_UNIFORM:
+        return (int64_t)D->b;
+    case HTA_DIST_TABLE: {
+        int64_t m = 0;
+        for (int64_t i = 0; i < D->n; i++)
+            if (D->val[i] > m)
+                m = D->val[i];
+        return m;
+    }
+    default:
+        return -1;
+    }
+}
+
+static void print_head(const char *src, const hta_slots *s,
+                       const hta_rp_opts *o, const char *jobs_desc,
+                       const hta_rp_result *r)
+{
+    double sum = 0;
+    for (int64_t i = 0; i < s->r; i++)
+        sum += s->cost[i];
+    printf("slots: %lld (%s), cost %.6g .. %.6g, mean %.6g\n",
+           (long long)s->r, src, s->cost[0], s->cost[s->r - 1],
+           sum / (double)s->r);
+    printf("jobs: %s, lambda %g, mu 1, K %d, %lld jobs (warm-up %lld, %d "
+           "batch means, 95%% intervals), seed %llu\n",
+           jobs_desc, o->lambda, o->K, (long long)r->jobs,
+           (long long)o->warmup, o->batches, (unsigned long long)o->seed);
+    printf("jobs in system %.4f +- %.4f", r->mean_n, r->ci_n);
+    if (!o->trace_n) /* Poisson arrivals: the number in system is M/M/1 */
+        printf(" (M/M/1: %.4f)", o->lambda / (1 - o->lambda));
+    printf(", time in system %.4f, Little's law gap %.1e, %.1f%% waited "
+           "for slots%s\n",
+           r->mean_t, r->little_gap, 100 * r->waited,
+           r->cut ? " (cut short)" : "");
+    printf("%-13s %24s %20s %20s %10s\n", "policy", "cost per job",
+           "saving vs random %", "saving vs greedy %", "mean rank");
+}
+
+static void pct(double v, double ci)
+{
+    if (isnan(v))
+        printf(" %20s", "-");
+    else
+        printf(" %10.2f +- %-6.2f", v, ci);
+}
+
+static void print_row(const hta_rp_row *w, const char *name)
+{
+    printf("%-13s %12.4g +- %-9.3g", name, w->mean, w->ci);
+    pct(w->vs_random, w->vs_random_ci);
+    pct(w->vs_greedy, w->vs_greedy_ci);
+    printf(" %10.2f\n", w->mean_pos);
+}
+
+static void json_field(const char *name, double v)
+{
+    printf(", \"%s\": ", name);
+    json_number(stdout, v);
+}
+
+static void json_run(const hta_slots *s, const hta_rp_opts *o,
+                     const hta_rp_result *r)
+{
+    double sum = 0;
+    for (int64_t i = 0; i < s->r; i++)
+        sum += s->cost[i];
+    printf("{\"slots\": %lld", (long long)s->r);
+    json_field("cost_min", s->cost[0]);
+    json_field("cost_max", s->cost[s->r - 1]);
+    json_field("cost_mean", sum / (double)s->r);
+    json_field("lambda", o->lambda);
+    printf(", \"k_limit\": %d, \"jobs\": %lld, \"warmup\": %lld, "
+           "\"batches\": %d, \"seed\": %llu",
+           o->K, (long long)r->jobs, (long long)o->warmup, o->batches,
+           (unsigned long long)o->seed);
+    json_field("number", r->mean_n);
+    json_field("number_ci", r->ci_n);
+    json_field("time_in_system", r->mean_t);
+    json_field("little_gap", r->little_gap);
+    json_field("waited", r->waited);
+    printf(", \"policies\": [");
+    for (int p = 0, first = 1; p < HTA_RP_NPOLICIES; p++) {
+        const hta_rp_row *w = &r->row[p];
+        if (!w->run)
+            continue;
+        printf("%s{\"policy\": \"%s\"", first ? "" : ", ",
+               hta_rp_policy_names[p]);
+        json_field("cost", w->mean);
+        json_field("cost_ci", w->ci);
+        json_field("vs_random", w->vs_random);
+        json_field("vs_random_ci", w->vs_random_ci);
+        json_field("vs_greedy", w->vs_greedy);
+        json_field("vs_greedy_ci", w->vs_greedy_ci);
+        json_field("mean_rank", w->mean_pos);
+        putchar('}');
+        first = 0;
+    }
+    printf("], \"interrupted\": %s", r->cut ? "true" : "false");
+    json_field("seconds", r->seconds);
+    putchar('}');
+}
+
+/* The SWIM jobs with shuffle data: X in GiB, R by the reducer rule,
+ * capped at cap. */
+typedef struct trace {
+    int64_t n;
+    double *t, *x;
+    int32_t *R;
+} trace;
+
+static hta_status read_trace(const char *path, double reducer_bytes,
+                             int32_t cap, trace *tr, hta_diag *d)
+{
+    hta_swim_row *rows = NULL;
+    int64_t n = 0, k = 0;
+    memset(tr, 0, sizeof *tr);
+    hta_status st = hta_swim_read(path, &rows, &n, d);
+    if (st != HTA_OK)
+        return st;
+    tr->t = malloc((size_t)n * sizeof *tr->t);
+    tr->x = malloc((size_t)n * sizeof *tr->x);
+    tr->R = malloc((size_t)n * sizeof *tr->R);
+    if (!tr->t || !tr->x || !tr->R) {
+        free(rows);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (!(rows[i].shuffle > 0)) /* map-only: no ReduceTask */
+            continue;
+        double R = ceil(rows[i].shuffle / reducer_bytes);
+        if (R < 1)
+            R = 1;
+        if (R > cap)
+            R = cap;
+        tr->t[k] = rows[i].submit;
+        tr->R[k] = (int32_t)R;
+        tr->x[k] = rows[i].shuffle / 1073741824.0 / R;
+        k++;
+    }
+    free(rows);
+    tr->n = k;
+    if (k < 2 || !(tr->t[k - 1] > tr->t[0]))
+        return hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+                            "expected at least two jobs with shuffle data "
+                            "at different times, found %lld",
+                            (long long)k);
+    return HTA_OK;
+}
+
+static void trace_free(trace *tr)
+{
+    free(tr->t);
+    free(tr->x);
+    free(tr->R);
+}
+
+int cmd_rplace(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, &spec, argc, argv, &code))
+        return code;
+    hta_rp_opts o = {.lambda = 0.4,
+                     .K = 10,
+                     .jobs = 50000,
+                     .batches = 30,
+                     .window = 100,
+                     .seed = 1,
+                     .stop = &cli_interrupted};
+    const cli_val *pv = cli_value(&args, "policy");
+    if (pv->given) {
+        for (int q = 0; q < pv->n; q++)
+            o.policies[pv->items[q]] = 1;
+    } else {
+        for (int p = 0; p < HTA_RP_NPOLICIES; p++)
+            o.policies[p] = 1;
+    }
+    const char *file = args.npos ? args.pos[0] : NULL;
+    int traced = cli_has(&args, "jobs-trace");
+    if (file && (cli_has(&args, "slots") || cli_has(&args, "costs")))
+        return cli_usage_error(&args, "--slots and --costs draw the costs: "
+                                      "not with a SLOTS file");
+    if (traced && (cli_has(&args, "data") || cli_has(&args, "reducers") ||
+                   cli_has(&args, "jobs")))
+        return cli_usage_error(&args, "--data, --reducers and --jobs do not "
+                                      "apply to --jobs-trace (its jobs are "
+                                      "the trace's)");
+    if (!traced && cli_has(&args, "reducer-mb"))
+        return cli_usage_error(&args, "--reducer-mb applies to --jobs-trace "
+                                      "only");
+    if (cli_has(&args, "window") && !o.policies[HTA_RP_RHC_ADAPTIVE])
+        return cli_usage_error(&args, "--window applies to the rhc-adaptive "
+                                      "policy only");
+    if (cli_has(&args, "lambda") && cli_has(&args, "sweep"))
+        return cli_usage_error(&args, "give --lambda or --sweep, not both");
+    double lambdas[CLI_MAX_SWEEP];
+    int nl = 1;
+    lambdas[0] = cli_has(&args, "lambda") ? cli_value(&args, "lambda")->x :
+                                            0.4;
+    if (cli_has(&args, "sweep") && (code = cli_sweep(&args, lambdas, &nl)))
+        return code;
+    for (int k = 0; k < nl; k++)
+        if (!(lambdas[k] < 1))
+            return cli_usage_error(&args, "the arrival rate must be below "
+                                          "the service rate mu = 1, found "
+                                          "%g", lambdas[k]);
+    double lo = 1, hi = 100;
+    if (cli_has(&args, "costs")) {
+        lo = cli_value(&args, "costs")->list[0];
+        hi = cli_value(&args, "costs")->list[1];
+        if (hi < lo)
+            return cli_usage_error(&args, "--costs LO,HI needs LO <= HI, "
+                                          "found '%s'",
+                                   cli_str(&args, "costs"));
+    }
+    int64_t nslots = cli_has(&args, "slots") ? cli_value(&args, "slots")->i :
+                                               1000;
+    if (cli_has(&args, "k-limit"))
+        o.K = (int)cli_value(&args, "k-limit")->i;
+    if (cli_has(&args, "jobs"))
+        o.jobs = cli_value(&args, "jobs")->i;
+    if (cli_has(&args, "batches"))
+        o.batches = (int)cli_value(&args, "batches")->i;
+    if (cli_has(&args, "window"))
+        o.window = (int)cli_value(&args, "window")->i;
+    if (cli_has(&args, "seed"))
+        o.seed = (uint64_t)cli_value(&args, "seed")->i;
+    char msg[300];
+    hta_dist X = {HTA_DIST_UNIFORM, 1, 100, NULL, 0, NULL, NULL};
+    hta_dist R = {HTA_DIST_UNIFORM, 1, 10, NULL, 0, NULL, NULL};
+    if (cli_has(&args, "data"))
+        hta_dist_parse(cli_str(&args, "data"), &X, msg, sizeof msg);
+    if (cli_has(&args, "reducers"))
+        hta_dist_parse(cli_str(&args, "reducers"), &R, msg, sizeof msg);
+    if (R.kind == HTA_DIST_EXP || R.kind == HTA_DIST_PARETO)
+        return cli_usage_error(&args, "--reducers needs a bounded "
+                                      "distribution (fixed, uniform or "
+                                      "table): K jobs of the largest R must "
+                                      "fit in the slots");
+    if (o.policies[HTA_RP_THRESHOLD] &&
+        (X.kind == HTA_DIST_EXP || X.kind == HTA_DIST_PARETO))
+        return cli_usage_error(&args, "the threshold policy needs a bounded "
+                                      "--data distribution (fixed, uniform "
+                                      "or table)");
+    if (!traced) {
+        int64_t w = cli_has(&args, "warmup") ?
+                        cli_value(&args, "warmup")->i : o.jobs / 10;
+        if (w >= o.jobs || o.jobs - w < o.batches)
+            return cli_usage_error(&args, "--jobs must exceed --warmup by at "
+                                          "least --batches (%d), found %lld "
+                                          "and %lld",
+                                   o.batches, (long long)o.jobs,
+                                   (long long)w);
+        if (R.kind != HTA_DIST_TABLE && !file &&
+            (double)o.K * (double)dist_max(&R) > (double)nslots)
+            return cli_usage_error(&args, "K * the largest R must fit in "
+                                          "the slots: %d * %lld > %lld",
+                                   o.K, (long long)dist_max(&R),
+                                   (long long)nslots);
+    }
+    cli_catch_signals();
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_slots *s = NULL;
+    hta_rp_law law = {0};
+    hta_rp_table table = {0};
+    trace tr = {0};
+    char jobs_desc[512], src[256];
+    hta_status st = hta_dist_load(&X, &d);
+    if (st == HTA_OK)
+        st = hta_dist_load(&R, &d);
+    if (st == HTA_OK) {
+        if (file) {
+            st = hta_slots_parse(file, &s, &d);
+            snprintf(src, sizeof src, "%s", s && s->nodes ? "topology" :
+                                                            "cost list");
+            if (s && s->nodes)
+                snprintf(src, sizeof src, "%lld nodes", (long long)s->nodes);
+        } else {
+            st = hta_slots_uniform(nslots, lo, hi, o.seed, &s, &d);
+            snprintf(src, sizeof src, "i.i.d. uniform on [%g, %g]", lo, hi);
+        }
+    }
+    if (st == HTA_OK && traced) {
+        double mb = cli_has(&args, "reducer-mb") ?
+                        cli_value(&args, "reducer-mb")->x : 1024;
+        int32_t cap = (int32_t)(s->r / o.K > 1000000 ? 1000000 : s->r / o.K);
+        if (cap < 1) {
+            code = cli_usage_error(&args, "--k-limit %d exceeds the %lld "
+                                          "slots", o.K, (long long)s->r);
+            goto done;
+        }
+        st = read_trace(cli_str(&args, "jobs-trace"), mb * 1048576.0, cap,
+                        &tr, &d);
+        if (st == HTA_OK) {
+            o.trace_n = tr.n;
+            o.trace_t = tr.t;
+            o.trace_x = tr.x;
+            o.trace_R = tr.R;
+            st = hta_rp_law_sample(tr.x, tr.R, tr.n, &law, &d);
+            snprintf(jobs_desc, sizeof jobs_desc,
+                     "%s (%lld jobs with shuffle data, X in GiB, R = "
+                     "ceil(shuffle / %g MiB) at most %d)",
+                     cli_str(&args, "jobs-trace"), (long long)tr.n, mb,
+                     (int)cap);
+        }
+        o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
+                                              tr.n / 10;
+        if (st == HTA_OK &&
+            (o.warmup >= tr.n || tr.n - o.warmup < o.batches)) {
+            code = cli_usage_error(&args, "the trace's %lld jobs must exceed "
+                                          "--warmup by at least --batches "
+                                          "(%d), found warm-up %lld",
+                                   (long long)tr.n, o.batches,
+                                   (long long)o.warmup);
+            goto done;
+        }
+    } else if (st == HTA_OK) {
+        o.X = &X;
+        o.R = &R;
+        o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
+                                              o.jobs / 10;
+        if ((double)o.K * (double)dist_max(&R) > (double)s->r) {
+            code = cli_usage_error(&args, "K * the largest R must fit in "
+                                          "the slots: %d * %lld > %lld",
+                                   o.K, (long long)dist_max(&R),
+                                   (long long)s->r);
+            goto done;
+        }
+        hta_dist one = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};
+        int bounded = X.kind != HTA_DIST_EXP && X.kind != HTA_DIST_PARETO;
+        st = hta_rp_law_product(bounded ? &X : &one, &R, &law, &d);
+        snprintf(jobs_desc, sizeof jobs_desc, "Poisson, X %s, R %s",
+                 cli_has(&args, "data") ? cli_str(&args, "data") :
+                                          "uniform:1:100",
+                 cli_has(&args, "reducers") ? cli_str(&args, "reducers") :
+                                              "uniform:1:10");
+        if (st == HTA_OK && !bounded) /* E[X / R] = E[X] E[1 / R] */
+            law.mean_x *= hta_dist_mean(&X);
+    }
+    if (st == HTA_OK) {
+        o.rmax = law.rmax;
+        o.mean_x = law.mean_x;
+        if (o.policies[HTA_RP_THRESHOLD]) {
+            st = hta_rp_table_build(&law, o.K, &cli_interrupted, &table, &d);
+            o.table = &table;
+        }
+    }
+    if (st != HTA_OK) {
+        code = st == HTA_ERR_USAGE ? cli_usage_error(&args, "%s", d.msg) :
+               cli_interrupted     ? cli_interrupt_code() :
+                                     cli_report(st, &d);
+        goto done;
+    }
+    cli_poll_interrupts();
+    int json = cli_has(&args, "json"), sweep = cli_has(&args, "sweep");
+    int interrupted = 0;
+    if (json && sweep)
+        printf("[");
+    for (int k = 0; k < nl && !interrupted; k++) {
+        o.lambda = lambdas[k];
+        hta_rp_result r;
+        st = hta_rp_run(s, &o, &r, &d);
+        if (st != HTA_OK) {
+            code = cli_report(st, &d);
+            goto done;
+        }
+        if (cli_has(&args, "no-timing"))
+            r.seconds = 0;
+        interrupted = r.cut;
+        if (json) {
+            printf("%s", k ? ", " : "");
+            json_run(s, &o, &r);
+        } else {
+            if (sweep)
+                printf("%s# lambda %g\n", k ? "\n" : "", o.lambda);
+            print_head(src, s, &o, jobs_desc, &r);
+            for (int p = 0; p < HTA_RP_NPOLICIES; p++)
+                if (r.row[p].run)
+                    print_row(&r.row[p], hta_rp_policy_names[p]);
+        }
+    }
+    if (json)
+        printf("%s\n", sweep ? "]" : "");
+    code = cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
+done:
+    hta_slots_free(s);
+    hta_rp_law_free(&law);
+    hta_rp_table_free(&table);
+    trace_free(&tr);
+    hta_dist_free(&X);
+    hta_dist_free(&R);
+    return code;
+}

@@ -1,0 +1,535 @@
+/* ReduceTask placement (Tan et al., INFOCOM 2013) against independent
+ * oracles: H(v) by all pairs, the threshold rule and its value against a
+ * dynamic program over every set of slots, the receding-horizon rule
+ * against brute force over every subset, greedy and random on one job
+ * in closed form, the queue against M/M/1 and Little's law, and common
+ * random numbers. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hta/rng.h"
+#include "hta/rplace.h"
+
+static hta_slots *slots_from(const char *text)
+{
+    char path[] = "/tmp/hta-rplace-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    hta_slots *s = NULL;
+    hta_diag d;
+    hta_status st = hta_slots_parse(path, &s, &d);
+    remove(path);
+    if (st != HTA_OK)
+        fail_msg("%s", d.msg);
+    return s;
+}
+
+/* The tree of the paper's Fig. 1 as far as its two quoted values fix it
+ * (the figure itself was not reachable): a core over two pods; pod 1 has
+ * rack 1 (A, B, C, D) and rack 2 (E, F), pod 2 rack 3 (G, H); a hop is a
+ * level climbed to the lowest common switch.  H(A) = 3*1 + 2*2 + 2*3 =
+ * 13, H(G) = 1*1 + 6*3 = 19. */
+static void test_fig1(void **state)
+{
+    (void)state;
+    hta_slots *s = slots_from("hta-slots 1\n"
+                              "node A 2 r1 p1\nnode B 2 r1 p1\n"
+                              "node C 2 r1 p1\nnode D 2 r1 p1\n"
+                              "node E 2 r2 p1\nnode F 2 r2 p1\n"
+                              "node G 2 r3 p2\nnode H 2 r3 p2\n");
+    static const struct {
+        const char *name;
+        double H;
+    } want[] = {{"A", 13}, {"B", 13}, {"C", 13}, {"D", 13},
+                {"E", 15}, {"F", 15}, {"G", 19}, {"H", 19}};
+    for (int i = 0; i < 8; i++) {
+        int64_t v = hta_slots_find(s, want[i].name);
+        assert_true(v >= 0);
+        assert_true(s->H[v] == want[i].H);
+    }
+    assert_int_equal(s->r, 16);
+    assert_true(s->cost[0] == 13 && s->cost[15] == 19);
+    assert_int_equal(hta_slots_find(s, "Z"), -1);
+    hta_slots_free(s);
+    /* the same tree counting links (2 per level) doubles every H */
+    s = slots_from("hta-slots 1\nhops 2 4 6\n"
+                   "node A 1 r1 p1\nnode B 1 r1 p1\n"
+                   "node C 1 r1 p1\nnode D 1 r1 p1\n"
+                   "node E 1 r2 p1\nnode F 1 r2 p1\n"
+                   "node G 1 r3 p2\nnode H 1 r3 p2\n");
+    assert_true(s->H[hta_slots_find(s, "A")] == 26);
+    assert_true(s->H[hta_slots_find(s, "G")] == 38);
+    hta_slots_free(s);
+}
+
+/* H(v) of random trees against the sum over all pairs of the distance
+ * defined by the lowest common group; the slot costs are the H values
+ * repeated by the slot counts, sorted. */
+static void test_h_pairs(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 11);
+    for (int rep = 0; rep < 200; rep++) {
+        int L = (int)hta_rng_below(&g, 4), N = 1 + (int)hta_rng_below(&g, 40);
+        int grp[40][4], nslot[40];
+        double hops[5];
+        char text[8192];
+        int len = snprintf(text, sizeof text, "hta-slots 1\nhops");
+        for (int j = 0; j <= L; j++) {
+            hops[j] = (j ? hops[j - 1] : 0) + (double)hta_rng_below(&g, 3) +
+                      (j ? 0 : 1);
+            len += snprintf(text + len, sizeof text - (size_t)len, " %g",
+                            hops[j]);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "\n");
+        for (int v = 0; v < N; v++) {
+            /* group at level j = a random id, the parent a function of it
+             * (so every group has one parent): id_{j+1} = id_j / 2 */
+            int id = (int)hta_rng_below(&g, 16);
+            nslot[v] = (int)hta_rng_below(&g, 3);
+            len += snprintf(text + len, sizeof text - (size_t)len,
+                            "node n%d %d", v, nslot[v]);
+            for (int j = 0; j < L; j++) {
+                grp[v][j] = id;
+                len += snprintf(text + len, sizeof text - (size_t)len,
+                                " g%d", id);
+                id /= 2;
+            }
+            len += snprintf(text + len, sizeof text - (size_t)len, "\n");
+        }
+        int total = 0;
+        for (int v = 0; v < N; v++)
+            total += nslot[v];
+        if (total == 0)
+            continue;
+        hta_slots *s = slots_from(text);
+        double want[40], cost[200];
+        int k = 0;
+        for (int v = 0; v < N; v++) {
+            want[v] = 0;
+            for (int w = 0; w < N; w++) {
+                if (w == v)
+                    continue;
+                int j = 0;
+                while (j < L && grp[v][j] != grp[w][j])
+                    j++;
+                want[v] += hops[j];
+            }
+            assert_true(fabs(s->H[v] - want[v]) < 1e-9);
+            for (int q = 0; q < nslot[v]; q++)
+                cost[k++] = want[v];
+        }
+        assert_int_equal(s->r, total);
+        for (int i = 0; i < k; i++) /* sorted: the i-th smallest */
+            for (int j = i + 1; j < k; j++)
+                if (cost[j] < cost[i]) {
+                    double t = cost[i];
+                    cost[i] = cost[j];
+                    cost[j] = t;
+                }
+        for (int i = 0; i < k; i++)
+            assert_true(s->cost[i] == cost[i]);
+        hta_slots_free(s);
+    }
+}
+
+/* ---- the threshold rule against a dynamic program ---- */
+
+typedef struct dp {
+    int r, nat;
+    double h[12]; /* sorted */
+    double x[24], p[24];
+    int R[24];
+    double memo[13][4096];
+    unsigned char seen[13][4096];
+} dp;
+
+/* V(used, m): the least expected cost of m more jobs, every subset of
+ * the free slots of each job's size tried. */
+static double best(dp *z, unsigned used, int m)
+{
+    if (m == 0)
+        return 0;
+    if (z->seen[m][used])
+        return z->memo[m][used];
+    double v = 0;
+    for (int a = 0; a < z->nat; a++) {
+        double lo = INFINITY;
+        for (unsigned S = 0; S < (1u << z->r); S++) {
+            if ((S & used) || __builtin_popcount(S) != z->R[a])
+                continue;
+            double c = 0;
+            for (int i = 0; i < z->r; i++)
+                if (S >> i & 1)
+                    c += z->h[i];
+            double t = z->x[a] * c + best(z, used | S, m - 1);
+            if (t < lo)
+                lo = t;
+        }
+        v += z->p[a] * lo;
+    }
+    z->seen[m][used] = 1;
+    z->memo[m][used] = v;
+    return v;
+}
+
+/* W(used, m): the expected cost of the threshold policy. */
+static double policy_value(const dp *z, const hta_rp_table *t, unsigned used,
+                           int m)
+{
+    if (m == 0)
+        return 0;
+    double v = 0;
+    for (int a = 0; a < z->nat; a++) {
+        int64_t k = hta_rp_table_skip(t, m - 1, z->x[a]);
+        unsigned S = 0;
+        double c = 0;
+        int seen = 0;
+        for (int i = 0; i < z->r && seen < k + z->R[a]; i++)
+            if (!(used >> i & 1)) {
+                if (seen >= k) {
+                    S |= 1u << i;
+                    c += z->h[i];
+                }
+                seen++;
+            }
+        assert_int_equal(__builtin_popcount(S), z->R[a]);
+        v += z->p[a] * (z->x[a] * c + policy_value(z, t, used | S, m - 1));
+    }
+    return v;
+}
+
+static void threshold_cases(int fixed_R, int reps, uint64_t seed)
+{
+    hta_rng g;
+    hta_rng_seed(&g, seed);
+    dp *z = malloc(sizeof *z);
+    for (int rep = 0; rep < reps; rep++) {
+        memset(z, 0, sizeof *z);
+        int K = 2 + (int)hta_rng_below(&g, 2); /* 2 or 3 jobs */
+        int rmax = fixed_R ? 1 + (int)hta_rng_below(&g, 3) :
+                             2 + (int)hta_rng_below(&g, 2);
+        z->r = K * rmax + (int)hta_rng_below(&g, 3);
+        if (z->r > 10)
+            z->r = 10;
+        for (int i = 0; i < z->r; i++)
+            z->h[i] = 1 + (double)hta_rng_below(&g, 20);
+        for (int i = 0; i < z->r; i++) /* sorted */
+            for (int j = i + 1; j < z->r; j++)
+                if (z->h[j] < z->h[i]) {
+                    double t = z->h[i];
+                    z->h[i] = z->h[j];
+                    z->h[j] = t;
+                }
+        /* a small discrete law: atoms repeated to give weights */
+        int n = 0;
+        double xs[24];
+        int32_t Rs[24];
+        int distinct = 2 + (int)hta_rng_below(&g, 3);
+        for (int a = 0; a < distinct; a++) {
+            double x = 0.5 + (double)hta_rng_below(&g, 10);
+            int R = fixed_R ? rmax : 1 + (int)hta_rng_below(&g, (uint64_t)rmax);
+            int w = 1 + (int)hta_rng_below(&g, 3);
+            for (int q = 0; q < w; q++) {
+                xs[n] = x;
+                Rs[n++] = R;
+            }
+        }
+        hta_rp_law law;
+        hta_rp_table t;
+        hta_diag d;
+        assert_int_equal(hta_rp_law_sample(xs, Rs, n, &law, &d), HTA_OK);
+        assert_int_equal(hta_rp_table_build(&law, K, NULL, &t, &d), HTA_OK);
+        z->nat = (int)law.n;
+        for (int a = 0; a < z->nat; a++) {
+            z->x[a] = law.x[a];
+            z->R[a] = law.R[a];
+            z->p[a] = law.p[a];
+        }
+        double opt = best(z, 0, K);
+        double pol = policy_value(z, &t, 0, K);
+        double val = hta_rp_table_value(&t, K, z->h, z->r);
+        double tol = 1e-9 * (1 + opt);
+        if (fabs(opt - pol) > tol || fabs(opt - val) > tol)
+            fail_msg("K %d r %d: optimum %.12g, threshold policy %.12g, "
+                     "sum c h %.12g",
+                     K, z->r, opt, pol, val);
+        if (fixed_R) /* blocks: the skip is a multiple of R */
+            for (int m = 0; m < K; m++)
+                for (int a = 0; a < z->nat; a++)
+                    assert_int_equal(hta_rp_table_skip(&t, m, z->x[a]) %
+                                         rmax,
+                                     0);
+        hta_rp_table_free(&t);
+        hta_rp_law_free(&law);
+    }
+    free(z);
+}
+
+/* Theorems 1-2: a fixed R, the paper's case. */
+static void test_threshold_fixed_R(void **state)
+{
+    (void)state;
+    threshold_cases(1, 300, 3);
+}
+
+/* The slot-level generalisation to a random R. */
+static void test_threshold_random_R(void **state)
+{
+    (void)state;
+    threshold_cases(0, 300, 5);
+}
+
+/* Theorem 4: two jobs of the same R; the second arrives while the first
+ * holds its slots with probability p.  Brute force over every set of R
+ * slots for the first job (the second then takes the best R free ones)
+ * equals the two-block rule. */
+static void test_rhc_two_jobs(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 17);
+    for (int rep = 0; rep < 400; rep++) {
+        int R = 1 + (int)hta_rng_below(&g, 3);
+        int r = 2 * R + (int)hta_rng_below(&g, 4);
+        if (r > 10)
+            r = 10;
+        double h[10];
+        for (int i = 0; i < r; i++)
+            h[i] = (double)hta_rng_below(&g, 50);
+        for (int i = 0; i < r; i++)
+            for (int j = i + 1; j < r; j++)
+                if (h[j] < h[i]) {
+                    double t = h[i];
+                    h[i] = h[j];
+                    h[j] = t;
+                }
+        double p = hta_rng_unit(&g), x = 0.1 + 10 * hta_rng_unit(&g);
+        int na = 1 + (int)hta_rng_below(&g, 4);
+        double xa[4], pa[4], mean = 0, tot = 0;
+        for (int a = 0; a < na; a++) {
+            xa[a] = 0.1 + 10 * hta_rng_unit(&g);
+            pa[a] = 1 + (double)hta_rng_below(&g, 3);
+            tot += pa[a];
+        }
+        for (int a = 0; a < na; a++)
+            mean += (pa[a] /= tot) * xa[a];
+        double all = 0;
+        for (int i = 0; i < R; i++)
+            all += h[i];
+        double lo = INFINITY, rule = NAN;
+        int defer = hta_rp_rhc_defer(x, p, mean);
+        for (unsigned S = 0; S < (1u << r); S++) {
+            if (__builtin_popcount(S) != R)
+                continue;
+            double c = 0, rest = 0;
+            int taken = 0;
+            for (int i = 0; i < r; i++)
+                if (S >> i & 1)
+                    c += h[i];
+                else if (taken < R) {
+                    rest += h[i];
+                    taken++;
+                }
+            double v = x * c + p * mean * rest + (1 - p) * mean * all;
+            if (v < lo)
+                lo = v;
+            unsigned block = ((1u << R) - 1) << (defer ? R : 0);
+            if (S == block)
+                rule = v;
+        }
+        assert_true(fabs(rule - lo) <= 1e-9 * (1 + lo));
+    }
+}
+
+/* ---- the simulator ---- */
+
+static hta_rp_opts opts(const hta_dist *X, const hta_dist *R, int K,
+                        int64_t jobs, double lambda, uint64_t seed)
+{
+    hta_rp_opts o = {.lambda = lambda,
+                     .K = K,
+                     .jobs = jobs,
+                     .warmup = jobs / 10,
+                     .batches = 30,
+                     .window = 100,
+                     .seed = seed,
+                     .X = X,
+                     .R = R};
+    for (int p = 0; p < HTA_RP_NPOLICIES; p++)
+        o.policies[p] = 1;
+    return o;
+}
+
+static void prepare(hta_rp_opts *o, hta_rp_law *law, hta_rp_table *t)
+{
+    hta_diag d;
+    assert_int_equal(hta_rp_law_product(o->X, o->R, law, &d), HTA_OK);
+    assert_int_equal(hta_rp_table_build(law, o->K, NULL, t, &d), HTA_OK);
+    o->rmax = law->rmax;
+    o->mean_x = law->mean_x;
+    o->table = t;
+}
+
+static void run(const hta_slots *s, const hta_rp_opts *o, hta_rp_result *r)
+{
+    hta_diag d;
+    if (hta_rp_run(s, o, r, &d) != HTA_OK)
+        fail_msg("%s", d.msg);
+}
+
+/* One job on empty slots: greedy pays x times the R cheapest costs, never
+ * more than random, whose mean over seeds is x R times the mean cost. */
+static void test_single_job(void **state)
+{
+    (void)state;
+    hta_dist X = {HTA_DIST_FIXED, 30, 0, NULL, 0, NULL, NULL};
+    hta_dist R = {HTA_DIST_FIXED, 4, 0, NULL, 0, NULL, NULL};
+    double sum = 0, sumsq = 0;
+    const int n = 3000;
+    hta_slots *s = NULL;
+    hta_diag d;
+    assert_int_equal(hta_slots_uniform(50, 1, 100, 99, &s, &d), HTA_OK);
+    double mean_h = 0, cheap = 0;
+    for (int i = 0; i < 50; i++)
+        mean_h += s->cost[i] / 50;
+    for (int i = 0; i < 4; i++)
+        cheap += s->cost[i];
+    for (int seed = 0; seed < n; seed++) {
+        hta_rp_opts o = opts(&X, &R, 5, 1, 0.5, (uint64_t)seed);
+        hta_rp_law law;
+        hta_rp_table t;
+        prepare(&o, &law, &t);
+        o.warmup = 0;
+        o.batches = 1;
+        hta_rp_result r;
+        run(s, &o, &r);
+        double g = r.row[HTA_RP_GREEDY].mean, rnd = r.row[HTA_RP_RANDOM].mean;
+        assert_true(fabs(g - 30.0 / 4 * cheap) < 1e-9 * g);
+        assert_true(g <= rnd + 1e-12);
+        /* alone in the system every policy takes the best block */
+        assert_true(r.row[HTA_RP_RHC].mean == g);
+        sum += rnd;
+        sumsq += rnd * rnd;
+        hta_rp_table_free(&t);
+        hta_rp_law_free(&law);
+    }
+    double m = sum / n, sd = sqrt((sumsq - n * m * m) / (n - 1));
+    double want = 30.0 / 4 * 4 * mean_h;
+    print_message("random on one job: %.3f +- %.3f, x R mean h %.3f\n", m,
+                  1.96 * sd / sqrt(n), want);
+    assert_true(fabs(m - want) <= 3 * sd / sqrt(n));
+    hta_slots_free(s);
+}
+
+/* The K-limited processor-sharing queue with exponential service: the
+ * number in system is M/M/1 whatever K (E[N] = rho / (1 - rho), E[T] =
+ * 1 / (1 - rho)), and an arrival waits for slots iff it finds K or more
+ * jobs: P = rho^K. */
+static void test_mm1(void **state)
+{
+    (void)state;
+    hta_dist X = {HTA_DIST_UNIFORM, 1, 100, NULL, 0, NULL, NULL};
+    hta_dist R = {HTA_DIST_UNIFORM, 1, 10, NULL, 0, NULL, NULL};
+    hta_slots *s = NULL;
+    hta_diag d;
+    assert_int_equal(hta_slots_uniform(1000, 1, 100, 1, &s, &d), HTA_OK);
+    static const struct {
+        int K;
+        double rho;
+    } set[] = {{1, 0.5}, {3, 0.5}, {10, 0.7}};
+    for (int i = 0; i < 3; i++) {
+        hta_rp_opts o = opts(&X, &R, set[i].K, 400000, set[i].rho, 23);
+        hta_rp_law law;
+        hta_rp_table t;
+        prepare(&o, &law, &t);
+        hta_rp_result r;
+        run(s, &o, &r);
+        double rho = set[i].rho, en = rho / (1 - rho), et = 1 / (1 - rho);
+        double pw = pow(rho, set[i].K);
+        print_message("K %d rho %g: E[N] %.4f +- %.4f (%.4f), E[T] %.4f "
+                      "(%.4f), waited %.4f (%.4f), Little %.1e\n",
+                      set[i].K, rho, r.mean_n, r.ci_n, en, r.mean_t, et,
+                      r.waited, pw, r.little_gap);
+        assert_true(fabs(r.mean_n - en) <= 1.5 * r.ci_n);
+        assert_true(fabs(r.mean_t - et) <= 0.03 * et);
+        assert_true(fabs(r.waited - pw) <= 0.01);
+        assert_true(r.little_gap < 0.01);
+        assert_false(r.cut);
+        assert_int_equal(r.jobs, 400000);
+        hta_rp_table_free(&t);
+        hta_rp_law_free(&law);
+    }
+    hta_slots_free(s);
+}
+
+/* Common random numbers: the same seed gives the same numbers, and a
+ * policy's numbers do not depend on which others run beside it; with K =
+ * 1 the threshold rule has no job to keep slots for and is greedy. */
+static void test_crn(void **state)
+{
+    (void)state;
+    hta_dist X = {HTA_DIST_UNIFORM, 1, 100, NULL, 0, NULL, NULL};
+    hta_dist R = {HTA_DIST_UNIFORM, 1, 10, NULL, 0, NULL, NULL};
+    hta_slots *s = NULL;
+    hta_diag d;
+    assert_int_equal(hta_slots_uniform(1000, 1, 100, 4, &s, &d), HTA_OK);
+    hta_rp_opts o = opts(&X, &R, 10, 20000, 0.6, 4);
+    hta_rp_law law;
+    hta_rp_table t;
+    prepare(&o, &law, &t);
+    hta_rp_result a, b;
+    run(s, &o, &a);
+    run(s, &o, &b);
+    for (int p = 0; p < HTA_RP_NPOLICIES; p++)
+        assert_memory_equal(&a.row[p], &b.row[p], sizeof a.row[p]);
+    assert_true(a.mean_n == b.mean_n && a.mean_t == b.mean_t);
+    for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
+        hta_rp_opts one = o;
+        memset(one.policies, 0, sizeof one.policies);
+        one.policies[p] = 1;
+        run(s, &one, &b);
+        assert_true(b.row[p].mean == a.row[p].mean);
+        assert_true(b.mean_n == a.mean_n);
+    }
+    /* the savings against random and greedy are paired per batch */
+    assert_true(a.row[HTA_RP_GREEDY].vs_greedy == 0);
+    assert_true(a.row[HTA_RP_RANDOM].vs_random == 0);
+    assert_true(a.row[HTA_RP_GREEDY].vs_random > 90);
+    hta_rp_table_free(&t);
+    hta_rp_law_free(&law);
+    o.K = 1;
+    prepare(&o, &law, &t);
+    run(s, &o, &a);
+    assert_true(a.row[HTA_RP_THRESHOLD].mean == a.row[HTA_RP_GREEDY].mean);
+    hta_rp_table_free(&t);
+    hta_rp_law_free(&law);
+    hta_slots_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fig1),
+        cmocka_unit_test(test_h_pairs),
+        cmocka_unit_test(test_threshold_fixed_R),
+        cmocka_unit_test(test_threshold_random_R),
+        cmocka_unit_test(test_rhc_two_jobs),
+        cmocka_unit_test(test_single_job),
+        cmocka_unit_test(test_mm1),
+        cmocka_unit_test(test_crn),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
