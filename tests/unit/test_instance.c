@@ -1,9 +1,11 @@
 /* Instance model: parsing, validation, writing, parse(write(x)) == x. */
 #include "helpers.h"
+#include <errno.h>
 
 #include <stdio.h>
 
 #include "hta/lex.h"
+#include "hta/num.h"
 
 static void test_parse_valid(void **state)
 {
@@ -252,9 +254,104 @@ static void test_gen_deterministic(void **state)
     }
 }
 
+
+/* The hand-written integer reader against strtoll (the reference it
+ * replaced): every edge of int64, signs, leading zeros, syntax, and
+ * random strings of digits and a few other characters. */
+static hta_num_result ref_int(const char *s, int64_t lo, int64_t hi,
+                              int64_t *out)
+{
+    const char *p = s + (s[0] == '-');
+    if (*p < '0' || *p > '9')
+        return HTA_NUM_SYNTAX;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return HTA_NUM_SYNTAX;
+    errno = 0;
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    if (*end != '\0')
+        return HTA_NUM_SYNTAX;
+    if (errno == ERANGE || v < lo || v > hi)
+        return HTA_NUM_RANGE;
+    *out = (int64_t)v;
+    return HTA_NUM_OK;
+}
+
+static void same_int(const char *s, int64_t lo, int64_t hi)
+{
+    int64_t a = 12345, b = 12345;
+    hta_num_result ra = hta_num_int(s, lo, hi, &a);
+    hta_num_result rb = ref_int(s, lo, hi, &b);
+    if (ra != rb || (ra == HTA_NUM_OK && a != b))
+        fail_msg("'%s' in [%lld, %lld]: %d %lld, strtoll %d %lld", s,
+                 (long long)lo, (long long)hi, ra, (long long)a, rb,
+                 (long long)b);
+}
+
+static void test_num_int(void **state)
+{
+    (void)state;
+    static const char *const edge[] = {
+        "0", "-0", "00", "-00", "7", "007", "-", "", "+1", " 1", "1 ", "1x",
+        "x1", "--1", "9223372036854775807", "9223372036854775808",
+        "-9223372036854775808", "-9223372036854775809",
+        "18446744073709551615", "18446744073709551616",
+        "99999999999999999999999", "-99999999999999999999999",
+        "2147483647", "2147483648", "-2147483648", "0x10", "1e3", "1.0",
+        "99999999999999999999999x"};
+    static const int64_t lims[][2] = {{INT64_MIN, INT64_MAX},
+                                      {0, 2147483646},
+                                      {-5, 5},
+                                      {1, 1}};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        for (size_t j = 0; j < 4; j++)
+            same_int(edge[i], lims[j][0], lims[j][1]);
+    hta_rng r;
+    hta_rng_seed(&r, 5);
+    static const char alphabet[] = "0123456789-x";
+    char buf[32];
+    for (int rep = 0; rep < 200000; rep++) {
+        int len = (int)hta_rng_below(&r, 24);
+        for (int i = 0; i < len; i++) /* mostly digits */
+            buf[i] = hta_rng_below(&r, 20) ? alphabet[hta_rng_below(&r, 10)]
+                                           : alphabet[10 + hta_rng_below(&r, 2)];
+        buf[len] = 0;
+        same_int(buf, INT64_MIN, INT64_MAX);
+        same_int(buf, 0, 1000000);
+    }
+}
+
+/* hta_first_repeat: the second occurrence of the smallest repeated value,
+ * on short lines (pairwise) and long ones (sorted), against a quadratic
+ * reference. */
+static void test_first_repeat(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 6);
+    int32_t ids[40], scratch[40];
+    for (int rep = 0; rep < 100000; rep++) {
+        int64_t k = (int64_t)hta_rng_below(&r, 20);
+        for (int64_t i = 0; i < k; i++)
+            ids[i] = (int32_t)hta_rng_below(&r, 30);
+        int64_t want = -1;
+        for (int64_t j = 1; j < k; j++)
+            for (int64_t i = 0; i < j; i++)
+                if (ids[i] == ids[j]) {
+                    if (want < 0 || ids[j] < ids[want])
+                        want = j;
+                    break;
+                }
+        assert_int_equal(hta_first_repeat(ids, scratch, k), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_num_int),
+        cmocka_unit_test(test_first_repeat),
         cmocka_unit_test(test_parse_valid),
         cmocka_unit_test(test_affine),
         cmocka_unit_test(test_roundtrip_random),
