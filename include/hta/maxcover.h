@@ -69,6 +69,19 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
 
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
 
+/* The change log (incremental engine): once enabled, every change of the
+ * cover (task t now covered by server s) is appended as the pair (t, s),
+ * so that a later reader can rebuild the cover of any tau of a sweep by
+ * replaying a prefix, without repeating the sweep.  Memory: 8 bytes a
+ * change, at most m direct covers plus the moves of the augmenting paths.
+ * Out of memory stops the log and marks it lost (hta_maxcover_log then
+ * returns NULL); the cover itself is unaffected. */
+void hta_maxcover_log_start(hta_maxcover *mc);
+/* The entries so far: *len pairs in task[] and server[]; NULL when the log
+ * is off or was lost. */
+const int32_t *hta_maxcover_log(const hta_maxcover *mc, const int32_t **server,
+                                int64_t *len);
+
 /* The f(tau) sweep: f[tau] for tau = 0, 1, ..., K by the incremental
  * engine, up to f = m, or earlier when enough (if not NULL) returns
  * non-zero for the prefix f[0..K] computed so far.  *f is allocated here

@@ -35,7 +35,13 @@
  * X and LB^tau < best: a tau with LB^tau > X has L^{B^tau} > X >= the
  * final minimum, one with LB^tau >= best cannot beat best.  Pass 2 also
  * stops once tau*w_loc > X (rule 2 against X).  The tau attaining X always
- * survives both tests, so pass 2 builds at least one assignment.  When
+ * survives both tests, so pass 2 builds at least one assignment.  Pass 2
+ * does not repeat the sweep: pass 1 logs every change of the cover
+ * (maxcover.h) and the end of the log at each tau, and pass 2 rebuilds
+ * the cover of a tau by replaying the log up to there, O(changes) in all
+ * instead of a second sweep; the covers are pass 1's, so the result is the
+ * same.  Were the log lost (out of memory), pass 2 repeats the sweep as
+ * before.  When
  * costs are not exact in floating point, X gets a margin of a few ulps so
  * that rounding cannot make it fall below the real minimum.
  */
@@ -121,13 +127,18 @@ typedef struct sweep {
     double X;         /* pass 1: min V^tau, with margin */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
+    /* pass 1's log: the covers of its sweep (maxcover.h) */
+    hta_maxcover *logged;  /* pass 1's state, kept for its log */
+    int64_t *log_end;      /* [tau]: log length after raising to tau */
+    size_t cap_log_end;
 } sweep;
 
 static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
 {
     size_t need = (size_t)tau + 1;
     if (!HTA_RESERVE(w->res->f, w->cap_f, need) ||
-        !HTA_RESERVE(w->lower, w->cap_lower, need))
+        !HTA_RESERVE(w->lower, w->cap_lower, need) ||
+        !HTA_RESERVE(w->log_end, w->cap_log_end, need))
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     return HTA_OK;
 }
@@ -220,6 +231,8 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     double margin = exact_costs(inst) ? 0.0 : 16 * DBL_EPSILON;
     hta_status st = covers_new(inst, w->opts->engine, &cv, d);
     hta_maxcover *mc = cv.mc;
+    if (st == HTA_OK)
+        hta_maxcover_log_start(mc);
     w->X = INFINITY;
     for (int64_t tau = 1; st == HTA_OK && tau <= inst->m; tau++) {
         double t0 = hta_clock_now();
@@ -228,6 +241,8 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
             break;
         int64_t f = hta_maxcover_size(mc), u = inst->m - f;
+        const int32_t *log_s;
+        hta_maxcover_log(mc, &log_s, &w->log_end[tau]);
         res->f[tau] = f;
         res->K = tau;
         w->lower[tau] = NAN;
@@ -249,6 +264,12 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     }
     if (st == HTA_OK)
         res->stats = *covers_stats(&cv);
+    int64_t len;
+    const int32_t *log_s;
+    if (st == HTA_OK && hta_maxcover_log(mc, &log_s, &len)) {
+        w->logged = mc; /* pass 2 replays its log */
+        cv.mc = NULL;
+    }
     covers_free(&cv);
     return st;
 }
@@ -263,7 +284,22 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     hta_maxcover *scratch = NULL;
     covers cv = {inst, NULL, NULL};
     hta_status st;
-    if ((st = covers_new(inst, opts->engine, &cv, d)) != HTA_OK ||
+    /* replaying pass 1's log: the cover and loads rebuilt here */
+    int replay = prune && w->logged;
+    int32_t *rcover = NULL, *rloads = NULL;
+    const int32_t *log_t = NULL, *log_s = NULL;
+    int64_t log_len = 0, at = 0;
+    if (replay) {
+        log_t = hta_maxcover_log(w->logged, &log_s, &log_len);
+        rcover = malloc((size_t)inst->m * sizeof *rcover);
+        rloads = calloc((size_t)inst->n, sizeof *rloads);
+        if (!rcover || !rloads) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            goto cleanup;
+        }
+        memset(rcover, 0xff, (size_t)inst->m * sizeof *rcover);
+    }
+    if ((!replay && (st = covers_new(inst, opts->engine, &cv, d)) != HTA_OK) ||
         (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d)) !=
             HTA_OK)
         goto cleanup;
@@ -276,12 +312,24 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
             hta_progress p = {"fsy", t0 - started, res->makespan, w->lb, tau};
             opts->progress(opts->progress_ctx, &p);
         }
-        st = covers_raise(&cv, tau, d);
+        if (replay) { /* the changes of pass 1 up to tau */
+            assert(w->log_end[tau] <= log_len);
+            for (; at < w->log_end[tau]; at++) {
+                int32_t t = log_t[at], s = log_s[at];
+                if (rcover[t] >= 0)
+                    rloads[rcover[t]]--;
+                rcover[t] = s;
+                rloads[s]++;
+            }
+        } else {
+            st = covers_raise(&cv, tau, d);
+        }
         double t1 = hta_clock_now();
         res->seconds_cover += t1 - t0;
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
             goto cleanup;
-        int64_t f = hta_maxcover_size(mc), u = inst->m - f;
+        int64_t f = replay ? res->f[tau] : hta_maxcover_size(mc);
+        int64_t u = inst->m - f;
         double c = hta_wrem_at(&inst->wrem, u);
         if (!prune) {
             res->f[tau] = f;
@@ -303,8 +351,8 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
                 continue;
             }
         }
-        const int32_t *cover = hta_maxcover_cover(mc);
-        const int32_t *loads = hta_maxcover_loads(mc);
+        const int32_t *cover = replay ? rcover : hta_maxcover_cover(mc);
+        const int32_t *loads = replay ? rloads : hta_maxcover_loads(mc);
         st = opts->literal_balance ?
                  hta_balassign_slots_literal(inst, loads, u, c, w->q, d) :
                  hta_balassign_slots(inst, loads, u, c, w->q, d);
@@ -335,6 +383,8 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
 cleanup:
     covers_free(&cv);
     hta_maxcover_free(scratch);
+    free(rcover);
+    free(rloads);
     return st;
 }
 
@@ -372,6 +422,8 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     if (st == HTA_OK)
         res->lower_bound = hta_bound_flow(inst, res->f, res->K);
 cleanup:
+    hta_maxcover_free(w.logged);
+    free(w.log_end);
     free(w.lower);
     free(w.q);
     free(w.a);

@@ -28,6 +28,10 @@ struct hta_maxcover {
     int32_t *queue;     /* BFS queue, also the list of touched servers */
     int32_t *path_srv;  /* DFS stack: servers */
     int32_t *path_task; /* DFS stack: task leading to the next server */
+    int logging;        /* 1 on, -1 lost (out of memory) */
+    int32_t *log_t, *log_s; /* the change log */
+    size_t log_cap_t, log_cap_s;
+    int64_t log_len;
 
     /* igraph engine */
     igraph_t graph;
@@ -64,6 +68,8 @@ void hta_maxcover_free(hta_maxcover *mc)
     free(mc->queue);
     free(mc->path_srv);
     free(mc->path_task);
+    free(mc->log_t);
+    free(mc->log_s);
     if (mc->have_graph)
         igraph_destroy(&mc->graph);
     if (mc->have_vectors) {
@@ -190,6 +196,36 @@ static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
 
 /* ---- incremental engine ---------------------------------------------- */
 
+void hta_maxcover_log_start(hta_maxcover *mc)
+{
+    mc->logging = 1;
+    mc->log_len = 0;
+}
+
+const int32_t *hta_maxcover_log(const hta_maxcover *mc, const int32_t **server,
+                                int64_t *len)
+{
+    *len = mc->logging == 1 ? mc->log_len : 0;
+    *server = mc->logging == 1 ? mc->log_s : NULL;
+    return mc->logging == 1 ? mc->log_t : NULL;
+}
+
+/* cover[t] = s, logged. */
+static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
+{
+    mc->cover[t] = s;
+    if (mc->logging != 1)
+        return;
+    size_t need = (size_t)mc->log_len + 1;
+    if (!HTA_RESERVE(mc->log_t, mc->log_cap_t, need) ||
+        !HTA_RESERVE(mc->log_s, mc->log_cap_s, need)) {
+        mc->logging = -1; /* lost: the reader falls back */
+        return;
+    }
+    mc->log_t[mc->log_len] = t;
+    mc->log_s[mc->log_len++] = s;
+}
+
 /* Moves s's cursor past covered tasks; 1 when s has an uncovered task. */
 static int has_free_task(hta_maxcover *mc, int32_t s)
 {
@@ -205,7 +241,7 @@ static void take_free_task(hta_maxcover *mc, int32_t s)
 {
     const hta_instance *inst = mc->inst;
     int32_t t = inst->srv_task[mc->next_free[s]++];
-    mc->cover[t] = s;
+    set_cover(mc, t, s);
     mc->loads[s]++;
     mc->size++;
     if (mc->nfree)
@@ -295,7 +331,7 @@ static int64_t phase(hta_maxcover *mc)
                 take_free_task(mc, mc->path_srv[depth]);
                 for (int32_t i = depth - 1; i >= 0; i--) {
                     int32_t from = mc->path_srv[i + 1], to = mc->path_srv[i];
-                    mc->cover[mc->path_task[i]] = to;
+                    set_cover(mc, mc->path_task[i], to);
                     mc->loads[from]--;
                     mc->loads[to]++;
                 }
