@@ -2,6 +2,7 @@
  * f(tau), an incremental b-matching (Fact 5.1) and igraph_maxflow. */
 #include "hta/maxcover.h"
 #include "hta/buf.h"
+#include "hta/check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +29,15 @@ struct hta_maxcover {
     int32_t *queue;     /* BFS queue, also the list of touched servers */
     int32_t *path_srv;  /* DFS stack: servers */
     int32_t *path_task; /* DFS stack: task leading to the next server */
+    /* foreign lists: per server y, fl[srv_off[y] .. + fcnt[y]) holds y's
+     * local tasks covered by another server, the only ones a backward
+     * search from y can use (on a skewed placement 85% of a server's
+     * covered local tasks are its own); fpos[i], for the task-major edge
+     * i = (t, y), is t's place in y's list (from srv_off[y]), -1 if not
+     * there.  Built on the first phase. */
+    int32_t *fl, *fcnt, *fpos;
+    int no_foreign;     /* out of memory for them: scan local tasks */
+    int64_t scanned;    /* edges scanned by breadth-first searches */
     int logging;        /* 1 on, -1 lost (out of memory) */
     int32_t *log_t, *log_s; /* the change log */
     size_t log_cap_t, log_cap_s;
@@ -70,6 +80,9 @@ void hta_maxcover_free(hta_maxcover *mc)
     free(mc->path_task);
     free(mc->log_t);
     free(mc->log_s);
+    free(mc->fl);
+    free(mc->fcnt);
+    free(mc->fpos);
     if (mc->have_graph)
         igraph_destroy(&mc->graph);
     if (mc->have_vectors) {
@@ -210,9 +223,46 @@ const int32_t *hta_maxcover_log(const hta_maxcover *mc, const int32_t **server,
     return mc->logging == 1 ? mc->log_t : NULL;
 }
 
-/* cover[t] = s, logged. */
+/* The foreign lists (above): t enters or leaves server y's list, i being
+ * the edge (t, y). */
+static void foreign_add(hta_maxcover *mc, int32_t t, int32_t y, int64_t i)
+{
+    const hta_instance *inst = mc->inst;
+    mc->fpos[i] = mc->fcnt[y];
+    mc->fl[inst->srv_off[y] + mc->fcnt[y]++] = t;
+}
+
+static void foreign_remove(hta_maxcover *mc, int32_t y, int64_t i)
+{
+    const hta_instance *inst = mc->inst;
+    int32_t at = mc->fpos[i], last = --mc->fcnt[y];
+    int32_t u = mc->fl[inst->srv_off[y] + last];
+    mc->fpos[i] = -1;
+    if (at == last)
+        return;
+    mc->fl[inst->srv_off[y] + at] = u; /* the last entry fills the gap */
+    for (int64_t k = inst->task_off[u]; k < inst->task_off[u + 1]; k++)
+        if (inst->task_srv[k] == y) {
+            mc->fpos[k] = at;
+            break;
+        }
+}
+
+/* cover[t] = s, logged, the foreign lists kept. */
 static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
 {
+    const hta_instance *inst = mc->inst;
+    int32_t old = mc->cover[t];
+    if (mc->fl)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            int32_t y = inst->task_srv[i];
+            if (y == s && mc->fpos[i] >= 0)
+                foreign_remove(mc, y, i);
+            else if (y != s && old == y)
+                foreign_add(mc, t, y, i);
+            else if (y != s && old < 0 && s >= 0)
+                foreign_add(mc, t, y, i);
+        }
     mc->cover[t] = s;
     if (mc->logging != 1)
         return;
@@ -258,12 +308,42 @@ static void take_free_task(hta_maxcover *mc, int32_t s)
  * uncovered and local to s_k; t_i is local to s_i and covered by s_{i+1}.
  * Augmenting gives f to s_k and t_i to s_i: s_0 gains one task, every other
  * server keeps its count.  Returns the number of augmentations. */
+/* Builds the foreign lists from the cover; 0 out of memory (the phases
+ * then scan every local task, as before). */
+static int foreign_build(hta_maxcover *mc)
+{
+    const hta_instance *inst = mc->inst;
+    mc->fl = malloc(((size_t)inst->edges + 1) * sizeof *mc->fl);
+    mc->fcnt = calloc((size_t)inst->n + 1, sizeof *mc->fcnt);
+    mc->fpos = malloc(((size_t)inst->edges + 1) * sizeof *mc->fpos);
+    if (!mc->fl || !mc->fcnt || !mc->fpos) {
+        free(mc->fl);
+        free(mc->fcnt);
+        free(mc->fpos);
+        mc->fl = mc->fcnt = mc->fpos = NULL;
+        return 0;
+    }
+    for (int32_t t = 0; t < inst->m; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            int32_t y = inst->task_srv[i];
+            mc->fpos[i] = -1;
+            if (mc->cover[t] >= 0 && mc->cover[t] != y)
+                foreign_add(mc, t, y, i);
+        }
+    return 1;
+}
+
 static int64_t phase(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
     int32_t n = inst->n;
     int64_t head = 0, tail = 0, augmented = 0;
     int32_t found = INT32_MAX;
+    /* the lists pay off once the phases have scanned the edges twice
+       (skewed placements: many phases per tau); uniform ones rarely get
+       there and keep their memory */
+    if (!mc->fl && !mc->no_foreign && mc->scanned > 2 * inst->edges)
+        mc->no_foreign = !foreign_build(mc);
 
     for (int32_t s = 0; s < n; s++)
         if (mc->loads[s] < mc->cap[s] && inst->srv_off[s + 1] > inst->srv_off[s]) {
@@ -276,8 +356,12 @@ static int64_t phase(hta_maxcover *mc)
         int32_t y = mc->queue[head++];
         if (mc->level[y] >= found)
             break;
-        for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1]; i++) {
-            int32_t x = mc->cover[inst->srv_task[i]];
+        const int32_t *list = mc->fl ? mc->fl : inst->srv_task;
+        int64_t lo = inst->srv_off[y];
+        int64_t hi = mc->fl ? lo + mc->fcnt[y] : inst->srv_off[y + 1];
+        mc->scanned += hi - lo;
+        for (int64_t i = lo; i < hi; i++) {
+            int32_t x = mc->cover[list[i]];
             if (x < 0 || x == y || mc->level[x] != -1)
                 continue;
             mc->level[x] = mc->level[y] + 1;
@@ -308,16 +392,18 @@ static int64_t phase(hta_maxcover *mc)
                         depth--;
                         continue;
                     }
-                    int64_t end = inst->srv_off[y + 1];
+                    const int32_t *list = mc->fl ? mc->fl : inst->srv_task;
+                    int64_t end = mc->fl ? inst->srv_off[y] + mc->fcnt[y] :
+                                           inst->srv_off[y + 1];
                     int32_t x = -1, t = -1;
                     for (; mc->arc[y] < end; mc->arc[y]++) {
-                        t = inst->srv_task[mc->arc[y]];
+                        t = list[mc->arc[y]];
                         x = mc->cover[t];
                         if (x >= 0 && x != y &&
                             mc->level[x] == mc->level[y] + 1)
                             break;
                     }
-                    if (mc->arc[y] == end) {
+                    if (mc->arc[y] >= end) {
                         mc->level[y] = depth ? -2 : -3; /* dead */
                         depth--;
                         continue;
@@ -345,6 +431,34 @@ static int64_t phase(hta_maxcover *mc)
     return augmented;
 }
 
+/* Checked builds: every foreign list holds exactly its server's local
+ * tasks covered by another server, at the recorded places.  O(|E|). */
+static void check_foreign(const hta_maxcover *mc)
+{
+#ifdef HTA_CHECKED
+    const hta_instance *inst = mc->inst;
+    if (!mc->fl)
+        return;
+    int64_t total = 0;
+    for (int32_t t = 0; t < inst->m; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            int32_t y = inst->task_srv[i], x = mc->cover[t];
+            int in = x >= 0 && x != y;
+            HTA_CHECK(in == (mc->fpos[i] >= 0));
+            if (in) {
+                HTA_CHECK(mc->fpos[i] < mc->fcnt[y]);
+                HTA_CHECK(mc->fl[inst->srv_off[y] + mc->fpos[i]] == t);
+                total++;
+            }
+        }
+    for (int32_t y = 0; y < inst->n; y++)
+        total -= mc->fcnt[y];
+    HTA_CHECK(total == 0);
+#else
+    (void)mc;
+#endif
+}
+
 static hta_status incremental_run(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
@@ -360,6 +474,7 @@ static hta_status incremental_run(hta_maxcover *mc)
      * uncovered task left, the phases move covered tasks towards them. */
     while (mc->size < mc->coverable && phase(mc) > 0)
         ;
+    check_foreign(mc);
     return HTA_OK;
 }
 
@@ -438,6 +553,11 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
                             "max-cover fill needs the incremental engine");
     mc->size = 0;
     mc->coverable = 0;
+    /* the foreign lists describe the old cover: rebuilt on demand */
+    free(mc->fl);
+    free(mc->fcnt);
+    free(mc->fpos);
+    mc->fl = mc->fcnt = mc->fpos = NULL;
     for (int32_t t = 0; t < inst->m; t++) {
         mc->cover[t] = fixed[t] >= 0 ? -2 : -1;
         mc->coverable += fixed[t] < 0;

@@ -125,6 +125,7 @@ static void test_engines_hdfs_families(void **state)
     } fam[] = {
         {3000, 100, 3, 0.0}, {3000, 100, 1, 0.0}, {2000, 300, 3, 1.0},
         {2000, 2000, 3, 1.5}, {1500, 50, 2, 2.0}, {800, 800, 3, 0.0},
+        {8000, 100, 3, 1.0}, /* many phases a tau: the foreign lists */
     };
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
