@@ -32,6 +32,10 @@ typedef enum hta_capacity_status {
 
 #define HTA_CAP_TOL 1e-7
 
+/* The most columns (types x servers) the plain LP takes (--method plain,
+ * a check of the aggregated LP on small clusters). */
+#define HTA_CAP_PLAIN_MAX 200000.0
+
 typedef struct hta_capacity_opts {
     hta_capacity_method method;
     int interior;       /* LP by interior point instead of simplex */

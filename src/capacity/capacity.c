@@ -751,11 +751,17 @@ hta_status hta_capacity_solve(const hta_cluster *c,
                             "the flow method needs two levels, the cluster "
                             "has %d",
                             c->levels);
-    if (m == HTA_CAP_PLAIN && (double)c->T * c->M > 5e6)
+    /* GLPK's simplex on the plain LP grows as columns^1.7 here (32,000
+     * columns 0.4 s, 128,000 5 s) and failed with GLP_EFAIL after 84 s on
+     * Wang's 800 x 1000: past the limit it is refused at once. */
+    if (m == HTA_CAP_PLAIN && (double)c->T * c->M > HTA_CAP_PLAIN_MAX)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "the plain LP has one column per (type, "
-                            "server): %lld x %ld is too large",
-                            (long long)c->T, (long)c->M);
+                            "server): %lld x %ld = %.0f columns, more than "
+                            "its limit of %.0f; use --method lp (or flow "
+                            "for two levels), which gives the same rho*",
+                            (long long)c->T, (long)c->M,
+                            (double)c->T * c->M, (double)HTA_CAP_PLAIN_MAX);
     res->method = m;
     /* Solved on a normalised copy: the largest arrival rate 1, alpha_1 1.
      * Utilisations scale as lambda/alpha, so rho* = rho' * Lmax / alpha_1,
