@@ -20,7 +20,7 @@
 typedef enum hta_capacity_method {
     HTA_CAP_AUTO, /* flow for two levels, LP otherwise */
     HTA_CAP_LP,   /* the aggregated LP (GLPK) */
-    HTA_CAP_FLOW, /* two levels only: Newton on max flows (igraph) */
+    HTA_CAP_FLOW, /* two levels only: Newton on max flows (Dinic) */
     HTA_CAP_PLAIN /* the LP with one variable per (type, server): checks */
 } hta_capacity_method;
 

@@ -97,7 +97,7 @@ static void print_text(const hta_cluster *c, const hta_capacity_result *res,
            "arrival rate %s\n",
            name, (long)c->M, (long long)c->T, c->levels, x);
     if (res->method == HTA_CAP_FLOW)
-        printf("method flow: Newton on max flows, %d igraph calls\n",
+        printf("method flow: Newton on max flows, %d max-flow calls\n",
                res->flow_calls);
     else
         printf("method %s LP: %lld rows, %lld columns, %s\n",
