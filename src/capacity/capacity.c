@@ -42,7 +42,6 @@
 
 #include "hta/buf.h"
 #include "hta/glpkx.h"
-#include "hta/maxcover.h"
 #include "hta/num.h"
 
 void hta_capacity_result_free(hta_capacity_result *res)
