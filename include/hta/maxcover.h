@@ -74,13 +74,16 @@ const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
  * so that a later reader can rebuild the cover of any tau of a sweep by
  * replaying a prefix, without repeating the sweep.  Memory: 8 bytes a
  * change, at most m direct covers plus the moves of the augmenting paths.
- * Out of memory stops the log and marks it lost (hta_maxcover_log then
- * returns NULL); the cover itself is unaffected. */
+ * Out of memory stops the log and marks it lost; the cover itself is
+ * unaffected. */
 void hta_maxcover_log_start(hta_maxcover *mc);
-/* The entries so far: *len pairs in task[] and server[]; NULL when the log
- * is off or was lost. */
-const int32_t *hta_maxcover_log(const hta_maxcover *mc, const int32_t **server,
-                                int64_t *len);
+/* The entries so far, or -1 when the log is off or was lost. */
+int64_t hta_maxcover_log_len(const hta_maxcover *mc);
+/* Hands the log over: *task and *server (len pairs) become the caller's
+ * to free, and the log stops.  Returns 0 (nothing handed over) when the
+ * log is off or was lost. */
+int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
+                          int64_t *len);
 
 /* The f(tau) sweep: f[tau] for tau = 0, 1, ..., K by the incremental
  * engine, up to f = m, or earlier when enough (if not NULL) returns

@@ -195,14 +195,13 @@ typedef struct hta_rp_row {
 } hta_rp_row;
 
 typedef struct hta_rp_result {
-    int64_t jobs, measured;   /* jobs simulated, after the warm-up */
+    int64_t jobs;             /* jobs simulated */
     int cut;                  /* stopped early by *stop */
     double mean_n, ci_n;      /* time-average jobs in system, 95% */
     double mean_t;            /* mean time in system of measured jobs */
-    double rate;              /* measured arrival rate */
-    double little_gap;        /* |mean_n - rate * mean_t| / mean_n */
+    double little_gap;        /* |mean_n - rate * mean_t| / mean_n, rate
+                                 the measured arrival rate */
     double waited;            /* share of jobs that waited for service */
-    double rho;               /* lambda / mu */
     hta_rp_row row[HTA_RP_NPOLICIES];
     double seconds;
 } hta_rp_result;

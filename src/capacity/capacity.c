@@ -673,14 +673,12 @@ static void localnet_block(localnet *net, int32_t sink_level)
     }
 }
 
-/* A maximum flow with every server able to take server_cap, from zero;
- * *saturated receives the number of servers on the source side of the
- * minimal minimum cut (reach[]). */
-static hta_status localnet_maxflow(localnet *net, const hta_cluster *c,
-                                   double server_cap, double *value,
-                                   int64_t *saturated, hta_diag *d)
+/* A maximum flow with every server able to take server_cap, from zero:
+ * its value, and the number of servers on the source side of the minimal
+ * minimum cut (reach[]: the saturated server edges of that cut). */
+static void localnet_maxflow(localnet *net, double server_cap,
+                             double *value, int64_t *saturated)
 {
-    (void)d;
     net->cap = server_cap;
     memset(net->fl, 0, (size_t)net->T * sizeof *net->fl);
     memset(net->flow, 0, (size_t)net->E * sizeof *net->flow);
@@ -689,16 +687,13 @@ static hta_status localnet_maxflow(localnet *net, const hta_cluster *c,
     while (localnet_bfs(net, &sink_level))
         localnet_block(net, sink_level);
     double v = 0;
-    for (int32_t s = 0; s < c->M; s++)
+    int64_t k = 0;
+    for (int32_t s = 0; s < net->M; s++) {
         v += net->fs[s];
-    *value = v;
-    if (saturated) {
-        int64_t k = 0;
-        for (int32_t s = 0; s < c->M; s++)
-            k += net->reach[net->T + s];
-        *saturated = k;
+        k += net->reach[net->T + s];
     }
-    return HTA_OK;
+    *value = v;
+    *saturated = k;
 }
 
 /* ---- two levels: Newton on max flows -------------------------------- */
@@ -729,9 +724,7 @@ static hta_status flow_solve(const hta_cluster *c,
             opts->progress(opts->progress_ctx, &p);
         }
         int64_t saturated = 0;
-        if ((st = localnet_maxflow(&net, c, alpha * rho, &F, &saturated,
-                                   d)) != HTA_OK)
-            goto done;
+        localnet_maxflow(&net, alpha * rho, &F, &saturated);
         res->flow_calls++;
         double phi = (1 - gamma / alpha) * F + gamma * (double)M * rho - sum;
         double slope = (alpha - gamma) * (double)saturated + gamma * (double)M;
@@ -768,7 +761,6 @@ static hta_status flow_solve(const hta_cluster *c,
         if (!ok)
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
-done:
     localnet_free(&net);
     return st;
 }
@@ -796,17 +788,13 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
     int32_t M = c->M;
     localnet net;
     double value;
+    int64_t hot;
     hta_status st = localnet_build(c, &net, d);
     if (st != HTA_OK)
         return st;
     /* the residual reachability from the source of the maximum flow: the
        last search of the max flow found no path, and marked it */
-    if ((st = localnet_maxflow(&net, c, c->rate[0] * res->rho * (1 - 1e-7),
-                               &value, NULL, d)) != HTA_OK)
-        goto done;
-    int64_t hot = 0;
-    for (int32_t s = 0; s < M; s++)
-        hot += net.reach[T + s];
+    localnet_maxflow(&net, c->rate[0] * res->rho * (1 - 1e-7), &value, &hot);
     if (!(res->bottle = malloc(((size_t)hot + 1) * sizeof *res->bottle))) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto done;

@@ -349,10 +349,10 @@ int cmd_rplace(int argc, char **argv)
     if (st == HTA_OK) {
         if (file) {
             st = hta_slots_parse(file, &s, &d);
-            snprintf(src, sizeof src, "%s", s && s->nodes ? "topology" :
-                                                            "cost list");
             if (s && s->nodes)
                 snprintf(src, sizeof src, "%lld nodes", (long long)s->nodes);
+            else
+                snprintf(src, sizeof src, "cost list");
         } else {
             st = hta_slots_uniform(nslots, lo, hi, o.seed, &s, &d);
             snprintf(src, sizeof src, "i.i.d. uniform on [%g, %g]", lo, hi);

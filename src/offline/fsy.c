@@ -127,8 +127,9 @@ typedef struct sweep {
     double X;         /* pass 1: min V^tau, with margin */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
-    /* pass 1's log: the covers of its sweep (maxcover.h) */
-    hta_maxcover *logged;  /* pass 1's state, kept for its log */
+    /* pass 1's log: the covers of its sweep (maxcover.h), or NULL */
+    int32_t *log_t, *log_s; /* the pairs (task, server) */
+    int64_t log_len;
     int64_t *log_end;      /* [tau]: log length after raising to tau */
     size_t cap_log_end;
 } sweep;
@@ -241,8 +242,7 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         if (st != HTA_OK || (st = grow(w, tau, d)) != HTA_OK)
             break;
         int64_t f = hta_maxcover_size(mc), u = inst->m - f;
-        const int32_t *log_s;
-        hta_maxcover_log(mc, &log_s, &w->log_end[tau]);
+        w->log_end[tau] = hta_maxcover_log_len(mc);
         res->f[tau] = f;
         res->K = tau;
         w->lower[tau] = NAN;
@@ -264,12 +264,9 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     }
     if (st == HTA_OK)
         res->stats = *covers_stats(&cv);
-    int64_t len;
-    const int32_t *log_s;
-    if (st == HTA_OK && hta_maxcover_log(mc, &log_s, &len)) {
-        w->logged = mc; /* pass 2 replays its log */
-        cv.mc = NULL;
-    }
+    if (st == HTA_OK && /* pass 2 replays the log, the state goes */
+        !hta_maxcover_log_take(mc, &w->log_t, &w->log_s, &w->log_len))
+        w->log_t = w->log_s = NULL;
     covers_free(&cv);
     return st;
 }
@@ -285,12 +282,10 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     covers cv = {inst, NULL, NULL};
     hta_status st;
     /* replaying pass 1's log: the cover and loads rebuilt here */
-    int replay = prune && w->logged;
+    int replay = prune && w->log_t;
     int32_t *rcover = NULL, *rloads = NULL;
-    const int32_t *log_t = NULL, *log_s = NULL;
-    int64_t log_len = 0, at = 0;
+    int64_t at = 0;
     if (replay) {
-        log_t = hta_maxcover_log(w->logged, &log_s, &log_len);
         rcover = malloc((size_t)inst->m * sizeof *rcover);
         rloads = calloc((size_t)inst->n, sizeof *rloads);
         if (!rcover || !rloads) {
@@ -313,9 +308,9 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
             opts->progress(opts->progress_ctx, &p);
         }
         if (replay) { /* the changes of pass 1 up to tau */
-            assert(w->log_end[tau] <= log_len);
+            assert(w->log_end[tau] <= w->log_len);
             for (; at < w->log_end[tau]; at++) {
-                int32_t t = log_t[at], s = log_s[at];
+                int32_t t = w->log_t[at], s = w->log_s[at];
                 if (rcover[t] >= 0)
                     rloads[rcover[t]]--;
                 rcover[t] = s;
@@ -422,7 +417,8 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     if (st == HTA_OK)
         res->lower_bound = hta_bound_flow(inst, res->f, res->K);
 cleanup:
-    hta_maxcover_free(w.logged);
+    free(w.log_t);
+    free(w.log_s);
     free(w.log_end);
     free(w.lower);
     free(w.q);

@@ -215,12 +215,24 @@ void hta_maxcover_log_start(hta_maxcover *mc)
     mc->log_len = 0;
 }
 
-const int32_t *hta_maxcover_log(const hta_maxcover *mc, const int32_t **server,
-                                int64_t *len)
+int64_t hta_maxcover_log_len(const hta_maxcover *mc)
 {
-    *len = mc->logging == 1 ? mc->log_len : 0;
-    *server = mc->logging == 1 ? mc->log_s : NULL;
-    return mc->logging == 1 ? mc->log_t : NULL;
+    return mc->logging == 1 ? mc->log_len : -1;
+}
+
+int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
+                          int64_t *len)
+{
+    if (mc->logging != 1)
+        return 0;
+    *task = mc->log_t;
+    *server = mc->log_s;
+    *len = mc->log_len;
+    mc->log_t = mc->log_s = NULL;
+    mc->log_cap_t = mc->log_cap_s = 0;
+    mc->log_len = 0;
+    mc->logging = 0;
+    return 1;
 }
 
 /* The foreign lists (above): t enters or leaves server y's list, i being
@@ -256,11 +268,9 @@ static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
     if (mc->fl)
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
             int32_t y = inst->task_srv[i];
-            if (y == s && mc->fpos[i] >= 0)
+            if (y == s && mc->fpos[i] >= 0) /* was covered elsewhere */
                 foreign_remove(mc, y, i);
-            else if (y != s && old == y)
-                foreign_add(mc, t, y, i);
-            else if (y != s && old < 0 && s >= 0)
+            else if (y != s && (old == y || old < 0)) /* now elsewhere */
                 foreign_add(mc, t, y, i);
         }
     mc->cover[t] = s;

@@ -90,15 +90,17 @@ typedef struct sys {
     int32_t *busy;  /* [K] record ids in service */
     int32_t *idle;  /* [K] free record ids */
     int nbusy, nidle;
-    job *wait;      /* FIFO ring */
+    job *wait;      /* FIFO: wait[whead .. whead + wlen) */
     size_t wcap, whead, wlen;
+    int64_t nsys;    /* jobs in the system */
+    double next_dep; /* time of the next departure (+inf when empty) */
     double *wN, *wx; /* rhc-adaptive window ring [w] */
     int64_t wseen;
     double wsumN, wsumx;
     double rhc_p;
     int64_t *bjobs;  /* [B] jobs placed per batch */
     double *barea, *bspan; /* [B] integral of N and time per batch */
-    int64_t measured, batch_size;
+    int64_t batch_size;
     hta_rng dep_rng, pick_rng;
     double sojourn_sum;
     int64_t sojourn_n, waited;
@@ -181,9 +183,16 @@ static void start(sys *y, const job *j)
         y->bjobs[b]++;
 }
 
-/* A departure at time t: one of the jobs in service, uniformly. */
-static void depart(sys *y, double t)
+static double expo(hta_rng *g, double rate)
 {
+    return -log1p(-hta_rng_unit(g)) / rate;
+}
+
+/* The departure due at next_dep: one of the jobs in service, uniformly;
+ * the next one comes at rate mu = 1 while jobs remain (memoryless). */
+static void depart(sys *y)
+{
+    double t = y->next_dep;
     int i = (int)hta_rng_below(&y->dep_rng, (uint64_t)y->nbusy);
     int k = y->busy[i];
     y->busy[i] = y->busy[--y->nbusy];
@@ -201,30 +210,27 @@ static void depart(sys *y, double t)
         y->sojourn_n++;
     }
     y->idle[y->nidle++] = k;
+    y->nsys--;
+    y->next_dep = y->nsys > 0 ? t + expo(&y->dep_rng, 1) : INFINITY;
     if (y->wlen > 0) {
-        job w = y->wait[y->whead];
-        y->whead = (y->whead + 1) % y->wcap;
-        y->wlen--;
+        job w = y->wait[y->whead++];
+        if (--y->wlen == 0)
+            y->whead = 0;
         start(y, &w);
     }
 }
 
+/* Appends to the FIFO; 0 out of memory.  The live part moves to the
+ * front before the array grows, so it grows with the queue only. */
 static int enqueue(sys *y, const job *j)
 {
-    if (y->wlen == y->wcap) { /* grow the ring, unrolled into place */
-        size_t ncap = y->wcap ? 2 * y->wcap : 64;
-        job *nw = malloc(ncap * sizeof *nw);
-        if (!nw)
-            return 0;
-        for (size_t i = 0; i < y->wlen; i++)
-            nw[i] = y->wait[(y->whead + i) % y->wcap];
-        free(y->wait);
-        y->wait = nw;
-        y->wcap = ncap;
+    if (y->whead > 0 && y->whead + y->wlen == y->wcap) {
+        memmove(y->wait, y->wait + y->whead, y->wlen * sizeof *y->wait);
         y->whead = 0;
     }
-    y->wait[(y->whead + y->wlen) % y->wcap] = *j;
-    y->wlen++;
+    if (!HTA_RESERVE(y->wait, y->wcap, y->whead + y->wlen + 1))
+        return 0;
+    y->wait[y->whead + y->wlen++] = *j;
     y->waited++;
     return 1;
 }
@@ -245,11 +251,6 @@ static void sys_free(sys *y)
     free(y->bjobs);
     free(y->barea);
     free(y->bspan);
-}
-
-static double expo(hta_rng *g, double rate)
-{
-    return -log1p(-hta_rng_unit(g)) / rate;
 }
 
 static hta_status check(const hta_slots *s, const hta_rp_opts *o,
@@ -319,8 +320,7 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     y.B = o->batches;
     y.rmax = o->rmax;
     int64_t njobs = o->trace_n ? o->trace_n : o->jobs;
-    y.measured = njobs - o->warmup;
-    y.batch_size = y.measured / y.B;
+    y.batch_size = (njobs - o->warmup) / y.B;
     y.rhc_p = o->lambda / (1 + o->lambda);
     size_t K = (size_t)o->K, B = (size_t)o->batches;
     y.rec = malloc(K * sizeof *y.rec);
@@ -358,9 +358,10 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     if (o->trace_n)
         scale = (double)(o->trace_n - 1) /
                 (o->trace_t[o->trace_n - 1] - o->trace_t[0]) / o->lambda;
-    double now = 0, next_dep = INFINITY, ta = 0;
+    double now = 0, ta = 0;
     double tw = NAN, tlast = 0; /* measured span */
-    int64_t nsys = 0, i;
+    int64_t i;
+    y.next_dep = INFINITY;
     int cur_b = -1;
     for (i = 0; i < njobs; i++) {
         if ((i & 1023) == 0 && o->stop && *o->stop) {
@@ -377,16 +378,14 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
             int32_t R = (int32_t)hta_dist_draw(o->R, &job_rng);
             j = (job){ta, X / R, R, i};
         }
-        while (nsys > 0 && next_dep <= ta) {
+        while (y.nsys > 0 && y.next_dep <= ta) {
             if (cur_b >= 0)
-                y.barea[cur_b] += (double)nsys * (next_dep - now);
-            now = next_dep;
-            depart(&y, now);
-            nsys--;
-            next_dep = nsys > 0 ? now + expo(&y.dep_rng, 1) : INFINITY;
+                y.barea[cur_b] += (double)y.nsys * (y.next_dep - now);
+            now = y.next_dep;
+            depart(&y);
         }
         if (cur_b >= 0) {
-            y.barea[cur_b] += (double)nsys * (ta - now);
+            y.barea[cur_b] += (double)y.nsys * (ta - now);
             y.bspan[cur_b] += ta - tlast;
         }
         now = ta;
@@ -401,15 +400,14 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
                 y.wsumN -= y.wN[slot];
                 y.wsumx -= y.wx[slot];
             }
-            y.wN[slot] = (double)nsys;
+            y.wN[slot] = (double)y.nsys;
             y.wx[slot] = j.x;
-            y.wsumN += (double)nsys;
+            y.wsumN += (double)y.nsys;
             y.wsumx += j.x;
             y.wseen++;
         }
-        nsys++;
-        if (nsys == 1)
-            next_dep = now + expo(&y.dep_rng, 1);
+        if (++y.nsys == 1)
+            y.next_dep = now + expo(&y.dep_rng, 1);
         if (y.nbusy < y.K)
             start(&y, &j);
         else if (!enqueue(&y, &j))
@@ -417,12 +415,8 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     }
     res->jobs = i;
     /* drain: every job placed and gone (none when cut short) */
-    while (!res->cut && nsys > 0) {
-        now = next_dep;
-        depart(&y, now);
-        nsys--;
-        next_dep = nsys > 0 ? now + expo(&y.dep_rng, 1) : INFINITY;
-    }
+    while (!res->cut && y.nsys > 0)
+        depart(&y);
     /* statistics over the batches that saw jobs */
     double *bm = malloc(B * sizeof *bm), *bs = malloc(B * sizeof *bs);
     if (!bm || !bs) {
@@ -436,21 +430,16 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
             bm[nb++] = y.barea[b] / y.bspan[b];
     if (nb)
         hta_mean_ci(bm, nb, &res->mean_n, &res->ci_n);
-    res->measured = 0;
-    for (int b = 0; b < y.B; b++)
-        res->measured += y.bjobs[b];
     res->mean_t = y.sojourn_n ? y.sojourn_sum / (double)y.sojourn_n : NAN;
     if (!isnan(tw) && tlast > tw) {
         double area = 0;
         for (int b = 0; b < y.B; b++)
             area += y.barea[b];
         double mn = area / (tlast - tw);
-        res->rate = (double)(i - o->warmup - 1) / (tlast - tw);
-        res->little_gap = mn > 0 ? fabs(mn - res->rate * res->mean_t) / mn :
-                                   0;
+        double rate = (double)(i - o->warmup - 1) / (tlast - tw);
+        res->little_gap = mn > 0 ? fabs(mn - rate * res->mean_t) / mn : 0;
     }
     res->waited = i ? (double)y.waited / (double)i : 0;
-    res->rho = o->lambda;
     for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
         policy *q = &y.pol[p];
         hta_rp_row *row = &res->row[p];
@@ -464,24 +453,18 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
         if (nb)
             hta_mean_ci(bm, nb, &row->mean, &row->ci);
         row->mean_pos = q->tasks > 0 ? q->pos_sum / q->tasks : NAN;
-        for (int ref = 0; ref < 2; ref++) {
-            const policy *rq = &y.pol[ref == 0 ? HTA_RP_RANDOM : HTA_RP_GREEDY];
-            double mean = NAN, ci = NAN;
-            if (rq->on) {
-                nb = 0;
-                for (int b = 0; b < y.B; b++)
-                    if (y.bjobs[b] && rq->bcost[b] > 0)
-                        bs[nb++] = 100 * (1 - q->bcost[b] / rq->bcost[b]);
-                if (nb)
-                    hta_mean_ci(bs, nb, &mean, &ci);
-            }
-            if (ref == 0) {
-                row->vs_random = mean;
-                row->vs_random_ci = ci;
-            } else {
-                row->vs_greedy = mean;
-                row->vs_greedy_ci = ci;
-            }
+        /* the savings, paired batch by batch */
+        const policy *refs[2] = {&y.pol[HTA_RP_RANDOM], &y.pol[HTA_RP_GREEDY]};
+        double *mean[2] = {&row->vs_random, &row->vs_greedy};
+        double *ci[2] = {&row->vs_random_ci, &row->vs_greedy_ci};
+        for (int r = 0; r < 2; r++) {
+            *mean[r] = *ci[r] = NAN;
+            nb = 0;
+            for (int b = 0; b < y.B && refs[r]->on; b++)
+                if (y.bjobs[b] && refs[r]->bcost[b] > 0)
+                    bs[nb++] = 100 * (1 - q->bcost[b] / refs[r]->bcost[b]);
+            if (nb)
+                hta_mean_ci(bs, nb, mean[r], ci[r]);
         }
     }
     free(bm);
