@@ -12,8 +12,8 @@
  * sub-queues: lists of job nodes, each a FIFO of tasks).  Levels come
  * from per-level group ids (racks, pods: runs of consecutive servers, the
  * rule of topology.h), so level(L, m) costs O(|S_L| * N); the groups are
- * subtrees of the min- and max-trees the routing of GB-PANDAS and the
- * stealing of Priority use.
+ * subtrees of the min-tree GB-PANDAS routes by, and segments of the
+ * length-sorted orders Priority steals from.
  */
 #include "hta/sim.h"
 #include "hta/stats.h"
@@ -95,11 +95,11 @@ typedef struct fifo {
                                 per-job sub-queues the job nodes */
 } fifo;
 
-/* Arg-min (or arg-max) over servers.  Padded layout: every group (rack,
- * pod, ...) is one subtree, its children counts rounded up to powers of
- * two, so a group's best is one node; when that padding would take more
- * than 4 times the plain tree, servers are leaves in order and a group's
- * best is a range query of O(log M) nodes. */
+/* Arg-min over servers (GB-PANDAS' workloads).  Padded layout: every
+ * group (rack, pod, ...) is one subtree, its children counts rounded up
+ * to powers of two, so a group's best is one node; when that padding
+ * would take more than 4 times the plain tree, servers are leaves in
+ * order and a group's best is a range query of O(log M) nodes. */
 typedef struct tnode {
     double key;
     uint32_t tie; /* random tie-break */
@@ -113,8 +113,24 @@ typedef struct tree {
                                       node (i + P) >> shift[n] */
     int32_t *leaf;    /* [M] the leaf of each server */
     tnode *node;      /* [2P] */
-    int max;          /* 1: arg-max */
 } tree;
+
+/* Priority's queue lengths, per group of every level >= 2: the group's
+ * servers sorted by length in its segment [lo, hi) of ord, bucket l (the
+ * servers of length l) being [st[l], st[l + 1]), st[maxl + 1] = hi.  A
+ * length moves by one, so a server moves by one swap to the edge of its
+ * bucket and the edge shifts: O(1) per level, and the longest queues of a
+ * group are one range, from which a uniform draw breaks ties. */
+typedef struct lgroup {
+    int32_t *st;
+    size_t cap;
+    int64_t maxl;
+} lgroup;
+
+typedef struct lenset {
+    int64_t *ord, *pos; /* [M] */
+    lgroup *g;          /* per group of the level */
+} lenset;
 
 typedef struct cand {
     int32_t m;
@@ -135,9 +151,13 @@ typedef struct sim {
     int N;
     int32_t M;
     double alpha[HTA_MAX_LEVELS];
+    double inv[HTA_MAX_LEVELS];   /* 1 / alpha_n */
+    double aslot[HTA_MAX_LEVELS]; /* alpha_n per slot */
     double geo[HTA_MAX_LEVELS];   /* 1 / log(1 - alpha_n / K) */
     double gthr[HTA_MAX_LEVELS][8]; /* (1 - alpha_n / K)^(k + 1) */
     double ln_mu[HTA_MAX_LEVELS], ln_sig; /* log-normal parameters */
+    uint32_t zk[128];                     /* the normal's ziggurat */
+    double zw[128], zf[128];
     int32_t *grp[HTA_MAX_LEVELS]; /* group of each server, levels 2..N-1 */
     int32_t *gstart[HTA_MAX_LEVELS]; /* first server of each group, +end */
     /* the task pool */
@@ -151,6 +171,8 @@ typedef struct sim {
     int64_t *task, *fin;
     int *lvl;
     uint64_t *idle;
+    uint64_t *work; /* gb-pandas: servers with queued tasks (an idle
+                       server without is skipped: it would take nothing) */
     int32_t nidle;
     int32_t *w_next, *wheel;
     int64_t wsize;
@@ -160,7 +182,9 @@ typedef struct sim {
     int64_t nq, queued;
     int pick_level; /* the level of the task pick() returned, 0: unknown */
     double *Wl;      /* gb-pandas workloads W_m */
+    uint32_t *tl;    /* and their ties (the tree's leaves, at hand) */
     tree tr;
+    lenset ls[HTA_MAX_LEVELS + 1]; /* priority: levels 2..N */
     /* per-job sub-queues (opts.subqueues): each queue a list of job
      * nodes, each node a FIFO of the job's tasks in that queue */
     int64_t *n_job, *n_head, *n_tail, *n_next, *n_prev, *n_len;
@@ -193,30 +217,67 @@ typedef struct sim {
     int64_t trace_next;
 } sim;
 
-static int node_better(const tree *t, const tnode *a, const tnode *b)
+/* a before b: the lesser key, then the lesser tie, then the lesser
+ * server (a total order: every layout and every way of updating gives
+ * the same winner) */
+static int node_better(const tnode *a, const tnode *b)
 {
     if (a->key != b->key)
-        return t->max ? a->key > b->key : a->key < b->key;
-    return a->tie < b->tie;
+        return a->key < b->key;
+    if (a->tie != b->tie)
+        return a->tie < b->tie;
+    return a->arg < b->arg;
 }
 
 /* Sets server m's key and tie and repairs the path to the root, which
  * stops at the first node that stays as it was (its ancestors see only
- * unchanged nodes). */
+ * unchanged nodes).  The winner climbing the path stays in registers:
+ * each step reads the sibling alone. */
 static void tree_set(tree *t, int32_t m, double key, uint32_t tie)
 {
     int32_t i = t->leaf[m] + t->P;
     tnode *nd = t->node;
-    nd[i].key = key;
-    nd[i].tie = tie;
-    nd[i].arg = m;
-    for (i /= 2; i >= 1; i /= 2) {
-        const tnode *a = &nd[2 * i], *b = a + 1;
-        const tnode *w = node_better(t, b, a) ? b : a;
-        if (nd[i].arg == w->arg && nd[i].key == w->key &&
-            nd[i].tie == w->tie)
+    tnode w = {key, tie, m};
+    nd[i] = w;
+    for (; i > 1; i /= 2) {
+        const tnode *sib = &nd[i ^ 1];
+        if (node_better(sib, &w))
+            w = *sib;
+        tnode *p = &nd[i / 2];
+        if (p->arg == w.arg && p->key == w.key && p->tie == w.tie)
             break;
-        nd[i] = *w;
+        *p = w;
+    }
+}
+
+/* tree_set when m's key went down: m now wins where it won and where
+ * it beats the winner, which needs no sibling; the climb ends at the
+ * first ancestor whose winner beats it. */
+static void tree_lower(tree *t, int32_t m, double key, uint32_t tie)
+{
+    int32_t i = t->leaf[m] + t->P;
+    tnode *nd = t->node;
+    tnode w = {key, tie, m};
+    nd[i] = w;
+    for (i /= 2; i >= 1 && (nd[i].arg == m || node_better(&w, &nd[i]));
+         i /= 2)
+        nd[i] = w;
+}
+
+/* tree_set when m's key went up: only the ancestors m won change, each
+ * to the better of m and the sibling; the climb ends where m did not
+ * win. */
+static void tree_raise(tree *t, int32_t m, double key, uint32_t tie)
+{
+    int32_t i = t->leaf[m] + t->P;
+    tnode *nd = t->node;
+    tnode w = {key, tie, m};
+    nd[i] = w;
+    for (; i > 1 && nd[i / 2].arg == m; i /= 2) {
+        const tnode *sib = &nd[i ^ 1];
+        if (node_better(sib, &w))
+            w = *sib;
+        nd[i / 2] = w;
     }
 }
 
@@ -232,7 +293,7 @@ static cand tree_range(const tree *t, int32_t lo, int32_t hi)
         if (h & 1)
             nodes[1] = &t->node[--h];
         for (int k = 0; k < 2; k++)
-            if (nodes[k] && (!bn || node_better(t, nodes[k], bn)))
+            if (nodes[k] && (!bn || node_better(nodes[k], bn)))
                 bn = nodes[k];
     }
     if (bn) {
@@ -275,13 +336,12 @@ static int32_t pow2_at_least(int64_t n, int *bits)
 }
 
 /* The tree's layout (see the type) and its leaves at neutral keys. */
-static int tree_init(sim *s, int max)
+static int tree_init(sim *s)
 {
     const hta_cluster *c = s->c;
     tree *t = &s->tr;
     int bits, b = 0;
     int32_t plain = pow2_at_least(c->M, &bits);
-    t->max = max;
     t->leaf = malloc((size_t)c->M * sizeof *t->leaf);
     if (!t->leaf)
         return -1;
@@ -319,13 +379,138 @@ static int tree_init(sim *s, int max)
     if (!t->node)
         return -1;
     for (size_t i = 0; i < n2; i++) { /* padding never wins */
-        t->node[i].key = max ? -1 : INFINITY;
+        t->node[i].key = INFINITY;
         t->node[i].tie = UINT32_MAX;
         t->node[i].arg = -1;
     }
-    for (int32_t m = 0; m < c->M; m++)
-        tree_set(t, m, 0, (uint32_t)hta_rng_next(&s->route_rng));
+    for (int32_t m = 0; m < c->M; m++) {
+        s->tl[m] = (uint32_t)hta_rng_next(&s->route_rng);
+        tree_set(t, m, 0, s->tl[m]);
+    }
     return 0;
+}
+
+/* Swaps entries i and j of item[], keeping pos[] its inverse (pos[item[k]]
+ * = k): Priority's length orders and the fair-share heap. */
+static void swap_at(int64_t *item, int64_t *pos, int64_t i, int64_t j)
+{
+    int64_t a = item[i], b = item[j];
+    item[i] = b;
+    pos[b] = i;
+    item[j] = a;
+    pos[a] = j;
+}
+
+/* The segment [lo, hi) of server m's group at level n >= 2 and its
+ * index. */
+static int64_t group_of(const sim *s, int32_t m, int n, int32_t *lo,
+                        int32_t *hi)
+{
+    if (n == s->N) {
+        *lo = 0;
+        *hi = s->M;
+        return 0;
+    }
+    int32_t g = s->grp[n][m];
+    *lo = s->gstart[n][g];
+    *hi = s->gstart[n][g + 1];
+    return g;
+}
+
+/* Every queue empty: one bucket per group. */
+static int lens_init(sim *s)
+{
+    for (int n = 2; n <= s->N; n++) {
+        lenset *ls = &s->ls[n];
+        int64_t G = n == s->N ? 1 : hta_cluster_groups(s->c, n);
+        ls->ord = malloc((size_t)s->M * sizeof *ls->ord);
+        ls->pos = malloc((size_t)s->M * sizeof *ls->pos);
+        ls->g = calloc((size_t)G, sizeof *ls->g);
+        if (!ls->ord || !ls->pos || !ls->g)
+            return -1;
+        for (int32_t m = 0; m < s->M; m++)
+            ls->ord[m] = ls->pos[m] = m;
+        for (int64_t g = 0; g < G; g++) {
+            int32_t lo, hi;
+            group_of(s, n == s->N ? 0 : s->gstart[n][g], n, &lo, &hi);
+            if (!HTA_RESERVE(ls->g[g].st, ls->g[g].cap, 2))
+                return -1;
+            ls->g[g].st[0] = lo;
+            ls->g[g].st[1] = hi;
+        }
+    }
+    return 0;
+}
+
+static void lens_free(sim *s)
+{
+    for (int n = 2; n <= s->N; n++) {
+        lenset *ls = &s->ls[n];
+        if (ls->g) {
+            int64_t G = n == s->N ? 1 : hta_cluster_groups(s->c, n);
+            for (int64_t g = 0; g < G; g++)
+                free(ls->g[g].st);
+        }
+        free(ls->g);
+        free(ls->ord);
+        free(ls->pos);
+    }
+}
+
+/* Server m's queue grew from l to l + 1; -1 when out of memory. */
+static int lens_inc(sim *s, int32_t m, int64_t l)
+{
+    for (int n = 2; n <= s->N; n++) {
+        lenset *ls = &s->ls[n];
+        int32_t lo, hi;
+        lgroup *g = &ls->g[group_of(s, m, n, &lo, &hi)];
+        if (l + 1 > g->maxl) { /* a new bucket on top, empty */
+            if (!HTA_RESERVE(g->st, g->cap, (size_t)l + 3))
+                return -1;
+            g->st[l + 2] = hi;
+            g->maxl = l + 1;
+        }
+        int32_t e = g->st[l + 1] - 1; /* the last of bucket l */
+        swap_at(ls->ord, ls->pos, ls->pos[m], e);
+        g->st[l + 1] = e;
+    }
+    return 0;
+}
+
+/* Server m's queue shrank from l >= 1 to l - 1. */
+static void lens_dec(sim *s, int32_t m, int64_t l)
+{
+    for (int n = 2; n <= s->N; n++) {
+        lenset *ls = &s->ls[n];
+        int32_t lo, hi;
+        lgroup *g = &ls->g[group_of(s, m, n, &lo, &hi)];
+        int32_t b = g->st[l]; /* the first of bucket l */
+        swap_at(ls->ord, ls->pos, ls->pos[m], b);
+        g->st[l] = b + 1;
+        if (l == g->maxl && g->st[l] == hi)
+            g->maxl--;
+    }
+}
+
+/* A longest queue of server m's group at level n, uniform among the
+ * longest; -1 when every queue of the group is empty. */
+static int32_t lens_longest(sim *s, int32_t m, int n)
+{
+    lenset *ls = &s->ls[n];
+    int32_t lo, hi;
+    const lgroup *g = &ls->g[group_of(s, m, n, &lo, &hi)];
+    if (g->maxl == 0)
+        return -1;
+    int32_t first = g->st[g->maxl];
+    int32_t r = (int32_t)ls->ord[first + (int32_t)hta_rng_below32(
+                                               &s->route_rng,
+                                               (uint32_t)(hi - first))];
+#ifdef HTA_CHECKED
+    for (int32_t v = lo; v < hi; v++)
+        if (s->q[v].len > s->q[r].len)
+            s->r->route_errors++;
+#endif
+    return r;
 }
 
 /* Level (1..N) of server m for type L, from the group ids. */
@@ -483,9 +668,69 @@ static int64_t pop(sim *s, int64_t qi)
 
 /* ---- service times (common random numbers) ---- */
 
+/* Marsaglia and Tsang's ziggurat for the standard normal (J. Stat.
+ * Softw. 5(8), 2000), 128 layers: a draw lands inside its layer's
+ * rectangle, where it is returned at the cost of one multiplication,
+ * 98.8% of the time; otherwise the wedge is tested against the density,
+ * or the tail beyond r = 3.44262 sampled by Marsaglia's method.  Exact
+ * (rejection), unlike an approximate inverse.  The sign and 31 bits of
+ * the value come from the high half of a hash, the layer from its low 7
+ * bits (independent bits, which the original 32-bit RNOR did not use;
+ * sign and magnitude instead of its signed integer: no conversion out of
+ * range, and a symmetric law). */
+static void zig_init(sim *s)
+{
+    const double m1 = 2147483648.0, vn = 9.91256303526217e-3;
+    double dn = 3.442619855899, tn = dn;
+    double q = vn / exp(-0.5 * dn * dn);
+    s->zk[0] = (uint32_t)(dn / q * m1);
+    s->zk[1] = 0;
+    s->zw[0] = q / m1;
+    s->zw[127] = dn / m1;
+    s->zf[0] = 1;
+    s->zf[127] = exp(-0.5 * dn * dn);
+    for (int i = 126; i >= 1; i--) {
+        dn = sqrt(-2 * log(vn / dn + exp(-0.5 * dn * dn)));
+        s->zk[i + 1] = (uint32_t)(dn / tn * m1);
+        tn = dn;
+        s->zf[i] = exp(-0.5 * dn * dn);
+        s->zw[i] = dn / m1;
+    }
+}
+
+/* A standard normal from the task's own hash chain, starting at h. */
+static double normal(const sim *s, uint64_t h)
+{
+    const double r = 3.442619855899;
+    for (;;) {
+        h = mix(h);
+        uint32_t az = (uint32_t)(h >> 32) & 0x7FFFFFFFu; /* |value| */
+        int neg = (int)(h >> 63);                          /* its sign */
+        int iz = (int)(h & 127);
+        double x = (neg ? -(double)az : (double)az) * s->zw[iz];
+        if (az < s->zk[iz])
+            return x;
+        if (iz == 0) { /* the tail */
+            double y;
+            do {
+                h = mix(h);
+                x = -log(unit_open(h)) / r;
+                h = mix(h);
+                y = -log(unit_open(h));
+            } while (y + y < x * x);
+            return neg ? -r - x : r + x;
+        }
+        h = mix(h);
+        if (s->zf[iz] + unit_open(h) * (s->zf[iz - 1] - s->zf[iz]) <
+            exp(-0.5 * x * x))
+            return x;
+    }
+}
+
+
 static int64_t service_slots(const sim *s, int64_t id, int level)
 {
-    double a = s->alpha[level - 1] / s->o->per_unit; /* per slot */
+    double a = s->aslot[level - 1];
     uint64_t h = mix(s->o->seed ^ mix((uint64_t)id * 8 + (uint64_t)level));
     double u = unit_open(h), x;
     switch (s->o->service) {
@@ -505,22 +750,9 @@ static int64_t service_slots(const sim *s, int64_t id, int level)
     case HTA_SVC_DETERMINISTIC:
         x = 1 / a;
         break;
-    default: { /* log-normal of mean 1/a and the given cv: a standard
-                * normal by Marsaglia's polar method on the task's own
-                * hash chain */
-        double z, v1, v2, w;
-        uint64_t g = h;
-        do {
-            g = mix(g);
-            v1 = 2 * unit_open(g) - 1;
-            g = mix(g);
-            v2 = 2 * unit_open(g) - 1;
-            w = v1 * v1 + v2 * v2;
-        } while (w >= 1 || w == 0);
-        z = v1 * sqrt(-2 * log(w) / w);
-        x = exp(s->ln_mu[level - 1] + s->ln_sig * z);
+    default: /* log-normal of mean 1/a and the given cv */
+        x = exp(s->ln_mu[level - 1] + s->ln_sig * normal(s, h));
         break;
-    }
     }
     if (s->o->service != HTA_SVC_GEOMETRIC) {
         /* a continuous time x (slots): floor(x) slots and one more with
@@ -573,11 +805,7 @@ static int64_t job_new(sim *s, int64_t t, int64_t ntasks, hta_diag *d)
 
 static void hswap(sim *s, int64_t i, int64_t k)
 {
-    int64_t a = s->hp[i], b = s->hp[k];
-    s->hp[i] = b;
-    s->hp[k] = a;
-    s->hpos[b] = i;
-    s->hpos[a] = k;
+    swap_at(s->hp, s->hpos, i, k);
 }
 
 static void hfix(sim *s, int64_t i)
@@ -669,37 +897,62 @@ static int64_t job_best_task(sim *s, int64_t j, int32_t m, int allowed)
 
 /* ---- policies: routing ---- */
 
-/* The shortest of the type's local queues, random among ties. */
+/* The shortest of the type's local queues, uniform among ties: the
+ * least length (no jump on the comparisons: queue lengths are a coin
+ * flip), how many have it, then one draw for which. */
 static int32_t shortest_local(sim *s, int64_t L, int64_t *len)
 {
     const hta_cluster *c = s->c;
-    int32_t best = c->srv[c->off[L]];
-    int64_t bl = s->q[best].len;
-    uint32_t ties = 1;
-    for (int64_t k = c->off[L] + 1; k < c->off[L + 1]; k++) {
-        int32_t m = c->srv[k];
-        int64_t l = s->q[m].len;
-        if (l < bl) {
-            best = m;
-            bl = l;
-            ties = 1;
-        } else if (l == bl && hta_rng_below32(&s->route_rng, ++ties) == 0) {
-            best = m;
-        }
+    int64_t a = c->off[L], e = c->off[L + 1];
+    int64_t bl = s->q[c->srv[a]].len;
+    for (int64_t k = a + 1; k < e; k++) {
+        int64_t l = s->q[c->srv[k]].len;
+        bl = l < bl ? l : bl;
+    }
+    uint32_t ties = 0;
+    int64_t last = a;
+    for (int64_t k = a; k < e; k++) {
+        int at = s->q[c->srv[k]].len == bl;
+        ties += (uint32_t)at;
+        last = at ? k : last;
     }
     *len = bl;
-    return best;
+    if (ties == 1)
+        return c->srv[last];
+    uint32_t pick = hta_rng_below32(&s->route_rng, ties);
+    for (int64_t k = a;; k++)
+        if (s->q[c->srv[k]].len == bl && pick-- == 0)
+            return c->srv[k];
 }
 
-static void prio_update(sim *s, int32_t m)
+/* W_m = sum_n Q_m^n / alpha_n from the sub-queue lengths, in one order
+ * of operations, so equal lengths give equal workloads (ties are exact,
+ * and no rounding drifts); then the tree, W having gone up (a task
+ * routed to m) or down (m started one). */
+static void gb_update(sim *s, int32_t m, int up)
 {
-    tree_set(&s->tr, m, (double)s->q[m].len,
-             (uint32_t)hta_rng_next(&s->route_rng));
-}
-
-static void gb_update(sim *s, int32_t m)
-{
-    tree_set(&s->tr, m, s->Wl[m], (uint32_t)hta_rng_next(&s->route_rng));
+    double w = 0;
+    for (int n = 0; n < s->N; n++)
+        w += (double)s->q[(int64_t)m * s->N + n].len * s->inv[n];
+    s->Wl[m] = w;
+    if (w > 0)
+        s->work[m / 64] |= (uint64_t)1 << (m % 64);
+    else
+        s->work[m / 64] &= ~((uint64_t)1 << (m % 64));
+    uint32_t tie = (uint32_t)hta_rng_next(&s->route_rng);
+    s->tl[m] = tie;
+    if (up)
+        tree_raise(&s->tr, m, w, tie);
+    else
+        tree_lower(&s->tr, m, w, tie);
+#ifdef HTA_CHECKED
+    for (int32_t i = (s->tr.leaf[m] + s->tr.P) / 2; i >= 1; i /= 2) {
+        const tnode *a = &s->tr.node[2 * i];
+        const tnode *b = node_better(a + 1, a) ? a + 1 : a;
+        if (memcmp(b, &s->tr.node[i], sizeof *b) != 0)
+            s->r->route_errors++;
+    }
+#endif
 }
 
 /* GB-PANDAS: "route to argmin_m W_m / alpha_{level(m)}", W_m the queued
@@ -728,11 +981,19 @@ static int route_gb(sim *s, int64_t k)
      * which grows with n, so the search stops there (on a tie the lower
      * level already won) */
     double wmin = s->tr.node[1].key;
-    for (int n = 1; n <= s->N && b.key > wmin / s->alpha[n - 1]; n++) {
+    for (int n = 1; n <= s->N && b.key > wmin * s->inv[n - 1]; n++) {
         int64_t end = n == s->N ? c->off[L] + 1 : c->off[L + 1];
         for (int64_t j = c->off[L]; j < end; j++) {
-            cand g = group_best(s, c->srv[j], n);
-            double score = g.key / s->alpha[n - 1];
+            int dup = 0; /* replicas sharing a rack (pod) ask once */
+            for (int64_t i = c->off[L]; i < j && n > 1 && n < s->N && !dup;
+                 i++)
+                dup = s->grp[n][c->srv[i]] == s->grp[n][c->srv[j]];
+            if (dup)
+                continue;
+            int32_t r = c->srv[j];
+            cand g = n == 1 ? (cand){r, s->Wl[r], s->tl[r]} :
+                              group_best(s, r, n);
+            double score = g.key * s->inv[n - 1];
             if (score < b.key ||
                 (score == b.key && n == blevel && g.tie < b.tie)) {
                 b = g;
@@ -744,7 +1005,7 @@ static int route_gb(sim *s, int64_t k)
 #ifdef HTA_CHECKED
     double truth = INFINITY; /* the definition, over every server */
     for (int32_t m = 0; m < s->M; m++) {
-        double sc = s->Wl[m] / s->alpha[level_of(s, L, m) - 1];
+        double sc = s->Wl[m] * s->inv[level_of(s, L, m) - 1];
         if (sc < truth)
             truth = sc;
     }
@@ -753,8 +1014,7 @@ static int route_gb(sim *s, int64_t k)
 #endif
     if (push(s, (int64_t)b.m * s->N + blevel - 1, k) != 0)
         return -1;
-    s->Wl[b.m] += 1.0 / s->alpha[blevel - 1];
-    gb_update(s, b.m);
+    gb_update(s, b.m, 1);
     return 0;
 }
 
@@ -772,10 +1032,7 @@ static int route(sim *s, int64_t k)
     case HTA_SIM_PRIORITY: {
         /* "join the shortest local queue" */
         int32_t m = shortest_local(s, L, &len);
-        if (push(s, m, k) != 0)
-            return -1;
-        prio_update(s, m);
-        return 0;
+        return push(s, m, k) != 0 || lens_inc(s, m, len) != 0 ? -1 : 0;
     }
     case HTA_SIM_GB_PANDAS:
         return route_gb(s, k);
@@ -813,19 +1070,15 @@ static int64_t pick(sim *s, int32_t m)
         int32_t from = m;
         if (s->q[m].len == 0) {
             from = -1;
-            for (int n = 2; n <= s->N && from < 0; n++) {
-                cand g = group_best(s, m, n);
-                if (g.key > 0)
-                    from = g.m;
-            }
+            for (int n = 2; n <= s->N && from < 0; n++)
+                from = lens_longest(s, m, n);
             if (from < 0)
                 return -1;
         } else {
             s->pick_level = 1;
         }
-        int64_t k = pop(s, from);
-        prio_update(s, from);
-        return k;
+        lens_dec(s, from, s->q[from].len);
+        return pop(s, from);
     }
     case HTA_SIM_GB_PANDAS:
         /* "serve by strict priority: 1-local, 2-local, ..., N-local" */
@@ -833,10 +1086,7 @@ static int64_t pick(sim *s, int32_t m)
             int64_t qi = (int64_t)m * s->N + n;
             if (s->q[qi].len) {
                 int64_t k = pop(s, qi);
-                s->Wl[m] -= 1.0 / s->alpha[n];
-                if (s->Wl[m] < 1e-9)
-                    s->Wl[m] = 0; /* no drift from rounding */
-                gb_update(s, m);
+                gb_update(s, m, 0);
                 s->pick_level = n + 1;
                 return k;
             }
@@ -889,12 +1139,13 @@ static int64_t pick(sim *s, int32_t m)
 
 static void sim_free(sim *s)
 {
+    lens_free(s);
     for (int n = 0; n < HTA_MAX_LEVELS; n++) {
         free(s->grp[n]);
         free(s->gstart[n]);
     }
     void *arrays[] = {
-        s->tk, s->task, s->fin, s->lvl, s->idle, s->w_next, s->wheel, s->q,
+        s->tk, s->task, s->fin, s->lvl, s->idle, s->work, s->tl, s->w_next, s->wheel, s->q,
         s->Wl, s->tr.leaf, s->tr.node, s->n_job, s->n_head, s->n_tail,
         s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
         s->prob, s->alias, s->j_arr, s->j_left, s->j_run, s->j_skip,
@@ -974,6 +1225,8 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     double mean_slots = 1;
     for (int n = 0; n < s->N; n++) {
         s->alpha[n] = c->rate[n];
+        s->inv[n] = 1 / c->rate[n];
+        s->aslot[n] = c->rate[n] / o->per_unit;
         double a = c->rate[n] / o->per_unit;
         s->geo[n] = a < 1 ? 1 / log1p(-a) : 0;
         for (int k = 0; k < 8; k++)
@@ -983,6 +1236,7 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
         s->ln_sig = sqrt(s2);
         mean_slots = fmax(mean_slots, 1 / a);
     }
+    zig_init(s);
     size_t M = (size_t)c->M;
     for (int n = 2; n < s->N; n++) {
         int64_t G = hta_cluster_groups(c, n);
@@ -1038,11 +1292,15 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     }
     hta_rng_seed(&s->arr_rng, o->seed);
     hta_rng_seed(&s->route_rng, o->seed ^ 0x5EED5EED5EEDull);
-    if (o->policy == HTA_SIM_GB_PANDAS || o->policy == HTA_SIM_PRIORITY) {
+    if (o->policy == HTA_SIM_GB_PANDAS) {
         s->Wl = calloc(M, sizeof *s->Wl);
-        if (!s->Wl || tree_init(s, o->policy == HTA_SIM_PRIORITY) != 0)
+        s->work = calloc((M + 63) / 64, sizeof *s->work);
+        s->tl = malloc(M * sizeof *s->tl);
+        if (!s->Wl || !s->work || !s->tl || tree_init(s) != 0)
             goto oom;
     }
+    if (o->policy == HTA_SIM_PRIORITY && lens_init(s) != 0)
+        goto oom;
     return HTA_OK;
 oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
@@ -1183,7 +1441,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         int64_t nw = (c->M + 63) / 64;
         for (int64_t i = 0; i <= nw && s.queued > 0; i++) {
             int64_t w = (start / 64 + i) % nw;
-            uint64_t bits = s.idle[w];
+            uint64_t bits = s.idle[w] & (s.work ? s.work[w] : ~(uint64_t)0);
             if (i == 0)
                 bits &= ~(uint64_t)0 << (start % 64); /* from start */
             else if (i == nw)
