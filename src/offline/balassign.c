@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hta/assign.h"
+#include "hta/buf.h"
 
 double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
                              double c)
@@ -111,6 +112,91 @@ static int64_t below(const hta_instance *inst, int32_t nloc, double c,
     return j;
 }
 
+/* The k-th least (0-based) of a[0..n), n > k; a is reordered.
+ * Quickselect with a three-way partition (the values repeat a lot: loads
+ * are small integers) and pivots drawn by a fixed xorshift, so the
+ * expected time is O(n) whatever the order of a. */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (;;) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double p = a[lo + (size_t)(x % (hi - lo))];
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            double v = a[i];
+            if (v < p) {
+                a[i++] = a[lt];
+                a[lt++] = v;
+            } else if (v > p) {
+                a[i] = a[--gt];
+                a[gt] = v;
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return p;
+    }
+}
+
+/* The continuous water level lambda: sum over s of max(0, lambda -
+ * w_loc*l_s)/c = u, over the loads in increasing order (a counting sort
+ * when the largest load is at most 4n, else a sort): O(n + max load). */
+static int water_level(const hta_instance *inst, const int32_t *nloc,
+                       int64_t u, double c, double *lambda)
+{
+    int32_t n = inst->n, maxl = 0;
+    for (int32_t s = 0; s < n; s++)
+        maxl = nloc[s] > maxl ? nloc[s] : maxl;
+    double cnt = 0, sum_v = 0;
+    *lambda = 0;
+    if ((int64_t)maxl <= 4 * (int64_t)n) {
+        int64_t *count = calloc((size_t)maxl + 1, sizeof *count);
+        if (!count)
+            return 0;
+        for (int32_t s = 0; s < n; s++)
+            count[nloc[s]]++;
+        for (int32_t l = 0; l <= maxl; l++) {
+            if (!count[l])
+                continue;
+            cnt += (double)count[l];
+            sum_v += inst->w_loc * (double)l * (double)count[l];
+            *lambda = ((double)u * c + sum_v) / cnt;
+            int32_t next = l + 1;
+            while (next <= maxl && !count[next])
+                next++;
+            if (next > maxl || *lambda <= inst->w_loc * (double)next)
+                break;
+        }
+        free(count);
+        return 1;
+    }
+    int32_t *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return 0;
+    memcpy(sorted, nloc, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_int32);
+    for (int32_t i = 0; i < n;) {
+        int32_t l = sorted[i];
+        while (i < n && sorted[i] == l) {
+            cnt += 1;
+            sum_v += inst->w_loc * (double)l;
+            i++;
+        }
+        *lambda = ((double)u * c + sum_v) / cnt;
+        if (i == n || *lambda <= inst->w_loc * (double)sorted[i])
+            break;
+    }
+    free(sorted);
+    return 1;
+}
+
 hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
                                int64_t u, double c, int64_t *q, hta_diag *d)
 {
@@ -119,35 +205,24 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
     if (u == 0)
         return HTA_OK;
     /* The greedy's picks are the u least pairs (w_loc*l_s + j*c, s), j >= 0,
-     * in lexicographic order: each server's values grow with j, so the heap
-     * merges n sorted sequences.  All pairs below a level lambda0 come
-     * first; only the rest needs the heap.  lambda is the continuous water
-     * level (sum over s of max(0, lambda - w_loc*l_s)/c = u); at
-     * lambda0 = lambda - c every server has at most (lambda - V_s)/c pairs
-     * below, so at most u in all, and at least (lambda - V_s)/c - 1, so the
-     * heap makes at most n picks. */
-    /* Water level over the sorted loads: O(n log n), independent of how
-     * large the loads are. */
-    int32_t *sorted = malloc((size_t)n * sizeof *sorted);
-    if (!sorted)
+     * in lexicographic order: each server's values grow with j, so the
+     * picks are every pair below the value V of the u-th pick and, of the
+     * pairs equal to V (at most one per server), those of the least
+     * servers.  All pairs below a level lambda0 come first: lambda is the
+     * continuous water level (sum over s of max(0, lambda - w_loc*l_s)/c
+     * = u); at lambda0 = lambda - c every server has at most (lambda -
+     * V_s)/c pairs below, so at most u in all.  V is then the k-th least
+     * of the pairs from lambda0 up, k = u - done: those below lambda0 + i*c
+     * for the least i that gives k of them (at most 3 per server), by
+     * quickselect.  O(n + max load) per call; the heap of the literal
+     * greedy (hta_balassign_slots_literal, the tests' oracle) took
+     * O(n log n). */
+    double lambda;
+    if (!water_level(inst, nloc, u, c, &lambda))
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    memcpy(sorted, nloc, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_int32);
-    double cnt = 0, sum_v = 0, lambda = 0;
-    for (int32_t i = 0; i < n;) {
-        int32_t l = sorted[i];
-        while (i < n && sorted[i] == l) {
-            cnt += 1;
-            sum_v += inst->w_loc * (double)l;
-            i++;
-        }
-        lambda = ((double)u * c + sum_v) / cnt;
-        if (i == n || lambda <= inst->w_loc * (double)sorted[i])
-            break;
-    }
-    free(sorted);
     int64_t done;
-    for (double level = lambda - c;; level -= c) {
+    double level;
+    for (level = lambda - c;; level -= c) {
         done = 0;
         for (int32_t s = 0; s < n; s++) {
             q[s] = below(inst, nloc[s], c, level);
@@ -156,15 +231,47 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
         if (done <= u)
             break;
     }
-    hta_status st = heap_picks(inst, nloc, u - done, c, q, d);
-#ifdef HTA_CHECKED
-    /* bal-assign gives out exactly the u uncovered tasks */
+    int64_t k = u - done;
+    if (k == 0)
+        return HTA_OK;
+    /* the pairs in [level, hi), hi from level + 2c (lambda + c when the
+     * level is lambda - c: enough, since count(lambda + c) > u) up by c
+     * until there are k of them */
+    double *cand = NULL;
+    size_t cap = 0;
+    int64_t nc = 0;
+    for (double hi = level + c; nc < k;) {
+        hi += c;
+        nc = 0;
+        for (int32_t s = 0; s < n; s++)
+            for (int64_t j = q[s];; j++) {
+                double v = hta_balassign_virtual(inst, nloc[s], j, c);
+                if (!(v < hi))
+                    break;
+                if (!HTA_RESERVE(cand, cap, (size_t)nc + 1)) {
+                    free(cand);
+                    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                        "out of memory");
+                }
+                cand[nc++] = v;
+            }
+    }
+    double V = select_kth(cand, (size_t)nc, (size_t)(k - 1));
+    free(cand);
     int64_t given = 0;
-    for (int32_t s = 0; st == HTA_OK && s < n; s++)
+    for (int32_t s = 0; s < n; s++) {
+        while (hta_balassign_virtual(inst, nloc[s], q[s], c) < V)
+            q[s]++;
         given += q[s];
-    HTA_CHECK(st != HTA_OK || given == u);
-#endif
-    return st;
+    }
+    /* pairs equal to V, least servers first */
+    for (int32_t s = 0; s < n && given < u; s++)
+        if (hta_balassign_virtual(inst, nloc[s], q[s], c) == V) {
+            q[s]++;
+            given++;
+        }
+    HTA_CHECK(given == u);
+    return HTA_OK;
 }
 
 hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
