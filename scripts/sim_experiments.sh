@@ -86,7 +86,7 @@ run_all "$runs/cmds"
     done
 } >"$out/sim-wang.dat"
 {
-    echo "# M eps eps*E[N] limit (sigma^2+nu^2)/2 verdict eps*E[Q] (Q: waiting, N - busy servers) (JSQ-MaxWeight)"
+    echo "# M eps eps*E[N] limit (sigma^2+nu^2)/2 verdict eps*E[Q] (Q: waiting, N - busy servers) eps*LB (LB: Wang's lower bound (sigma^2+nu^2+eps^2)/(2 eps) - M/2) (JSQ-MaxWeight)"
     for M in 10 100; do
         D=$((M * 8 / 10))
         epss="2 1 0.5 0.25 0.1"
@@ -97,7 +97,8 @@ import json, sys
 M, eps = int(sys.argv[2]), float(sys.argv[3])
 cap = 0.8 * (M * 8 // 10) + 0.2 * (M - M * 8 // 10)
 p = json.load(open(sys.argv[1]))["policies"][0]
-print(M, eps, "%.4f %.4f %s %.4f" % (eps * p["number"], (cap - eps + 0.16 * M) / 2, "stable" if p["stable"] else "growing", eps * (p["number"] - p["utilisation"] * M)))' \
+s2 = cap - eps + 0.16 * M  # sigma^2 + nu^2
+print(M, eps, "%.4f %.4f %s %.4f %.4f" % (eps * p["number"], s2 / 2, "stable" if p["stable"] else "growing", eps * (p["number"] - p["utilisation"] * M), (s2 + eps * eps) / 2 - eps * M / 2))' \
                 "$runs/ht-$M-$eps.json" "$M" "$eps"
         done
     done
@@ -142,7 +143,9 @@ set logscale x
 plot "< awk '\$1 == 10' $out/sim-heavy.dat" using 2:3 with linespoints title "M = 10", \
      "< awk '\$1 == 10' $out/sim-heavy.dat" using 2:4 with lines dashtype 2 title "(sigma^2+nu^2)/2, M = 10", \
      "< awk '\$1 == 100' $out/sim-heavy.dat" using 2:3 with linespoints title "M = 100", \
-     "< awk '\$1 == 100' $out/sim-heavy.dat" using 2:4 with lines dashtype 2 title "(sigma^2+nu^2)/2, M = 100"
+     "< awk '\$1 == 100' $out/sim-heavy.dat" using 2:4 with lines dashtype 2 title "(sigma^2+nu^2)/2, M = 100", \
+     "< awk '\$1 == 10' $out/sim-heavy.dat" using 2:7 with lines dashtype 3 title "eps * lower bound, M = 10", \
+     "< awk '\$1 == 100' $out/sim-heavy.dat" using 2:7 with lines dashtype 3 title "eps * lower bound, M = 100"
 unset logscale x
 set title "GB-PANDAS set-up: mean delay (time units)"
 set xlabel "rho*"
