@@ -34,8 +34,11 @@ struct hta_maxcover {
      * search from y can use (on a skewed placement 85% of a server's
      * covered local tasks are its own); fpos[i], for the task-major edge
      * i = (t, y), is t's place in y's list (from srv_off[y]), -1 if not
-     * there.  Built on the first phase. */
-    int32_t *fl, *fcnt, *fpos;
+     * there; fx, beside fl, is the server covering the entry's task, so
+     * the searches read the lists in order instead of cover[] at random
+     * (a cover change rewrites it in each replica's list).  Built once the
+     * phases have scanned the edges twice. */
+    int32_t *fl, *fx, *fcnt, *fpos;
     int no_foreign;     /* out of memory for them: scan local tasks */
     int64_t scanned;    /* edges scanned by breadth-first searches */
     int logging;        /* 1 on, -1 lost (out of memory) */
@@ -64,6 +67,17 @@ void hta_igraph_init(void)
     igraph_set_warning_handler(igraph_warning_handler_ignore);
 }
 
+/* No foreign lists (phases scan every local task until they are built
+ * again). */
+static void foreign_drop(hta_maxcover *mc)
+{
+    free(mc->fl);
+    free(mc->fx);
+    free(mc->fcnt);
+    free(mc->fpos);
+    mc->fl = mc->fx = mc->fcnt = mc->fpos = NULL;
+}
+
 void hta_maxcover_free(hta_maxcover *mc)
 {
     if (!mc)
@@ -80,9 +94,7 @@ void hta_maxcover_free(hta_maxcover *mc)
     free(mc->path_task);
     free(mc->log_t);
     free(mc->log_s);
-    free(mc->fl);
-    free(mc->fcnt);
-    free(mc->fpos);
+    foreign_drop(mc);
     if (mc->have_graph)
         igraph_destroy(&mc->graph);
     if (mc->have_vectors) {
@@ -177,6 +189,7 @@ static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
                             value, (long long)mc->size, (long long)m);
     if (f == mc->size)
         return HTA_OK; /* keep the cover: equal f means equal covers */
+    foreign_drop(mc); /* they describe the cover replaced here */
     memset(mc->loads, 0, (size_t)n * sizeof *mc->loads);
     int64_t covered = 0;
     for (int64_t t = 0; t < m; t++) {
@@ -237,11 +250,15 @@ int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
 
 /* The foreign lists (above): t enters or leaves server y's list, i being
  * the edge (t, y). */
-static void foreign_add(hta_maxcover *mc, int32_t t, int32_t y, int64_t i)
+/* Task t, covered by x != y, into y's list (edge i = (t, y)). */
+static void foreign_add(hta_maxcover *mc, int32_t t, int32_t y, int64_t i,
+                        int32_t x)
 {
     const hta_instance *inst = mc->inst;
-    mc->fpos[i] = mc->fcnt[y];
-    mc->fl[inst->srv_off[y] + mc->fcnt[y]++] = t;
+    int64_t at = inst->srv_off[y] + mc->fcnt[y];
+    mc->fpos[i] = mc->fcnt[y]++;
+    mc->fl[at] = t;
+    mc->fx[at] = x;
 }
 
 static void foreign_remove(hta_maxcover *mc, int32_t y, int64_t i)
@@ -253,6 +270,7 @@ static void foreign_remove(hta_maxcover *mc, int32_t y, int64_t i)
     if (at == last)
         return;
     mc->fl[inst->srv_off[y] + at] = u; /* the last entry fills the gap */
+    mc->fx[inst->srv_off[y] + at] = mc->fx[inst->srv_off[y] + last];
     for (int64_t k = inst->task_off[u]; k < inst->task_off[u + 1]; k++)
         if (inst->task_srv[k] == y) {
             mc->fpos[k] = at;
@@ -268,10 +286,14 @@ static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
     if (mc->fl)
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
             int32_t y = inst->task_srv[i];
-            if (y == s && mc->fpos[i] >= 0) /* was covered elsewhere */
-                foreign_remove(mc, y, i);
-            else if (y != s && (old == y || old < 0)) /* now elsewhere */
-                foreign_add(mc, t, y, i);
+            if (y == s) {
+                if (mc->fpos[i] >= 0) /* was covered elsewhere */
+                    foreign_remove(mc, y, i);
+            } else if (old == y || old < 0) { /* now elsewhere */
+                foreign_add(mc, t, y, i, s);
+            } else { /* elsewhere still, by s now */
+                mc->fx[inst->srv_off[y] + mc->fpos[i]] = s;
+            }
         }
     mc->cover[t] = s;
     if (mc->logging != 1)
@@ -324,13 +346,11 @@ static int foreign_build(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
     mc->fl = malloc(((size_t)inst->edges + 1) * sizeof *mc->fl);
+    mc->fx = malloc(((size_t)inst->edges + 1) * sizeof *mc->fx);
     mc->fcnt = calloc((size_t)inst->n + 1, sizeof *mc->fcnt);
     mc->fpos = malloc(((size_t)inst->edges + 1) * sizeof *mc->fpos);
-    if (!mc->fl || !mc->fcnt || !mc->fpos) {
-        free(mc->fl);
-        free(mc->fcnt);
-        free(mc->fpos);
-        mc->fl = mc->fcnt = mc->fpos = NULL;
+    if (!mc->fl || !mc->fx || !mc->fcnt || !mc->fpos) {
+        foreign_drop(mc);
         return 0;
     }
     for (int32_t t = 0; t < inst->m; t++)
@@ -338,7 +358,7 @@ static int foreign_build(hta_maxcover *mc)
             int32_t y = inst->task_srv[i];
             mc->fpos[i] = -1;
             if (mc->cover[t] >= 0 && mc->cover[t] != y)
-                foreign_add(mc, t, y, i);
+                foreign_add(mc, t, y, i, mc->cover[t]);
         }
     return 1;
 }
@@ -366,12 +386,12 @@ static int64_t phase(hta_maxcover *mc)
         int32_t y = mc->queue[head++];
         if (mc->level[y] >= found)
             break;
-        const int32_t *list = mc->fl ? mc->fl : inst->srv_task;
         int64_t lo = inst->srv_off[y];
         int64_t hi = mc->fl ? lo + mc->fcnt[y] : inst->srv_off[y + 1];
         mc->scanned += hi - lo;
         for (int64_t i = lo; i < hi; i++) {
-            int32_t x = mc->cover[list[i]];
+            /* a foreign entry's server is another one, never -1 */
+            int32_t x = mc->fl ? mc->fx[i] : mc->cover[inst->srv_task[i]];
             if (x < 0 || x == y || mc->level[x] != -1)
                 continue;
             mc->level[x] = mc->level[y] + 1;
@@ -408,7 +428,7 @@ static int64_t phase(hta_maxcover *mc)
                     int32_t x = -1, t = -1;
                     for (; mc->arc[y] < end; mc->arc[y]++) {
                         t = list[mc->arc[y]];
-                        x = mc->cover[t];
+                        x = mc->fl ? mc->fx[mc->arc[y]] : mc->cover[t];
                         if (x >= 0 && x != y &&
                             mc->level[x] == mc->level[y] + 1)
                             break;
@@ -458,6 +478,7 @@ static void check_foreign(const hta_maxcover *mc)
             if (in) {
                 HTA_CHECK(mc->fpos[i] < mc->fcnt[y]);
                 HTA_CHECK(mc->fl[inst->srv_off[y] + mc->fpos[i]] == t);
+                HTA_CHECK(mc->fx[inst->srv_off[y] + mc->fpos[i]] == x);
                 total++;
             }
         }
@@ -563,11 +584,7 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
                             "max-cover fill needs the incremental engine");
     mc->size = 0;
     mc->coverable = 0;
-    /* the foreign lists describe the old cover: rebuilt on demand */
-    free(mc->fl);
-    free(mc->fcnt);
-    free(mc->fpos);
-    mc->fl = mc->fcnt = mc->fpos = NULL;
+    foreign_drop(mc); /* they describe the old cover: rebuilt on demand */
     for (int32_t t = 0; t < inst->m; t++) {
         mc->cover[t] = fixed[t] >= 0 ? -2 : -1;
         mc->coverable += fixed[t] < 0;
