@@ -146,54 +146,54 @@ static double select_kth(double *a, size_t n, size_t k)
 }
 
 /* The continuous water level lambda: sum over s of max(0, lambda -
- * w_loc*l_s)/c = u, over the loads in increasing order (a counting sort
- * when the largest load is at most 4n, else a sort): O(n + max load). */
+ * w_loc*l_s)/c = u, over the distinct loads in increasing order with
+ * their counts (by a counting sort when the largest load is at most 4n,
+ * else by a sort): O(n + max load). */
 static int water_level(const hta_instance *inst, const int32_t *nloc,
                        int64_t u, double c, double *lambda)
 {
-    int32_t n = inst->n, maxl = 0;
+    int32_t n = inst->n, maxl = 0, runs = 0;
     for (int32_t s = 0; s < n; s++)
         maxl = nloc[s] > maxl ? nloc[s] : maxl;
-    double cnt = 0, sum_v = 0;
-    *lambda = 0;
+    int32_t *load = malloc((size_t)n * sizeof *load);
+    int64_t *count = (int64_t)maxl <= 4 * (int64_t)n ?
+                         calloc((size_t)maxl + 1, sizeof *count) :
+                         malloc((size_t)n * sizeof *count);
+    if (!load || !count) {
+        free(load);
+        free(count);
+        return 0;
+    }
     if ((int64_t)maxl <= 4 * (int64_t)n) {
-        int64_t *count = calloc((size_t)maxl + 1, sizeof *count);
-        if (!count)
-            return 0;
         for (int32_t s = 0; s < n; s++)
             count[nloc[s]]++;
-        for (int32_t l = 0; l <= maxl; l++) {
-            if (!count[l])
-                continue;
-            cnt += (double)count[l];
-            sum_v += inst->w_loc * (double)l * (double)count[l];
-            *lambda = ((double)u * c + sum_v) / cnt;
-            int32_t next = l + 1;
-            while (next <= maxl && !count[next])
-                next++;
-            if (next > maxl || *lambda <= inst->w_loc * (double)next)
-                break;
+        for (int32_t l = 0; l <= maxl; l++)
+            if (count[l]) { /* runs <= l: packs in place */
+                load[runs] = l;
+                count[runs++] = count[l];
+            }
+    } else {
+        memcpy(load, nloc, (size_t)n * sizeof *load);
+        qsort(load, (size_t)n, sizeof *load, cmp_int32);
+        for (int32_t i = 0; i < n; i++) {
+            if (i == 0 || load[i] != load[runs - 1]) {
+                load[runs] = load[i];
+                count[runs++] = 0;
+            }
+            count[runs - 1]++;
         }
-        free(count);
-        return 1;
     }
-    int32_t *sorted = malloc((size_t)n * sizeof *sorted);
-    if (!sorted)
-        return 0;
-    memcpy(sorted, nloc, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_int32);
-    for (int32_t i = 0; i < n;) {
-        int32_t l = sorted[i];
-        while (i < n && sorted[i] == l) {
-            cnt += 1;
-            sum_v += inst->w_loc * (double)l;
-            i++;
-        }
+    double cnt = 0, sum_v = 0;
+    *lambda = 0;
+    for (int32_t r = 0; r < runs; r++) {
+        cnt += (double)count[r];
+        sum_v += inst->w_loc * (double)load[r] * (double)count[r];
         *lambda = ((double)u * c + sum_v) / cnt;
-        if (i == n || *lambda <= inst->w_loc * (double)sorted[i])
+        if (r + 1 == runs || *lambda <= inst->w_loc * (double)load[r + 1])
             break;
     }
-    free(sorted);
+    free(load);
+    free(count);
     return 1;
 }
 

@@ -130,6 +130,7 @@ typedef struct lgroup {
 typedef struct lenset {
     int64_t *ord, *pos; /* [M] */
     lgroup *g;          /* per group of the level */
+    int64_t ng;         /* groups */
 } lenset;
 
 typedef struct cand {
@@ -229,30 +230,10 @@ static int node_better(const tnode *a, const tnode *b)
     return a->arg < b->arg;
 }
 
-/* Sets server m's key and tie and repairs the path to the root, which
- * stops at the first node that stays as it was (its ancestors see only
- * unchanged nodes).  The winner climbing the path stays in registers:
- * each step reads the sibling alone. */
-static void tree_set(tree *t, int32_t m, double key, uint32_t tie)
-{
-    int32_t i = t->leaf[m] + t->P;
-    tnode *nd = t->node;
-    tnode w = {key, tie, m};
-    nd[i] = w;
-    for (; i > 1; i /= 2) {
-        const tnode *sib = &nd[i ^ 1];
-        if (node_better(sib, &w))
-            w = *sib;
-        tnode *p = &nd[i / 2];
-        if (p->arg == w.arg && p->key == w.key && p->tie == w.tie)
-            break;
-        *p = w;
-    }
-}
-
-/* tree_set when m's key went down: m now wins where it won and where
- * it beats the winner, which needs no sibling; the climb ends at the
- * first ancestor whose winner beats it. */
+/* Server m's key went down (or m enters the tree, its leaf having been
+ * padding): m now wins where it won and where it beats the winner, which
+ * needs no sibling; the climb ends at the first ancestor whose winner
+ * beats it. */
 static void tree_lower(tree *t, int32_t m, double key, uint32_t tie)
 {
     int32_t i = t->leaf[m] + t->P;
@@ -264,7 +245,7 @@ static void tree_lower(tree *t, int32_t m, double key, uint32_t tie)
         nd[i] = w;
 }
 
-/* tree_set when m's key went up: only the ancestors m won change, each
+/* Server m's key went up: only the ancestors m won change, each
  * to the better of m and the sibling; the climb ends where m did not
  * win. */
 static void tree_raise(tree *t, int32_t m, double key, uint32_t tie)
@@ -304,6 +285,24 @@ static cand tree_range(const tree *t, int32_t lo, int32_t hi)
     return b;
 }
 
+/* The servers [lo, hi) of group g at level n >= 2 (level N: the
+ * cluster, group 0). */
+static void group_span(const sim *s, int n, int64_t g, int32_t *lo,
+                       int32_t *hi)
+{
+    *lo = n == s->N ? 0 : s->gstart[n][g];
+    *hi = n == s->N ? s->M : s->gstart[n][g + 1];
+}
+
+/* The index of server m's group at level n >= 2, and its span. */
+static int64_t group_of(const sim *s, int32_t m, int n, int32_t *lo,
+                        int32_t *hi)
+{
+    int64_t g = n == s->N ? 0 : s->grp[n][m];
+    group_span(s, n, g, lo, hi);
+    return g;
+}
+
 /* The best server of server r's group at level n (n = 1: r itself, N:
  * the cluster). */
 static cand group_best(const sim *s, int32_t r, int n)
@@ -317,8 +316,9 @@ static cand group_best(const sim *s, int32_t r, int n)
     else if (t->padded)
         i = (t->leaf[r] + t->P) >> t->shift[n];
     else {
-        int32_t g = s->grp[n][r];
-        return tree_range(t, s->gstart[n][g], s->gstart[n][g + 1]);
+        int32_t lo, hi;
+        group_of(s, r, n, &lo, &hi);
+        return tree_range(t, lo, hi);
     }
     cand b = {t->node[i].arg, t->node[i].key, t->node[i].tie};
     return b;
@@ -385,7 +385,7 @@ static int tree_init(sim *s)
     }
     for (int32_t m = 0; m < c->M; m++) {
         s->tl[m] = (uint32_t)hta_rng_next(&s->route_rng);
-        tree_set(t, m, 0, s->tl[m]);
+        tree_lower(t, m, 0, s->tl[m]);
     }
     return 0;
 }
@@ -401,22 +401,6 @@ static void swap_at(int64_t *item, int64_t *pos, int64_t i, int64_t j)
     pos[a] = j;
 }
 
-/* The segment [lo, hi) of server m's group at level n >= 2 and its
- * index. */
-static int64_t group_of(const sim *s, int32_t m, int n, int32_t *lo,
-                        int32_t *hi)
-{
-    if (n == s->N) {
-        *lo = 0;
-        *hi = s->M;
-        return 0;
-    }
-    int32_t g = s->grp[n][m];
-    *lo = s->gstart[n][g];
-    *hi = s->gstart[n][g + 1];
-    return g;
-}
-
 /* Every queue empty: one bucket per group. */
 static int lens_init(sim *s)
 {
@@ -428,11 +412,12 @@ static int lens_init(sim *s)
         ls->g = calloc((size_t)G, sizeof *ls->g);
         if (!ls->ord || !ls->pos || !ls->g)
             return -1;
+        ls->ng = G;
         for (int32_t m = 0; m < s->M; m++)
             ls->ord[m] = ls->pos[m] = m;
         for (int64_t g = 0; g < G; g++) {
             int32_t lo, hi;
-            group_of(s, n == s->N ? 0 : s->gstart[n][g], n, &lo, &hi);
+            group_span(s, n, g, &lo, &hi);
             if (!HTA_RESERVE(ls->g[g].st, ls->g[g].cap, 2))
                 return -1;
             ls->g[g].st[0] = lo;
@@ -446,11 +431,8 @@ static void lens_free(sim *s)
 {
     for (int n = 2; n <= s->N; n++) {
         lenset *ls = &s->ls[n];
-        if (ls->g) {
-            int64_t G = n == s->N ? 1 : hta_cluster_groups(s->c, n);
-            for (int64_t g = 0; g < G; g++)
-                free(ls->g[g].st);
-        }
+        for (int64_t g = 0; g < ls->ng; g++)
+            free(ls->g[g].st);
         free(ls->g);
         free(ls->ord);
         free(ls->pos);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,18 @@ static inline double evaluate(const hta_instance *inst, const int32_t *a,
         *remote = ev.remote;
     hta_eval_free(&ev);
     return x;
+}
+
+/* Writes text to a new temporary file named from the template path
+ * ("...XXXXXX", replaced in place); the caller removes it. */
+static inline void temp_text(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
 }
 
 static inline hta_instance *parse_text(const char *text)

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "hta/flowtime.h"
 #include "hta/jobs.h"
 #include "hta/rng.h"
@@ -179,11 +181,7 @@ static hta_jobs *trace(const char *text)
     hta_diag d;
     hta_diag_clear(&d);
     char path[] = "/tmp/hta-ft-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *o = fdopen(fd, "w");
-    fputs(text, o);
-    fclose(o);
+    temp_text(path, text);
     hta_status st = hta_jobs_parse(path, &J, &d);
     remove(path);
     if (st != HTA_OK)
@@ -461,11 +459,7 @@ static void test_dist_table(void **state)
 {
     (void)state;
     char path[] = "/tmp/hta-dist-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs("# size weight\n1 50\n3\n10 30\n100 14.5\n1000 4.5\n", f);
-    fclose(f);
+    temp_text(path, "# size weight\n1 50\n3\n10 30\n100 14.5\n1000 4.5\n");
     hta_dist t;
     char msg[200];
     char spec[64];
@@ -501,7 +495,8 @@ static void test_dist_table(void **state)
     static const char *const bad[] = {"", "x 2\n", "5 0\n", "5 1 2\n"};
     static const int line[] = {1, 1, 1, 1};
     for (int b = 0; b < 4; b++) {
-        f = fopen(path, "w");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
         fputs(bad[b], f);
         fclose(f);
         assert_int_equal(hta_dist_parse(spec, &t, msg, sizeof msg), 0);

@@ -15,17 +15,15 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "hta/rng.h"
 #include "hta/rplace.h"
 
 static hta_slots *slots_from(const char *text)
 {
     char path[] = "/tmp/hta-rplace-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
+    temp_text(path, text);
     hta_slots *s = NULL;
     hta_diag d;
     hta_status st = hta_slots_parse(path, &s, &d);

@@ -16,11 +16,7 @@ static hta_cnf *parse_cnf_text(const char *text, hta_diag *d,
                                hta_status *st)
 {
     char path[] = "/tmp/hta-test-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
+    temp_text(path, text);
     hta_cnf *cnf = NULL;
     *st = hta_cnf_parse(path, &cnf, d);
     remove(path);

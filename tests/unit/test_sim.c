@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "hta/capacity.h"
 #include "hta/cluster.h"
 #include "hta/rng.h"
@@ -19,11 +21,7 @@
 static hta_cluster *cluster(const char *text)
 {
     char path[] = "/tmp/hta-sim-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
+    temp_text(path, text);
     hta_cluster *c = NULL;
     hta_diag d;
     hta_status st = hta_cluster_parse(path, &c, &d);
