@@ -31,7 +31,7 @@ HEADERS = $(wildcard include/hta/*.h src/*/*.h tests/unit/*.h)
 STAMP   = $(BUILD)/flags.stamp
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-capacity bench-flowtime bench-sim experiments valgrind fuzz install install-strip \
+        bench-ilp bench-close bench-capacity bench-flowtime bench-sim experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -45,6 +45,7 @@ help:
 	@echo "make fuzz FUZZ_SECONDS=60   libFuzzer on every parser"
 	@echo "make bench       fsy benchmark (figures printed, nothing asserted)"
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
+	@echo "make bench-close     gap closing (fsy,close) on 10^3..10^6-task families"
 	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
@@ -128,6 +129,10 @@ bench: deps-bench
 bench-ilp: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_ilp.sh $(BUILD) 10
+
+bench-close: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_close.sh $(BUILD)
 
 bench-capacity: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta

@@ -22,10 +22,11 @@ typedef enum hta_algo {
     HTA_ALGO_RR,   /* round robin, Algorithm 1 */
     HTA_ALGO_FSY,  /* max-cover + bal-assign, Algorithm 2 */
     HTA_ALGO_ILP,  /* exact optimum by GLPK */
-    HTA_ALGO_BRUTE /* exhaustive search */
+    HTA_ALGO_BRUTE, /* exhaustive search */
+    HTA_ALGO_CLOSE  /* gap closing: makespan <= the bound, by search */
 } hta_algo;
 
-/* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute". */
+/* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute", "close". */
 extern const char *const hta_algo_names[];
 
 typedef struct hta_solve_opts {
@@ -41,7 +42,7 @@ typedef struct hta_solve_opts {
     int literal_balance;
     void (*trace)(void *ctx, const hta_fsy_step *step);
     void *trace_ctx;
-    /* ilp */
+    /* ilp, close */
     double time_limit;  /* seconds */
     int64_t ilp_max_tasks;
     int verbose;
@@ -61,9 +62,9 @@ typedef struct hta_solve_opts {
 void hta_solve_opts_default(hta_solve_opts *o);
 
 typedef struct hta_row {
-    char algorithm[16]; /* rr, fsy, ilp, brute */
+    char algorithm[16]; /* rr, fsy, ilp, brute, close */
     char status[24];    /* ok, optimal, feasible, time_limit, skipped,
-                           interrupted */
+                           interrupted, undecided (close: no answer) */
     int has_value;      /* 0: no assignment (skipped, stopped) */
     double makespan;
     int64_t local, remote;

@@ -436,14 +436,20 @@ int cli_check_modes(const cli_args *a, unsigned active)
         const cli_opt *o = &s->opts[k];
         if (!a->v[k].given || !o->modes || (o->modes & active))
             continue;
+        /* "A", "A or B", "A, B or C" */
         char buf[200];
         size_t n = 0;
-        int first = 1;
+        int count = 0, total = 0;
+        for (int b = 0; b < 16; b++)
+            total += (o->modes >> b) & 1u;
         for (int b = 0; b < 16 && n + 1 < sizeof buf; b++)
             if (o->modes & (1u << b)) {
+                count++;
                 n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s",
-                                      first ? "" : ", ", s->mode_names[b]);
-                first = 0;
+                                      count == 1       ? "" :
+                                      count == total ? " or " :
+                                                       ", ",
+                                      s->mode_names[b]);
             }
         cli_usage_error(a, "--%s applies only to %s", o->name, buf);
         return 0;

@@ -18,16 +18,21 @@
 #define M_FSY (1u << HTA_ALGO_FSY)
 #define M_ILP (1u << HTA_ALGO_ILP)
 #define M_BRUTE (1u << HTA_ALGO_BRUTE)
+#define M_CLOSE (1u << HTA_ALGO_CLOSE)
 static const char *const mode_names[] = {"--algo rr", "--algo fsy",
-                                         "--algo ilp", "--algo brute"};
+                                         "--algo ilp", "--algo brute",
+                                         "--algo close"};
 
 static const cli_opt options[] = {
-    {"algo", 0, OPT_ENUMS, 0, 0, 0, 1, 4, "rr|fsy|ilp|brute", 0, "LIST",
+    {"algo", 0, OPT_ENUMS, 0, 0, 0, 1, 5, "rr|fsy|ilp|brute|close", 0,
+     "LIST",
      "algorithms to run, in this order (default rr,fsy):\n"
      "rr     round robin (Algorithm 1)\n"
      "fsy    max-cover + bal-assign (Algorithm 2)\n"
      "ilp    exact optimum by GLPK\n"
-     "brute  exhaustive search, tiny instances only"},
+     "brute  exhaustive search, tiny instances only\n"
+     "close  gap closing: an assignment of makespan <= the lower\n"
+     "       bound by search (any size; only a yes is an answer)"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",
@@ -41,8 +46,8 @@ static const cli_opt options[] = {
      "print tau, f(tau), w_rem^alpha, L^B per tau on stderr"},
     {"literal-balance", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
      "bal-assign task by task (the reference; slow)"},
-    {"time-limit", 0, OPT_REAL, 0, 1e9, 0, 0, 0, NULL, M_ILP, "S",
-     "ilp: stop after S seconds (default 60)"},
+    {"time-limit", 0, OPT_REAL, 0, 1e9, 0, 0, 0, NULL, M_ILP | M_CLOSE, "S",
+     "ilp, close: stop after S seconds (default 60)"},
     {"ilp-max-tasks", 0, OPT_INT, 1, 2147483646, 0, 0, 0, NULL, M_ILP, "M",
      "ilp: skip instances of more than M tasks (default 20000)"},
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP, NULL,
@@ -70,9 +75,9 @@ static const cli_opt options[] = {
 static const cli_spec spec = {
     "solve", "INSTANCE [options]",
     "Runs the algorithms of LIST and prints one row each, a lower bound on\n"
-    "the optimum and the gaps.  Ctrl-C stops ilp and brute with the best\n"
-    "so far (status interrupted, exit 130).  Outputs are written only when\n"
-    "every step succeeded.\n",
+    "the optimum and the gaps.  Ctrl-C stops ilp, brute and close with\n"
+    "the best so far (status interrupted, exit 130).  Outputs are written\n"
+    "only when every step succeeded.\n",
     options, (int)(sizeof options / sizeof options[0]), 1, 1, mode_names};
 
 static void print_step(void *ctx, const hta_fsy_step *step)

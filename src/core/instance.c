@@ -309,9 +309,13 @@ hta_status hta_instance_groups(const hta_instance *inst, int32_t *order,
 
 /* ---- parser ---------------------------------------------------------- */
 
-/* Task lines are kept as records in file order, so that memory follows
- * the lines read and never a header count; they are put in task order
- * once the whole file is read. */
+/* Task lines in task order (0, 1, 2, ...: what every writer of the
+ * format produces) go straight into the task side of the placement graph:
+ * the offsets grow with the lines read, the servers are read into what
+ * becomes the instance's array, nothing is copied.  From the first line
+ * out of that order on, task lines are kept as records in file order and
+ * put in task order once the whole file is read.  Either way memory
+ * follows the lines read, never a header count. */
 typedef struct record {
     int64_t start; /* offset of the servers in raw */
     int32_t id, deg;
@@ -329,8 +333,10 @@ typedef struct name_line {
 typedef struct parser {
     hta_lex lx;
     hta_instance *inst;
-    record *rec;     /* task lines, in file order */
-    int64_t nrec;
+    record *rec;     /* task lines, in file order (once out of order) */
+    int64_t nrec;    /* task lines read */
+    int64_t *toff;   /* while in order: where task t's servers start */
+    int in_order;    /* every task line so far is task nrec's */
     name_line *names; /* name and rack lines, in file order */
     int64_t nnames;
     size_t cap_names;
@@ -338,8 +344,36 @@ typedef struct parser {
     int32_t *raw;    /* servers of all task lines, in file order */
     int32_t *sorted; /* the current line's servers, sorted */
     int64_t nraw;
-    size_t cap_rec, capraw, cap_sorted;
+    size_t cap_rec, cap_toff, capraw, cap_sorted;
 } parser;
+
+/* p, whose block holds at least size bytes, cut to size when the
+ * allocator can (the growable arrays end with up to half unused). */
+static void *shrink(void *p, size_t size)
+{
+    void *q = realloc(p, size);
+    return q ? q : p;
+}
+
+/* Leaves the in-order mode: records for the tasks read so far.  Their
+ * line numbers are not kept; i + 1 stands for task i's, which is no
+ * later than its line and earlier than any other line of the same id,
+ * all that check_tasks reads of a first occurrence. */
+static int leave_order(parser *p)
+{
+    p->in_order = 0;
+    if (!HTA_RESERVE(p->rec, p->cap_rec, (size_t)p->nrec + 1))
+        return 0;
+    for (int64_t i = 0; i < p->nrec; i++) {
+        int64_t end = i + 1 < p->nrec ? p->toff[i + 1] : p->nraw;
+        p->rec[i] = (record){p->toff[i], (int32_t)i,
+                             (int32_t)(end - p->toff[i]), (long)i + 1};
+    }
+    free(p->toff);
+    p->toff = NULL;
+    p->cap_toff = 0;
+    return 1;
+}
 
 static hta_status expect_eol(parser *p, size_t ntok, const char *after,
                              hta_diag *d)
@@ -446,9 +480,14 @@ static hta_status parse_task(parser *p, hta_diag *d)
     if (lx->ntok < 3)
         return hta_lex_expected(lx, "at least one server id", NULL, d);
     size_t k = lx->ntok - 2;
-    if (!HTA_RESERVE(p->raw, p->capraw, (size_t)p->nraw + k) ||
+    if (p->in_order && t != p->nrec && !leave_order(p))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "out of memory");
+    if (!HTA_RESERVE(p->raw, p->capraw, (size_t)p->nraw + k + 1) ||
         !HTA_RESERVE(p->sorted, p->cap_sorted, k) ||
-        !HTA_RESERVE(p->rec, p->cap_rec, (size_t)p->nrec + 1))
+        (p->in_order ?
+             !HTA_RESERVE(p->toff, p->cap_toff, (size_t)p->nrec + 2) :
+             !HTA_RESERVE(p->rec, p->cap_rec, (size_t)p->nrec + 1)))
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
                             "out of memory");
     for (size_t i = 0; i < k; i++) {
@@ -465,7 +504,11 @@ static hta_status parse_task(parser *p, hta_diag *d)
         return hta_lex_expected(lx, "distinct servers on a task line, "
                                     "server id",
                                 lx->tok[rep + 2], d);
-    p->rec[p->nrec++] = (record){p->nraw, (int32_t)t, (int32_t)k, lx->line};
+    if (p->in_order)
+        p->toff[p->nrec++] = p->nraw;
+    else
+        p->rec[p->nrec++] = (record){p->nraw, (int32_t)t, (int32_t)k,
+                                     lx->line};
     p->nraw += (int64_t)k;
     return HTA_OK;
 }
@@ -534,6 +577,50 @@ static hta_status check_tasks(parser *p, int64_t *pos, hta_diag *d)
                         "expected a 'task' line for task %ld, found end of "
                         "file",
                         (long)missing);
+}
+
+/* The task side of the placement graph from task lines kept as records
+ * (some line out of order), after check_tasks.  Only now, with m task
+ * lines read, is memory of the order of m taken; the file-order copies
+ * are released. */
+static hta_status task_order(parser *p, size_t m, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    hta_instance *inst = p->inst;
+    hta_status st;
+    if (p->in_order && !leave_order(p))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    int64_t *pos = p->nrec >= (int64_t)m ? malloc(m * sizeof *pos) : NULL;
+    if (p->nrec >= (int64_t)m && !pos)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    if ((st = check_tasks(p, pos, d)) != HTA_OK) {
+        free(pos);
+        return st;
+    }
+    inst->task_off = malloc((m + 1) * sizeof *inst->task_off);
+    inst->task_srv = malloc(((size_t)p->nraw + 1) * sizeof *inst->task_srv);
+    if (!inst->task_off || !inst->task_srv) {
+        free(pos);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
+                            "out of memory");
+    }
+    int64_t at = 0;
+    for (size_t t = 0; t < m; t++) {
+        const record *r = &p->rec[pos[t]];
+        inst->task_off[t] = at;
+        memcpy(inst->task_srv + at, p->raw + r->start,
+               (size_t)r->deg * sizeof *inst->task_srv);
+        at += r->deg;
+    }
+    inst->task_off[m] = at;
+    free(pos);
+    free(p->raw);
+    free(p->rec);
+    p->raw = NULL;
+    p->rec = NULL;
+    return HTA_OK;
 }
 
 /* "name task <t> <name>", "name server <s> <name>", "rack <s> <name>". */
@@ -702,42 +789,21 @@ static hta_status parse_all(parser *p, hta_diag *d)
         if ((st = body_lines[i].parse(p, d)) != HTA_OK)
             return st;
     }
-    /* Only now, with m task lines read, is memory of the order of m
-     * taken. */
     hta_instance *inst = p->inst;
-    int64_t *pos = p->nrec >= (int64_t)m ? malloc(m * sizeof *pos) : NULL;
-    if (p->nrec >= (int64_t)m && !pos)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
-                            "out of memory");
-    if ((st = check_tasks(p, pos, d)) != HTA_OK) {
-        free(pos);
+    inst->edges = p->nraw;
+    if (p->in_order && p->nrec == (int64_t)m) {
+        /* ids 0..m-1 in order: complete and without repeats */
+        p->toff[m] = p->nraw;
+        inst->task_off = shrink(p->toff, (m + 1) * sizeof *p->toff);
+        inst->task_srv = shrink(p->raw, ((size_t)p->nraw + 1) *
+                                            sizeof *p->raw);
+        p->toff = NULL;
+        p->raw = NULL;
+    } else if ((st = task_order(p, m, d)) != HTA_OK) {
         return st;
     }
-    inst->edges = p->nraw;
-    inst->task_off = malloc((m + 1) * sizeof *inst->task_off);
-    inst->task_srv = malloc(((size_t)p->nraw + 1) * sizeof *inst->task_srv);
-    if (!inst->task_off || !inst->task_srv) {
-        free(pos);
-        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
-                            "out of memory");
-    }
-    int64_t at = 0;
-    for (size_t t = 0; t < m; t++) {
-        const record *r = &p->rec[pos[t]];
-        inst->task_off[t] = at;
-        memcpy(inst->task_srv + at, p->raw + r->start,
-               (size_t)r->deg * sizeof *inst->task_srv);
-        at += r->deg;
-    }
-    inst->task_off[m] = at;
-    free(pos);
     inst->n_declared = inst->n;
     inst->n = working_servers(inst->n_declared, p->k, inst->m);
-    /* the file-order copies are not needed any more */
-    free(p->raw);
-    free(p->rec);
-    p->raw = NULL;
-    p->rec = NULL;
     if (!build_server_side(inst))
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
                             "out of memory");
@@ -747,6 +813,7 @@ static hta_status parse_all(parser *p, hta_diag *d)
 static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
 {
     hta_status st = HTA_OK;
+    p->in_order = 1;
     p->inst = calloc(1, sizeof *p->inst);
     if (!p->inst)
         st = hta_diag_set(d, HTA_ERR_INTERNAL, p->lx.path, 0,
@@ -759,6 +826,7 @@ static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
     }
     hta_instance_free(p->inst);
     free(p->rec);
+    free(p->toff);
     free(p->sorted);
     free(p->raw);
     for (int64_t i = 0; i < p->nnames; i++)

@@ -12,10 +12,11 @@
 #include "hta/assign.h"
 #include "hta/bounds.h"
 #include "hta/brute.h"
+#include "hta/close.h"
 #include "hta/num.h"
 #include "hta/rr.h"
 
-const char *const hta_algo_names[] = {"rr", "fsy", "ilp", "brute"};
+const char *const hta_algo_names[] = {"rr", "fsy", "ilp", "brute", "close"};
 
 void hta_solve_opts_default(hta_solve_opts *o)
 {
@@ -88,6 +89,7 @@ typedef struct run {
     const hta_solve_opts *o;
     hta_solve_result *res;
     int32_t *fsy;       /* the fsy assignment, once fsy ran */
+    double fsy_span;    /* its makespan */
     int have_flow;      /* the flow bound is in res */
 } run;
 
@@ -205,6 +207,7 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
     hta_status st = hta_fsy_run(s->inst, fo, s->fsy, fr, d);
     if (st != HTA_OK)
         return st;
+    s->fsy_span = fr->makespan;
     hta_solve_bound(s->res, fr->lower_bound, "flow");
     s->have_flow = 1;
     return HTA_OK;
@@ -281,13 +284,16 @@ static hta_status run_ilp(run *s, hta_diag *d)
             return st;
         hta_fsy_result_free(&fr);
     }
+    /* the incumbent: the best so far (a close row may beat fsy) */
+    const int32_t *incumbent =
+        s->fsy && s->res->best_span < s->fsy_span ? s->res->best : s->fsy;
     hta_ilp_opts io = {o->time_limit,
                        o->ilp_max_tasks,
                        o->verbose,
                        o->ilp_plain,
                        o->model,
                        o->write_lp,
-                       o->ilp_plain ? NULL : s->fsy,
+                       o->ilp_plain ? NULL : incumbent,
                        s->res->has_lower_bound ? s->res->lower_bound : 0,
                        o->stop,
                        o->progress,
@@ -325,13 +331,137 @@ static hta_status run_ilp(run *s, hta_diag *d)
     return st;
 }
 
+/* 1 when every cost is an integer: makespans are then integers, and the
+ * values between the bound and the best are L + 1, L + 2, ... */
+static int integer_costs(const hta_instance *inst)
+{
+    const hta_wrem *w = &inst->wrem;
+    if (inst->w_loc != floor(inst->w_loc))
+        return 0;
+    if (w->kind == HTA_WREM_AFFINE)
+        return w->a == floor(w->a) && w->b == floor(w->b);
+    for (int64_t i = 0; i <= w->k; i++)
+        if (w->v[i] != floor(w->v[i]))
+            return 0;
+    return 1;
+}
+
+/* Gap closing: decides makespan <= the lower bound by search (close.h);
+ * with integer costs, then the next values up to the best so far. */
+static hta_status run_close(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    hta_row *row = add_row(s, HTA_ALGO_CLOSE);
+    double t0 = hta_clock_now();
+    hta_status st = HTA_OK;
+    if (!s->have_flow) {
+        double lb;
+        if ((st = hta_bound_flow_compute(s->inst, &lb, d)) != HTA_OK)
+            return st;
+        hta_solve_bound(res, lb, "flow");
+        s->have_flow = 1;
+    }
+    double bound = res->lower_bound, best = res->best_span;
+    char b[32];
+    hta_format_real(b, bound);
+    if (isfinite(best) && best - bound <= 1e-9 * fmax(1.0, best)) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        snprintf(row->note, sizeof row->note,
+                 "the best so far meets the bound %s", b);
+        row->seconds = hta_clock_now() - t0;
+        return HTA_OK;
+    }
+    int32_t m = s->inst->m;
+    int32_t *a = malloc((size_t)m * sizeof *a);
+    int32_t *keep = malloc((size_t)m * sizeof *keep);
+    if (!a || !keep) {
+        free(a);
+        free(keep);
+        return OOM(d);
+    }
+    /* With integer costs makespans are integers: the bound rounds up. */
+    int step = integer_costs(s->inst);
+    double L0 = step ? ceil(bound - 1e-9) : bound;
+    if (step && L0 > bound) {
+        hta_solve_bound(res, L0, "flow, rounded up");
+        bound = L0;
+    }
+    /* The bound first; then, without an answer there, a bisection between
+     * the bound and the best so far (each failure taken as a no: the
+     * search's answers are heuristic below the best, never wrong above
+     * it). */
+    double lo = L0, hi = best, L = L0;
+    int decisions = 0, found = 0;
+    hta_close_result cr, first;
+    memset(&first, 0, sizeof first);
+    for (;;) {
+        hta_close_opts co = {o->time_limit - (hta_clock_now() - t0), o->stop,
+                             o->progress, o->progress_ctx};
+        if ((st = hta_close_decide(s->inst, L, &co, a, &cr, d)) != HTA_OK)
+            break;
+        if (decisions++ == 0)
+            first = cr;
+        if (cr.stopped)
+            break;
+        if (cr.found) {
+            found = 1;
+            hi = cr.makespan;
+            memcpy(keep, a, (size_t)m * sizeof *keep);
+            if (decisions == 1)
+                break;
+        } else {
+            lo = L;
+        }
+        if (!isfinite(hi) || (step ? hi - lo <= 1 :
+                                     hi - lo <= 1e-6 * hi || decisions >= 24))
+            break; /* nothing to bisect (no best yet), or done */
+        L = step ? floor((lo + hi) / 2) : 0.5 * (lo + hi);
+    }
+    char at[32];
+    hta_format_real(at, L0);
+    if (st == HTA_OK && found) {
+        st = finish_row(s, row, keep, d);
+        int proven = row->makespan - bound <= 1e-9 * fmax(1.0, bound);
+        snprintf(row->status, sizeof row->status, "%s",
+                 proven ? "optimal" : "feasible");
+        if (decisions == 1)
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %s (the bound): sum g %lld -> %lld of "
+                     "%lld, %lld paths in %lld rounds",
+                     at, (long long)cr.start, (long long)cr.end,
+                     (long long)cr.need, (long long)cr.moves,
+                     (long long)cr.rounds);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "none found <= %s (sum g %lld of %lld); bisection "
+                     "above it, %d decisions",
+                     at, (long long)first.end, (long long)first.need,
+                     decisions);
+    } else if (st == HTA_OK) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 !cr.stopped ? "undecided" :
+                 stopped(s)  ? "interrupted" :
+                               "time_limit");
+        snprintf(row->note, sizeof row->note,
+                 "no assignment of makespan <= %s found (sum g %lld of "
+                 "%lld after %lld paths, %d decisions); not a proof",
+                 at, (long long)first.end, (long long)first.need,
+                 (long long)first.moves, decisions);
+    }
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    free(keep);
+    return st;
+}
+
 hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
                      hta_solve_result *res, hta_diag *d)
 {
     memset(res, 0, sizeof *res);
     res->inst = inst;
     res->best_span = INFINITY;
-    run s = {inst, opts, res, NULL, 0};
+    run s = {inst, opts, res, NULL, INFINITY, 0};
     hta_status st = HTA_OK;
     if (opts->nalgos < 1 || opts->nalgos > HTA_SOLVE_MAX_ROWS)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
@@ -355,6 +485,9 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
             break;
         case HTA_ALGO_BRUTE:
             st = run_brute(&s, d);
+            break;
+        case HTA_ALGO_CLOSE:
+            st = run_close(&s, d);
             break;
         }
     }

@@ -41,6 +41,8 @@ run solve "$HTA" solve instances/example.txt --algo rr,fsy,ilp,brute --json
 run solve "$HTA" solve instances/zipf-1k.txt --algo rr,fsy,ilp --json
 run solve "$HTA" solve instances/example.txt --algo ilp --ilp-max-tasks 1 --json
 run solve "$HTA" solve instances/example.txt --algo rr --rr-runs 5 --json
+run solve "$HTA" solve instances/zipf-1k.txt --algo fsy,close --json
+run solve "$HTA" solve instances/sat-uf20-01.txt --algo close --json
 # a file name that is not UTF-8 (0xff), and one with quotes and a tab
 bad=$(printf "$tmp/na\377me \"q\"\t.txt")
 cp instances/example.txt "$bad"
