@@ -110,6 +110,62 @@ static void test_real_roundtrip(void **state)
 }
 
 /* Each defect with the line and the message it must produce. */
+/* Task lines in task order go straight into the instance, others through
+ * records: the same instance either way, whatever the order (in order, a
+ * prefix in order then the rest reversed, all reversed). */
+static void test_line_orders(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 12);
+    for (int i = 0; i < 200; i++) {
+        hta_instance *a = random_instance(&r, 30, 12, 5, i % COST_MODELS);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        assert_int_equal(hta_instance_write(a, f, NULL), HTA_OK);
+        assert_int_equal(fclose(f), 0);
+        /* the task lines, in the order written */
+        char *lines[32];
+        int nl = 0;
+        size_t head = 0;
+        for (char *p = buf; *p; p = strchr(p, '\n') + 1) {
+            if (strncmp(p, "task ", 5) == 0) {
+                if (nl == 0)
+                    head = (size_t)(p - buf);
+                lines[nl++] = p;
+            }
+        }
+        assert_int_equal(nl, a->m);
+        int prefix = (int)hta_rng_below(&r, (uint64_t)nl + 1);
+        for (int variant = 0; variant < 2; variant++) {
+            char *text = malloc(len + 1);
+            assert_non_null(text);
+            memcpy(text, buf, head);
+            size_t at = head;
+            for (int k = 0; k < nl; k++) {
+                int j = variant == 0 ? (k < prefix ? k : nl - 1 - (k - prefix))
+                                     : nl - 1 - k;
+                size_t l = (size_t)(strchr(lines[j], '\n') + 1 - lines[j]);
+                memcpy(text + at, lines[j], l);
+                at += l;
+            }
+            /* what follows the task lines (names, racks), unchanged */
+            const char *rest = strchr(lines[nl - 1], '\n') + 1;
+            memcpy(text + at, rest, strlen(rest));
+            at += strlen(rest);
+            text[at] = '\0';
+            hta_instance *b = parse_text(text);
+            assert_true(hta_instance_equal(a, b));
+            hta_instance_free(b);
+            free(text);
+        }
+        free(buf);
+        hta_instance_free(a);
+    }
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -136,6 +192,10 @@ static void test_errors(void **state)
         {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem affine 2\n", 5, "expected w_rem affine <a> <b>, found end of line"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\n", 7, "expected a 'task' line for task 1, found end of file"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 0 1\n", 7, "expected one 'task' line per task, task id, found '0'"},
+        /* repeats after lines in task order, both ways of checking */
+        {"hta-instance 1\ntasks 3\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 1 1\ntask 0 1\n", 8, "expected one 'task' line per task, task id, found '0'"},
+        {"hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 1 0\ntask 1 1\n", 8, "expected one 'task' line per task, task id, found '1'"},
+        {"hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 2 0\ntask 1 1\n", 9, "expected a 'task' line for task 3, found end of file"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0 0\n", 6, "expected distinct servers on a task line, server id, found '0'"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 2\n", 6, "expected a server id in [0, 1], found '2'"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0\n", 6, "expected at least one server id, found end of line"},
@@ -355,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_parse_valid),
         cmocka_unit_test(test_affine),
         cmocka_unit_test(test_roundtrip_random),
+        cmocka_unit_test(test_line_orders),
         cmocka_unit_test(test_real_roundtrip),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_binary),
