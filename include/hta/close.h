@@ -1,16 +1,19 @@
 /* Gap closing: the decision "is there an assignment of makespan <= L?"
  * answered by search, for the L at which fsy and the flow bound part.
  *
- * With w_loc <= c = w_rem(r), a server running x local tasks has room for
- * j(x) remote ones (the most j with w_loc x + c j <= L), and an assignment
- * of makespan <= L with at most r remote tasks exists iff some vector of
- * local loads x (a b-matching of tasks to servers holding their blocks,
- * x_s <= L / w_loc) has sum_s g(x_s) >= m, g(x) = x + j(x).  The flow
- * bound is this with g replaced by its linear relaxation; what it misses
+ * With every remote task costing c >= w_loc, a server running x local
+ * tasks has room for j(x) remote ones (the most j with w_loc x + c j <=
+ * L), and an assignment of makespan <= L exists iff some vector of local
+ * loads x (a b-matching of tasks to servers holding their blocks, x_s <=
+ * L / w_loc) has sum_s g(x_s) >= m, g(x) = x + j(x): the uncovered tasks
+ * fill the slots, and any assignment's local counts are such an x.  With
+ * w_rem growing in r, an x with sum x >= m - r still gives an assignment
+ * for c = w_rem(r) (its remote tasks cost at most c).  The flow bound is
+ * the criterion with g replaced by its linear relaxation; what it misses
  * is the rounding of j, which hits every server whose x is not at a step
  * of j.  The search starts from a maximum cover at tau = floor(L / w_loc)
- * (the fewest remote tasks, r0, so c = w_rem(r0) holds throughout: no move
- * adds a remote task) and moves tasks along alternating paths from a
+ * (the fewest remote tasks, r0; c = w_rem(r0) holds throughout, as no
+ * move lowers sum x) and moves tasks along alternating paths from a
  * server that loses nothing by giving one (a step of j lies below x) or
  * from an uncovered task, to a server that gains by taking one: each path
  * raises sum g by one.  Each round is one breadth-first search over the
