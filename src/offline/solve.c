@@ -331,8 +331,8 @@ static hta_status run_ilp(run *s, hta_diag *d)
     return st;
 }
 
-/* 1 when every cost is an integer: makespans are then integers, and the
- * values between the bound and the best are L + 1, L + 2, ... */
+/* 1 when every cost is an integer: makespans are then integers, the
+ * bound rounds up and the bisection runs over integers. */
 static int integer_costs(const hta_instance *inst)
 {
     const hta_wrem *w = &inst->wrem;
@@ -347,7 +347,7 @@ static int integer_costs(const hta_instance *inst)
 }
 
 /* Gap closing: decides makespan <= the lower bound by search (close.h);
- * with integer costs, then the next values up to the best so far. */
+ * without an answer there, a bisection up to the best so far. */
 static hta_status run_close(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
