@@ -83,6 +83,11 @@ int hta_wrem_is_constant(const hta_wrem *w);
  * remote on one server), is finite, so that every load is.  O(1). */
 int hta_costs_finite(double w_loc, const hta_wrem *w, int64_t m);
 
+/* 1 when every load is computed exactly: integral costs (w_loc and every
+ * w_rem value) and loads below 2^53, so makespans are integers.  O(1)
+ * for affine costs, O(table) for a table. */
+int hta_instance_exact_costs(const hta_instance *inst);
+
 /* Reads an instance (format v1, README) from path ("-": stdin).  On failure
  * returns HTA_ERR_IO or HTA_ERR_INPUT with the diagnostic filled and *out
  * NULL.  The file is read in a stream; memory follows the lines read

@@ -17,6 +17,20 @@ double hta_wrem_at(const hta_wrem *w, int64_t r)
     return w->v[r < w->k ? r : w->k];
 }
 
+int hta_instance_exact_costs(const hta_instance *inst)
+{
+    const hta_wrem *w = &inst->wrem;
+    double top = hta_wrem_at(w, inst->m);
+    if (inst->w_loc != floor(inst->w_loc) || top * inst->m > 0x1p53)
+        return 0;
+    if (w->kind == HTA_WREM_AFFINE)
+        return w->a == floor(w->a) && w->b == floor(w->b);
+    for (int64_t i = 0; i <= w->k; i++)
+        if (w->v[i] != floor(w->v[i]))
+            return 0;
+    return 1;
+}
+
 int hta_wrem_is_constant(const hta_wrem *w)
 {
     if (w->kind == HTA_WREM_AFFINE)

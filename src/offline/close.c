@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hta/assign.h"
+#include "hta/check.h"
 #include "hta/maxcover.h"
 #include "hta/num.h"
 
@@ -242,8 +243,8 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
     while (k.U < m && hta_load(inst, k.U + 1, 0, 1.0) <= L)
         k.U++;
     k.cover = malloc((size_t)m * sizeof *k.cover);
-    k.x = calloc((size_t)n, sizeof *k.x);
-    k.nfree = calloc((size_t)n, sizeof *k.nfree);
+    k.x = malloc((size_t)n * sizeof *k.x);
+    k.nfree = malloc((size_t)n * sizeof *k.nfree);
     k.free_cur = malloc((size_t)n * sizeof *k.free_cur);
     k.par = malloc((size_t)n * sizeof *k.par);
     k.ptask = malloc((size_t)n * sizeof *k.ptask);
@@ -256,31 +257,21 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
         cl_free(&k);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
-    /* the start: a maximum cover with every server at most U */
-    if (k.U > 0) {
-        hta_maxcover *mc = NULL;
-        if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d)) !=
-                HTA_OK ||
-            (st = hta_maxcover_raise(mc, k.U, d)) != HTA_OK) {
-            hta_maxcover_free(mc);
-            cl_free(&k);
-            return st;
-        }
-        memcpy(k.cover, hta_maxcover_cover(mc), (size_t)m * sizeof *k.cover);
+    /* the start: a maximum cover with every server at most U (none when
+     * U = 0: the state of a new max-cover), its loads and free counts */
+    hta_maxcover *mc = NULL;
+    if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d)) !=
+            HTA_OK ||
+        (k.U > 0 && (st = hta_maxcover_raise(mc, k.U, d)) != HTA_OK)) {
         hta_maxcover_free(mc);
-    } else {
-        memset(k.cover, 0xff, (size_t)m * sizeof *k.cover);
+        cl_free(&k);
+        return st;
     }
-    int64_t covered = 0;
-    for (int32_t t = 0; t < m; t++) {
-        if (k.cover[t] >= 0) {
-            k.x[k.cover[t]]++;
-            covered++;
-        } else {
-            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
-                k.nfree[inst->task_srv[i]]++;
-        }
-    }
+    memcpy(k.cover, hta_maxcover_cover(mc), (size_t)m * sizeof *k.cover);
+    memcpy(k.x, hta_maxcover_loads(mc), (size_t)n * sizeof *k.x);
+    memcpy(k.nfree, hta_maxcover_free_counts(mc), (size_t)n * sizeof *k.nfree);
+    int64_t covered = hta_maxcover_size(mc);
+    hta_maxcover_free(mc);
     for (int32_t s = 0; s < n; s++)
         k.free_cur[s] = inst->srv_off[s];
     /* no move adds a remote task: w_rem(r0) bounds the cost throughout */
@@ -312,13 +303,10 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
             break; /* stuck: no path raises sum g */
     }
 #ifdef HTA_CHECKED
-    {
-        int64_t check = 0;
-        for (int32_t s = 0; s < n; s++)
-            check += g(&k, k.x[s]);
-        if (check != sum)
-            abort();
-    }
+    int64_t check = 0;
+    for (int32_t s = 0; s < n; s++)
+        check += g(&k, k.x[s]);
+    HTA_CHECK(check == sum);
 #endif
     res->end = sum;
     if (sum >= m) {

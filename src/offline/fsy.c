@@ -70,22 +70,6 @@ void hta_fsy_result_free(hta_fsy_result *res)
     res->f = NULL;
 }
 
-/* 1 when every load is computed exactly: integral costs and loads below
- * 2^53. */
-static int exact_costs(const hta_instance *inst)
-{
-    double top = hta_wrem_at(&inst->wrem, inst->m);
-    if (inst->w_loc != floor(inst->w_loc) || top * inst->m > 0x1p53)
-        return 0;
-    if (inst->wrem.kind == HTA_WREM_AFFINE)
-        return inst->wrem.a == floor(inst->wrem.a) &&
-               inst->wrem.b == floor(inst->wrem.b);
-    for (int64_t i = 0; i <= inst->wrem.k; i++)
-        if (inst->wrem.v[i] != floor(inst->wrem.v[i]))
-            return 0;
-    return 1;
-}
-
 /* Rule (5): bounds on the real makespan of B^tau from the counts. */
 static void balance_bounds(const hta_instance *inst, const int32_t *loads,
                            const int32_t *nfree, const int64_t *q, int64_t u,
@@ -229,7 +213,7 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     const hta_instance *inst = w->inst;
     hta_fsy_result *res = w->res;
     covers cv;
-    double margin = exact_costs(inst) ? 0.0 : 16 * DBL_EPSILON;
+    double margin = hta_instance_exact_costs(inst) ? 0.0 : 16 * DBL_EPSILON;
     hta_status st = covers_new(inst, w->opts->engine, &cv, d);
     hta_maxcover *mc = cv.mc;
     if (st == HTA_OK)

@@ -331,19 +331,18 @@ static hta_status run_ilp(run *s, hta_diag *d)
     return st;
 }
 
-/* 1 when every cost is an integer: makespans are then integers, the
- * bound rounds up and the bisection runs over integers. */
-static int integer_costs(const hta_instance *inst)
+/* The flow bound into res, unless fsy already gave it. */
+static hta_status flow_bound(run *s, hta_diag *d)
 {
-    const hta_wrem *w = &inst->wrem;
-    if (inst->w_loc != floor(inst->w_loc))
-        return 0;
-    if (w->kind == HTA_WREM_AFFINE)
-        return w->a == floor(w->a) && w->b == floor(w->b);
-    for (int64_t i = 0; i <= w->k; i++)
-        if (w->v[i] != floor(w->v[i]))
-            return 0;
-    return 1;
+    if (s->have_flow)
+        return HTA_OK;
+    double lb;
+    hta_status st = hta_bound_flow_compute(s->inst, &lb, d);
+    if (st == HTA_OK) {
+        hta_solve_bound(s->res, lb, "flow");
+        s->have_flow = 1;
+    }
+    return st;
 }
 
 /* Gap closing: decides makespan <= the lower bound by search (close.h);
@@ -355,13 +354,8 @@ static hta_status run_close(run *s, hta_diag *d)
     hta_row *row = add_row(s, HTA_ALGO_CLOSE);
     double t0 = hta_clock_now();
     hta_status st = HTA_OK;
-    if (!s->have_flow) {
-        double lb;
-        if ((st = hta_bound_flow_compute(s->inst, &lb, d)) != HTA_OK)
-            return st;
-        hta_solve_bound(res, lb, "flow");
-        s->have_flow = 1;
-    }
+    if ((st = flow_bound(s, d)) != HTA_OK)
+        return st;
     double bound = res->lower_bound, best = res->best_span;
     char b[32];
     hta_format_real(b, bound);
@@ -380,8 +374,9 @@ static hta_status run_close(run *s, hta_diag *d)
         free(keep);
         return OOM(d);
     }
-    /* With integer costs makespans are integers: the bound rounds up. */
-    int step = integer_costs(s->inst);
+    /* With exact integer costs makespans are integers: the bound rounds
+     * up, and the bisection runs over integers. */
+    int step = hta_instance_exact_costs(s->inst);
     double L0 = step ? ceil(bound - 1e-9) : bound;
     if (step && L0 > bound) {
         hta_solve_bound(res, L0, "flow, rounded up");
@@ -491,11 +486,8 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
             break;
         }
     }
-    if (st == HTA_OK && !s.have_flow) {
-        double lb;
-        if ((st = hta_bound_flow_compute(inst, &lb, d)) == HTA_OK)
-            hta_solve_bound(res, lb, "flow");
-    }
+    if (st == HTA_OK)
+        st = flow_bound(&s, d);
     /* every assignment is at least every lower bound */
     for (int i = 0; st == HTA_OK && i < res->nrows; i++)
         assert(!res->rows[i].has_value ||
