@@ -14,7 +14,7 @@ WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 HTA_CPPFLAGS = -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 # Evaluated when used, so a recursive make sees packages `deps` installed.
 DEPCFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags igraph))
-DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lm
+DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm
 CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
              $(DEPCFLAGS)
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
@@ -31,7 +31,7 @@ HEADERS = $(wildcard include/hta/*.h src/*/*.h tests/unit/*.h)
 STAMP   = $(BUILD)/flags.stamp
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-close bench-capacity bench-flowtime bench-sim experiments valgrind fuzz install install-strip \
+        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -46,6 +46,7 @@ help:
 	@echo "make bench       fsy benchmark (figures printed, nothing asserted)"
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
 	@echo "make bench-close     gap closing (fsy,close) on 10^3..10^6-task families"
+	@echo "make bench-exact     hta exact vs GLPK vs CBC, 60 s each (SAT reductions, Zipf)"
 	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
@@ -134,6 +135,10 @@ bench-close: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_close.sh $(BUILD)
 
+bench-exact: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_exact.sh $(BUILD)
+
 bench-capacity: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_capacity.sh $(BUILD)
@@ -187,7 +192,7 @@ $(BUILD)/hta.pc: Makefile src/cli/main.c $(BUILD)/prefix.stamp
 	    'Name: hta' \
 	    'Description: task assignment with data locality (library of the hta tool)' \
 	    'Version: $(VERSION)' 'Requires: igraph' \
-	    'Libs: -L$${libdir} -lhta -lglpk -lm' 'Cflags: -I$${includedir}' >$@
+	    'Libs: -L$${libdir} -lhta -lglpk -lcadical -lstdc++ -lm' 'Cflags: -I$${includedir}' >$@
 
 install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/hta.1 $(BUILD)/hta.pc
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \

@@ -5,7 +5,7 @@
 # one; otherwise it prints the exact apt-get line to run and exits 1.
 # usage: scripts/deps.sh build|test|bench|fuzz|fresh-box
 set -eu
-build="gcc make pkg-config libigraph-dev libglpk-dev scdoc"
+build="gcc g++ make pkg-config libigraph-dev libglpk-dev libcadical-dev scdoc"
 test="$build libcmocka-dev picosat valgrind python3 python3-jsonschema bash-completion"
 bench="$test coinor-cbc gnuplot-nox hyperfine time parallel"
 fuzz="$test clang libclang-rt-dev"

@@ -14,7 +14,7 @@ mkdir -p "$build"
 srcs=$(ls src/*/*.c | grep -v "^src/cli/")
 flags="-g -O1 -std=c11 -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(pkg-config --cflags igraph) -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=undefined"
 for t in $targets; do
-    clang $flags -DTARGET_$t=1 tests/fuzz/fuzz.c $srcs $(pkg-config --libs igraph) -lglpk -lm -o "$build/fuzz-$t"
+    clang $flags -DTARGET_$t=1 tests/fuzz/fuzz.c $srcs $(pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm -o "$build/fuzz-$t"
 done
 for t in $targets; do
     # seeds: the tracked corpus of the target (solve: the instance

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hta/fsy.h"
 #include "hta/ilp.h"
@@ -23,10 +24,13 @@ typedef enum hta_algo {
     HTA_ALGO_FSY,  /* max-cover + bal-assign, Algorithm 2 */
     HTA_ALGO_ILP,  /* exact optimum by GLPK */
     HTA_ALGO_BRUTE, /* exhaustive search */
-    HTA_ALGO_CLOSE  /* gap closing: makespan <= the bound, by search */
+    HTA_ALGO_CLOSE, /* gap closing: makespan <= the bound, by search */
+    HTA_ALGO_SAT,   /* makespan <= L decided by CaDiCaL (satdec.h) */
+    HTA_ALGO_EXACT  /* the portfolio: close, ilp, sat (one row each) */
 } hta_algo;
 
-/* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute", "close". */
+/* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute", "close",
+ * "sat", "exact". */
 extern const char *const hta_algo_names[];
 
 typedef struct hta_solve_opts {
@@ -49,6 +53,7 @@ typedef struct hta_solve_opts {
     int ilp_plain;      /* no incumbent, no bound (benchmarks) */
     hta_ilp_model model;
     const char *write_lp; /* file name for the LP model, or NULL */
+    FILE *write_cnf;      /* sat: the CNF of makespan <= the bound */
     /* Polled by the long searches (ilp, brute): non-zero stops them with
      * their best so far. */
     volatile sig_atomic_t *stop;
@@ -62,9 +67,11 @@ typedef struct hta_solve_opts {
 void hta_solve_opts_default(hta_solve_opts *o);
 
 typedef struct hta_row {
-    char algorithm[16]; /* rr, fsy, ilp, brute, close */
+    char algorithm[16]; /* rr, fsy, ilp, brute, close, sat */
     char status[24];    /* ok, optimal, feasible, time_limit, skipped,
-                           interrupted, undecided (close: no answer) */
+                           interrupted, undecided (close: no answer),
+                           bound (sat: no assignment below the best; the
+                           row has no value, the lower bound rose) */
     int has_value;      /* 0: no assignment (skipped, stopped) */
     double makespan;
     int64_t local, remote;
@@ -85,6 +92,7 @@ typedef struct hta_solve_result {
     double best_span; /* its makespan (INFINITY without one) */
     int interrupted;  /* opts->stop was raised during the run */
     int lp_written;   /* opts->write_lp was written (ilp ran far enough) */
+    int cnf_written;  /* opts->write_cnf was written (sat decided) */
 } hta_solve_result;
 
 /* Runs opts->algos in order on inst, then the flow bound if fsy did not

@@ -19,12 +19,14 @@
 #define M_ILP (1u << HTA_ALGO_ILP)
 #define M_BRUTE (1u << HTA_ALGO_BRUTE)
 #define M_CLOSE (1u << HTA_ALGO_CLOSE)
-static const char *const mode_names[] = {"--algo rr", "--algo fsy",
-                                         "--algo ilp", "--algo brute",
-                                         "--algo close"};
+#define M_SAT (1u << HTA_ALGO_SAT)
+#define M_EXACT (1u << HTA_ALGO_EXACT)
+static const char *const mode_names[] = {
+    "--algo rr",    "--algo fsy", "--algo ilp",  "--algo brute",
+    "--algo close", "--algo sat", "--algo exact"};
 
 static const cli_opt options[] = {
-    {"algo", 0, OPT_ENUMS, 0, 0, 0, 1, 5, "rr|fsy|ilp|brute|close", 0,
+    {"algo", 0, OPT_ENUMS, 0, 0, 0, 1, 5, "rr|fsy|ilp|brute|close|sat|exact", 0,
      "LIST",
      "algorithms to run, in this order (default rr,fsy):\n"
      "rr     round robin (Algorithm 1)\n"
@@ -32,7 +34,12 @@ static const cli_opt options[] = {
      "ilp    exact optimum by GLPK\n"
      "brute  exhaustive search, tiny instances only\n"
      "close  gap closing: an assignment of makespan <= the lower\n"
-     "       bound by search (any size; only a yes is an answer)"},
+     "       bound by search (any size; only a yes is an answer)\n"
+     "sat    makespan <= bound, bound + 1, ... decided by CaDiCaL:\n"
+     "       a yes is the optimum, a no raises the bound (constant\n"
+     "       integer w_rem >= w_loc)\n"
+     "exact  close, then ilp (3/4 of the time left) and sat (the\n"
+     "       rest), each while the best is not proven (one row each)"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",
@@ -46,13 +53,18 @@ static const cli_opt options[] = {
      "print tau, f(tau), w_rem^alpha, L^B per tau on stderr"},
     {"literal-balance", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
      "bal-assign task by task (the reference; slow)"},
-    {"time-limit", 0, OPT_REAL, 0, 1e9, 0, 0, 0, NULL, M_ILP | M_CLOSE, "S",
-     "ilp, close: stop after S seconds (default 60)"},
-    {"ilp-max-tasks", 0, OPT_INT, 1, 2147483646, 0, 0, 0, NULL, M_ILP, "M",
+    {"time-limit", 0, OPT_REAL, 0, 1e9, 0, 0, 0, NULL,
+     M_ILP | M_CLOSE | M_SAT | M_EXACT, "S",
+     "ilp, close, sat: each stops after S seconds (default 60)"},
+    {"ilp-max-tasks", 0, OPT_INT, 1, 2147483646, 0, 0, 0, NULL,
+     M_ILP | M_EXACT, "M",
      "ilp: skip instances of more than M tasks (default 20000)"},
-    {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP, NULL,
+    {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP | M_EXACT, NULL,
      "ilp: GLPK's progress on stderr"},
-    {"write-lp", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_ILP, "FILE",
+    {"write-cnf", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_SAT | M_EXACT, "FILE",
+     "sat: the CNF (DIMACS) of makespan <= the bound, for another\n"
+     "solver to re-check (unsatisfiable: the bound is not reachable)"},
+    {"write-lp", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_ILP | M_EXACT, "FILE",
      "ilp: the model of the first w_rem piece in CPLEX LP format,\n"
      "L free (no incumbent cutoff); for a constant w_rem it is the\n"
      "whole problem (its first line says which)"},
@@ -75,7 +87,7 @@ static const cli_opt options[] = {
 static const cli_spec spec = {
     "solve", "INSTANCE [options]",
     "Runs the algorithms of LIST and prints one row each, a lower bound on\n"
-    "the optimum and the gaps.  Ctrl-C stops ilp, brute and close with\n"
+    "the optimum and the gaps.  Ctrl-C stops ilp, brute, close and sat with\n"
     "the best so far (status interrupted, exit 130).  Outputs are written\n"
     "only when every step succeeded.\n",
     options, (int)(sizeof options / sizeof options[0]), 1, 1, mode_names};
@@ -130,8 +142,9 @@ static int read_options(const cli_args *a, hta_solve_opts *o)
     return 1;
 }
 
-static const char *const out_names[] = {"output", "plot", "write-lp"};
-enum { OUT_ASSIGN, OUT_PLOT, OUT_LP, NOUT };
+static const char *const out_names[] = {"output", "plot", "write-lp",
+                                        "write-cnf"};
+enum { OUT_ASSIGN, OUT_PLOT, OUT_LP, OUT_CNF, NOUT };
 
 /* Every output can be written, is not the input, and no two outputs are
  * the same file.  Exit code, 0 when all is well. */
@@ -227,6 +240,12 @@ int cmd_solve(int argc, char **argv)
         out[OUT_LP].f = NULL;
         opts.write_lp = hta_outfile_name(&out[OUT_LP]);
     }
+    const char *cnf = cli_str(&args, "write-cnf");
+    if (cnf) {
+        if ((st = hta_outfile_open(&out[OUT_CNF], cnf, &d)) != HTA_OK)
+            goto cleanup;
+        opts.write_cnf = out[OUT_CNF].f;
+    }
     st = hta_solve(inst, &opts, &res, &d);
     cli_progress_end(&progress);
     if (st != HTA_OK)
@@ -242,6 +261,12 @@ int cmd_solve(int argc, char **argv)
     if (lp && !res.lp_written) {
         code = cli_usage_error(&args, "--write-lp: no model was built (%s)",
                                why_none(&res));
+        goto cleanup;
+    }
+    if (cnf && !res.cnf_written) {
+        code = cli_usage_error(&args, "--write-cnf: no CNF was built (the "
+                                      "best met the bound, or sat did not "
+                                      "apply)");
         goto cleanup;
     }
     if ((assign &&

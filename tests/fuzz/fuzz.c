@@ -3,8 +3,9 @@
  * get the input through a private temporary file.  Every input must be
  * either accepted or refused with a diagnostic; sanitizers catch the
  * rest.  The algorithm targets run what parsed: solve (rr, fsy, brute
- * when tiny; every assignment evaluated, fsy within Theorem 5.4's bound
- * of brute force), capacity (both methods agree) and jobs (every policy's
+ * and sat when tiny; every assignment evaluated, fsy within Theorem 5.4's
+ * bound of brute force, sat's optimum or raised bound equal to brute
+ * force's optimum), capacity (both methods agree) and jobs (every policy's
  * schedule passes the checker with the flow times it reports, SRPT below
  * every policy, the exact program between them on tiny traces) and
  * slots (every slot costs its node's H, sorted; a short placement run of
@@ -94,8 +95,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.algos[0] = HTA_ALGO_RR;
         o.algos[1] = HTA_ALGO_FSY;
         o.nalgos = 2;
-        if (hta_brute_fits(inst) && inst->m <= 8)
+        int brute = hta_brute_fits(inst) && inst->m <= 8;
+        if (brute) {
             o.algos[o.nalgos++] = HTA_ALGO_BRUTE;
+            o.algos[o.nalgos++] = HTA_ALGO_SAT;
+        }
         hta_solve_result r;
         if (hta_solve(inst, &o, &r, &d) != HTA_OK || !r.best)
             abort();
@@ -110,7 +114,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (r.rows[i].has_value &&
                 r.rows[i].makespan < r.lower_bound * (1 - 1e-12))
                 abort();
-        if (r.nrows == 3 && strcmp(r.rows[2].status, "optimal") == 0 &&
+        /* sat against brute force: its optimum, or the bound raised to
+         * it */
+        if (brute && strcmp(r.rows[2].status, "optimal") == 0 &&
+            ((strcmp(r.rows[3].status, "optimal") == 0 &&
+              r.rows[3].makespan != r.rows[2].makespan) ||
+             (strcmp(r.rows[3].status, "bound") == 0 &&
+              r.lower_bound != r.rows[2].makespan)))
+            abort();
+        if (brute && strcmp(r.rows[2].status, "optimal") == 0 &&
             r.rows[1].makespan > r.rows[2].makespan + r.guarantee +
                                      1e-9 * r.rows[2].makespan)
             abort();

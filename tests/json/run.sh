@@ -43,6 +43,10 @@ run solve "$HTA" solve instances/example.txt --algo ilp --ilp-max-tasks 1 --json
 run solve "$HTA" solve instances/example.txt --algo rr --rr-runs 5 --json
 run solve "$HTA" solve instances/zipf-1k.txt --algo fsy,close --json
 run solve "$HTA" solve instances/sat-uf20-01.txt --algo close --json
+printf 'p cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n' >"$tmp/u2.cnf"
+"$HTA" gen sat "$tmp/u2.cnf" -o "$tmp/u2.txt"
+run solve "$HTA" solve "$tmp/u2.txt" --algo fsy,sat --json
+run solve "$HTA" solve "$tmp/u2.txt" --algo rr,exact --json
 # a file name that is not UTF-8 (0xff), and one with quotes and a tab
 bad=$(printf "$tmp/na\377me \"q\"\t.txt")
 cp instances/example.txt "$bad"

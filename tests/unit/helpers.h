@@ -30,8 +30,10 @@ static inline hta_status brute_opt(const hta_instance *inst, int32_t *best,
     return st;
 }
 
-/* Cost models drawn by random_instance. */
-enum { COST_CONSTANT, COST_TABLE, COST_AFFINE, COST_MODELS };
+/* Cost models drawn by random_instance; COST_INTEGER (one integer w_rem
+ * in [w_loc, 3 w_loc], w_loc in 1..3) is asked for by name only. */
+enum { COST_CONSTANT, COST_TABLE, COST_AFFINE, COST_MODELS,
+       COST_INTEGER = COST_MODELS };
 
 /* A random instance: m in [1, max_m], n in [1, max_n], each task a random
  * non-empty set of servers (at most max_rep), costs of the given model. */
@@ -74,6 +76,13 @@ static inline hta_instance *random_instance(hta_rng *r, int max_m, int max_n,
         v[0] = w_loc * (1.0 + (double)hta_rng_below(r, 3) * 0.5);
         for (int64_t i = 1; i <= w.k; i++)
             v[i] = v[i - 1] + (double)hta_rng_below(r, 3) * 0.5;
+        w.v = v;
+        break;
+    case COST_INTEGER:
+        w_loc = (double)(1 + hta_rng_below(r, 3));
+        w.kind = HTA_WREM_TABLE;
+        w.k = 0;
+        v[0] = w_loc + (double)hta_rng_below(r, (uint64_t)(2 * w_loc + 1));
         w.v = v;
         break;
     default:

@@ -1,0 +1,92 @@
+/* The decision "is there an assignment of makespan <= L?" by a SAT solver
+ * (CaDiCaL), exact both ways: a yes comes with an assignment (re-evaluated
+ * by the evaluator), a no is a proof, and the CNF can be written for
+ * another solver to re-check.
+ *
+ * It applies when w_rem is one value c >= w_loc and the costs and L are
+ * integers (hta_instance_exact_costs).  Then, with U = floor(L / w_loc)
+ * and g(k) = k + floor((L - w_loc k) / c) (a server running k local tasks
+ * has room for g(k) - k remote ones), an assignment of makespan <= L
+ * exists iff some b-matching of tasks to servers holding their blocks
+ * (k_s <= U) has sum_s g(k_s) >= m (close.h).  Multiplied by c:
+ *   c g(k) = (c - w_loc) k + L - r(k),  r(k) = (L - w_loc k) mod c,
+ * so the criterion reads, with M the maximum b-matching at U,
+ *   (c - w_loc) (M - sum k) + sum_s r(k_s) <= S = (c - w_loc) M + n L - c m.
+ * M - sum k is not local, but a minimum vertex cover (C_T tasks, C_S
+ * servers, |C_T| + U |C_S| = M, every placement pair touches it) splits
+ * it into terms of single tasks, servers and pairs (König):
+ *   M - sum k = #(C_T tasks not local) + sum_{s in C_S} (U - k_s)
+ *             + #(local pairs between C_T and C_S).
+ * The encoding is this "deficit" form: every term is a literal of small
+ * weight, and they must sum to at most S, the slack of the flow bound.
+ * Where the bound is nearly tight (S of a few units, the instances fsy
+ * and the search leave one unit short) the sum propagates at once: most
+ * literals are forced false.  Per server, one cardinality network over
+ * its placement pairs (both directions, truncated at U + 1) gives
+ * [k_s >= v]; per task, at most one local server; the deficit sum is one
+ * more cardinality network (one direction) truncated at S + 1.
+ *
+ * Measured and not kept (uf20-01's reduction at L = 3, and an 8-variable
+ * unsatisfiable one): sum_s g(k_s) >= m as one at-least constraint, by a
+ * sorting network or a totalizer over the servers in id order; neither
+ * decides the 8-variable reduction in 120 s.  The reductions need a
+ * counting argument per variable gadget (at most omega hosts in a ring of
+ * 2 omega servers) that a flat cardinality constraint hides.
+ *
+ * Ownership: the caller owns assign (m entries) and the FILE.
+ */
+#ifndef HTA_SATDEC_H
+#define HTA_SATDEC_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hta/diag.h"
+#include "hta/instance.h"
+
+/* The most literals (with clause ends) a CNF may have: 4 bytes each here,
+ * more inside CaDiCaL (Zipf s = 1.5, 10^4 tasks: 1.27*10^7 literals, 0.68
+ * GB resident after 1 s of search, 1.1 GB after 100 s), so about 2-3 GB
+ * at the cap.  CaDiCaL ends the process when it runs out of memory; the
+ * cap keeps it far from that on this kind of machine. */
+#define HTA_SATDEC_MAX_LITS 25000000LL
+
+typedef struct hta_satdec_opts {
+    double time_limit;           /* seconds */
+    volatile sig_atomic_t *stop; /* polled by the solver, or NULL */
+    int64_t max_lits;            /* 0: HTA_SATDEC_MAX_LITS */
+    FILE *cnf;                   /* DIMACS of the decision, or NULL */
+} hta_satdec_opts;
+
+typedef enum hta_satdec_answer {
+    HTA_SATDEC_YES,     /* assign has makespan <= L */
+    HTA_SATDEC_NO,      /* proof: no assignment has makespan <= L */
+    HTA_SATDEC_UNKNOWN, /* time limit or stop flag */
+    HTA_SATDEC_NA       /* does not apply (why says which condition) */
+} hta_satdec_answer;
+
+typedef struct hta_satdec_result {
+    hta_satdec_answer answer;
+    double makespan;       /* the assignment's (evaluator), on a yes */
+    int64_t slack;         /* S above, after constant deficits */
+    int64_t cover_tasks;   /* |C_T| */
+    int64_t cover_servers; /* |C_S| */
+    int64_t vars, clauses; /* the CNF (0 when no CNF was needed) */
+    double seconds_encode, seconds_solve;
+    char why[160];         /* NA: the reason; NO without a CNF: why */
+} hta_satdec_result;
+
+/* Decides makespan <= L as above.  O(|E| log^2 U) clauses for the servers,
+ * O(|E| log^2 S) for the deficit sum, then the solver.  HTA_ERR_* only for
+ * failures (out of memory, a write error on cnf); an answer of any kind is
+ * HTA_OK. */
+hta_status hta_satdec_decide(const hta_instance *inst, double L,
+                             const hta_satdec_opts *opts, int32_t *assign,
+                             hta_satdec_result *res, hta_diag *d);
+
+/* 1 when the decision applies to inst (constant w_rem >= w_loc, integer
+ * costs); otherwise 0 and the reason in why (160 bytes). */
+int hta_satdec_applies(const hta_instance *inst, char *why, size_t size);
+
+#endif

@@ -1,0 +1,83 @@
+#!/bin/sh
+# Exact solving side by side, one time limit for all: hta --algo
+# fsy,exact (close, then the SAT decision, then GLPK), hta --algo fsy,ilp
+# (GLPK with fsy's incumbent and the flow bound), and COIN-OR CBC on the
+# compact model written by --write-lp.  Status, wall seconds, makespan.
+# Instances: the bundled suite's exact-size ones, 3SAT reductions (SATLIB
+# uf20-01, uf50-01, uuf50-01 from ../shared/data/satlib when present,
+# the bundled random ones), HDFS-like placements (Zipf s = 1, 1.5,
+# uniform; 10^3, 10^4 tasks; w_rem 3).  Figures only, nothing asserted.
+# usage: scripts/bench_exact.sh [BUILD] [SECONDS]
+set -u
+build=${1:-build}
+limit=${2:-60}
+hta=$build/hta
+dir=$build/bench/exact
+mkdir -p "$dir"
+
+# status (and the row that proved: the one with status optimal or bound,
+# else the best row when it meets the lower bound), wall seconds, makespan
+run_hta() { # file algos
+    start=$(date +%s.%N)
+    out=$(timeout $((limit * 4 + 30)) "$hta" solve "$1" --algo "$2" --time-limit "$limit" --json -q 2>/dev/null)
+    end=$(date +%s.%N)
+    res=$(printf '%s' "$out" | python3 -c '
+import json, sys
+try:
+    r = json.load(sys.stdin)
+except ValueError:
+    print("error -"); sys.exit()
+b = r["best"]
+if b is None:
+    print("open -"); sys.exit()
+by = [x["algorithm"] for x in r["results"] if x["status"] in ("optimal", "bound")]
+by = by[0] if by else b["algorithm"] + ",bound"
+print(("optimal(%s)" % by if b["proven_optimal"] else "open"), b["makespan"])' 2>/dev/null)
+    set -- ${res:-error -}
+    printf '%-16s %6.2f %-6s' "$1" "$(awk "BEGIN { print $end - $start }")" "$2"
+}
+
+run_cbc() { # file
+    lp=$dir/cbc.lp
+    rm -f "$lp"
+    "$hta" solve "$1" --algo ilp --ilp-plain --time-limit 0 --ilp-max-tasks 2147483646 --write-lp "$lp" -q >/dev/null 2>&1
+    start=$(date +%s.%N)
+    out=$(timeout $((limit * 4 + 30)) cbc "$lp" -sec "$limit" -solve -quit 2>&1)
+    end=$(date +%s.%N)
+    case "$out" in
+    *"Optimal solution found"*) st=optimal ;;
+    *"Stopped on time"*) st=time_limit ;;
+    *) st=other ;;
+    esac
+    obj=$(printf '%s' "$out" | sed -n 's/^Objective value: *\([0-9.e+-]*\).*/\1/p' | head -n 1)
+    printf '%-14s %6.2f %-6s' "$st" "$(awk "BEGIN { print $end - $start }")" "${obj:--}"
+}
+
+files=""
+for f in instances/*.txt; do
+    case $f in *fsck*) continue ;; esac
+    files="$files $f"
+done
+satlib=../shared/data/satlib
+for b in uf20-01 uf50-01 uuf50-01; do
+    [ -f "$satlib/$b.cnf" ] || continue
+    [ -f "$dir/sat-$b.txt" ] || "$hta" gen sat "$satlib/$b.cnf" -o "$dir/sat-$b.txt"
+    files="$files $dir/sat-$b.txt"
+done
+# 0: uniform (no --zipf)
+for spec in "1000 10 1" "1000 10 1.5" "1000 10 0" "10000 100 1" "10000 100 1.5" "10000 100 0"; do
+    set -- $spec
+    f=$dir/hdfs-$1-z$3.txt
+    case $3 in 0) skew="" ;; *) skew="--zipf $3" ;; esac
+    [ -f "$f" ] || "$hta" gen hdfs --tasks "$1" --servers "$(($1 / $2))" $skew --w-rem 3 --seed 1 -o "$f"
+    files="$files $f"
+done
+echo "time limit ${limit}s per engine; status (the engine that proved), wall seconds, makespan"
+printf '%-26s %-30s %-30s %-28s\n' instance "hta fsy,exact" "hta fsy,ilp (GLPK)" "cbc on the LP"
+for f in $files; do
+    printf '%-26s ' "$(basename "$f" .txt)"
+    run_hta "$f" fsy,exact; printf ' | '
+    run_hta "$f" fsy,ilp; printf ' | '
+    run_cbc "$f"
+    echo
+done

@@ -1,0 +1,1 @@
+cd "$TMP" && printf 'p cnf 3 4\n1 2 3 0\n-1 -2 0\n-2 -3 0\n2 0\n' >f.cnf && $HTA gen sat f.cnf -o f.txt && $HTA solve f.txt --algo rr,exact --ilp-max-tasks 100 --no-timing -o a.txt && $HTA eval f.txt a.txt | head -n 1 && $HTA decode f.cnf a.txt

@@ -1,0 +1,1 @@
+cd "$TMP" && printf 'p cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n' >u2.cnf && $HTA gen sat u2.cnf -o u2.txt && $HTA solve u2.txt --algo fsy,sat --no-timing --write-cnf d.cnf && head -n 2 d.cnf && picosat d.cnf | head -n 1

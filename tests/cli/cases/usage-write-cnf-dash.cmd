@@ -1,0 +1,1 @@
+$HTA solve instances/example.txt --algo sat --write-cnf -

@@ -1,0 +1,1 @@
+$HTA solve instances/example.txt --algo fsy --write-cnf x.cnf

@@ -1,0 +1,295 @@
+/* The SAT decision (satdec.h): both answers against brute force on tiny
+ * instances with integer costs, the written CNF against picosat, and the
+ * optimum against GLPK's on mid-size HDFS-like instances (the step below
+ * it decided unsatisfiable by CaDiCaL, and by GLPK's proof of the same
+ * optimum). */
+#include "helpers.h"
+
+#include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hta/cnf.h"
+#include "hta/reduce.h"
+#include "hta/satdec.h"
+#include "hta/solve.h"
+
+static hta_satdec_result decide(const hta_instance *inst, double L,
+                                int32_t *a, FILE *cnf)
+{
+    hta_satdec_opts o = {60, NULL, 0, cnf};
+    hta_satdec_result res;
+    hta_diag d;
+    if (hta_satdec_decide(inst, L, &o, a, &res, &d) != HTA_OK)
+        fail_msg("satdec: %s", d.msg);
+    return res;
+}
+
+/* picosat's exit code on the CNF in path: 10 SAT, 20 UNSAT. */
+static int picosat(const char *path)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "picosat %s >/dev/null 2>&1", path);
+    int rc = system(cmd);
+    assert_true(rc != -1 && WIFEXITED(rc));
+    return WEXITSTATUS(rc);
+}
+
+/* Yes at the optimum (with an assignment within it), no one below it, on
+ * 1500 tiny instances (brute force); every 10th CNF re-checked by
+ * picosat, at the optimum and below. */
+static void test_against_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 4242);
+    int32_t a[8], opt[8];
+    int nos = 0, searched = 0, rechecked = 0;
+    char path[] = "/tmp/hta-satdec-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (int i = 0; i < 1500; i++) {
+        hta_instance *inst = random_instance(&r, 8, 4, 3, COST_INTEGER);
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        int check = i % 10 == 0;
+        FILE *f = check ? fopen(path, "w") : NULL;
+        hta_satdec_result yes = decide(inst, lo, a, f);
+        if (f)
+            assert_int_equal(fclose(f), 0);
+        if (yes.answer != HTA_SATDEC_YES)
+            fail_msg("instance %d: no at the optimum %g (%s)", i, lo,
+                     yes.why);
+        assert_true(evaluate(inst, a, NULL) <= lo);
+        assert_true(yes.makespan == evaluate(inst, a, NULL));
+        if (check)
+            assert_int_equal(picosat(path), 10);
+        if (lo >= 1) {
+            f = check ? fopen(path, "w") : NULL;
+            hta_satdec_result no = decide(inst, lo - 1, a, f);
+            if (f)
+                assert_int_equal(fclose(f), 0);
+            if (no.answer != HTA_SATDEC_NO)
+                fail_msg("instance %d: not no below the optimum %g", i, lo);
+            if (check) {
+                assert_int_equal(picosat(path), 20);
+                rechecked++;
+            }
+            nos++;
+            searched += no.slack >= 0; /* not the flow bound's no */
+        }
+        assert_int_equal(decide(inst, lo + 1, a, NULL).answer,
+                         HTA_SATDEC_YES);
+        hta_instance_free(inst);
+    }
+    unlink(path);
+    print_message("%d proofs of no below the optimum (%d by the solver, "
+                  "the others by the flow bound's slack), %d re-checked by "
+                  "picosat\n", nos, searched, rechecked);
+    assert_true(nos >= 1400 && searched >= 100 && rechecked >= 140);
+}
+
+/* Where it does not apply it says why and decides nothing. */
+static void test_not_applicable(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 5);
+    int32_t a[8];
+    for (int model = COST_TABLE; model <= COST_AFFINE; model++) {
+        int na = 0;
+        for (int i = 0; i < 40; i++) {
+            hta_instance *inst = random_instance(&r, 6, 3, 2, model);
+            char why[160];
+            if (!hta_satdec_applies(inst, why, sizeof why)) {
+                hta_satdec_result res = decide(inst, 10, a, NULL);
+                assert_int_equal(res.answer, HTA_SATDEC_NA);
+                assert_string_equal(res.why, why);
+                na++;
+            }
+            hta_instance_free(inst);
+        }
+        assert_true(na > 0);
+    }
+    hta_instance *inst = random_instance(&r, 6, 3, 2, COST_INTEGER);
+    hta_satdec_result res = decide(inst, 2.5, a, NULL);
+    assert_int_equal(res.answer, HTA_SATDEC_NA);
+    res = decide(inst, NAN, a, NULL);
+    assert_int_equal(res.answer, HTA_SATDEC_NA);
+    hta_instance_free(inst);
+}
+
+/* 1000 tasks on 100 servers, Zipf s = 1, w_rem 3: fsy then sat against
+ * fsy then GLPK; the same proven optimum, and sat's no one below it. */
+static void test_against_ilp(void **state)
+{
+    (void)state;
+    int gaps = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        hta_instance *inst = hdfs_instance(1000, 100, 3, 1.0, 3.0, seed);
+        hta_solve_result rs, ri;
+        hta_solve_opts o;
+        hta_diag d;
+        hta_solve_opts_default(&o);
+        o.algos[0] = HTA_ALGO_FSY;
+        o.algos[1] = HTA_ALGO_SAT;
+        o.nalgos = 2;
+        if (hta_solve(inst, &o, &rs, &d) != HTA_OK)
+            fail_msg("solve: %s", d.msg);
+        o.algos[1] = HTA_ALGO_ILP;
+        if (hta_solve(inst, &o, &ri, &d) != HTA_OK)
+            fail_msg("solve: %s", d.msg);
+        const hta_row *fsy = &rs.rows[0], *sat = &rs.rows[1],
+                      *ilp = &ri.rows[1];
+        assert_string_equal(ilp->status, "optimal");
+        assert_true(hta_solve_proven(&rs));
+        assert_true(rs.best_span == ilp->makespan);
+        if (fsy->makespan > ilp->makespan) {
+            gaps++;
+            assert_string_equal(sat->status, "optimal");
+            assert_true(sat->makespan == ilp->makespan);
+            int32_t *a = malloc(1000 * sizeof *a);
+            assert_non_null(a);
+            assert_int_equal(decide(inst, ilp->makespan - 1, a, NULL).answer,
+                             HTA_SATDEC_NO);
+            free(a);
+        } else {
+            assert_string_equal(sat->status, "skipped");
+        }
+        hta_solve_result_free(&rs);
+        hta_solve_result_free(&ri);
+        hta_instance_free(inst);
+    }
+    print_message("sat closed %d gaps of 3\n", gaps);
+    assert_true(gaps >= 2);
+}
+
+/* 3SAT reductions (Fischer-Su-Yin): makespan <= 3 iff picosat says the
+ * formula is satisfiable, for random formulas of 3 variables (5 to 8 clauses) and
+ * the two unsatisfiable ones below; a no, re-checked by picosat on the
+ * written CNF, raises the bound through hta_solve (row status bound). */
+static void test_reductions(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/hta-satdec-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    int sat = 0, unsat = 0;
+    for (int i = 0; i < 10; i++) {
+        hta_cnf *f = NULL;
+        hta_diag d;
+        if (i < 8) {
+            /* 3 variables, 5..8 clauses */
+            assert_int_equal(hta_cnf_random3(3, 5 + i / 2, (uint64_t)i + 1,
+                                             &f, &d),
+                             HTA_OK);
+        } else {
+            /* every sign pattern on 2 (as 2-clauses) or 3 variables */
+            FILE *o = fopen(path, "w");
+            assert_non_null(o);
+            fputs(i == 8 ? "p cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n" :
+                           "p cnf 3 8\n1 2 3 0\n1 2 -3 0\n1 -2 3 0\n"
+                           "1 -2 -3 0\n-1 2 3 0\n-1 2 -3 0\n-1 -2 3 0\n"
+                           "-1 -2 -3 0\n",
+                  o);
+            assert_int_equal(fclose(o), 0);
+            assert_int_equal(hta_cnf_parse(path, &f, &d), HTA_OK);
+        }
+        FILE *o = fopen(path, "w");
+        assert_non_null(o);
+        assert_int_equal(hta_cnf_write(f, o, NULL), HTA_OK);
+        assert_int_equal(fclose(o), 0);
+        int expect = picosat(path);
+        assert_true(expect == 10 || expect == 20);
+        hta_reduction *r = NULL;
+        assert_int_equal(hta_reduce_build(f, &r, &d), HTA_OK);
+        hta_solve_opts so;
+        hta_solve_opts_default(&so);
+        so.algos[0] = HTA_ALGO_FSY;
+        so.algos[1] = HTA_ALGO_SAT;
+        so.nalgos = 2;
+        so.write_cnf = fopen(path, "w");
+        assert_non_null(so.write_cnf);
+        hta_solve_result res;
+        assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
+        assert_int_equal(fclose(so.write_cnf), 0);
+        assert_true(hta_solve_proven(&res));
+        assert_true(res.best_span == (expect == 10 ? 3 : 4));
+        if (res.rows[0].makespan > 3) { /* sat decided makespan <= 3 */
+            assert_true(res.cnf_written);
+            assert_int_equal(picosat(path), expect);
+        }
+        if (expect == 20) {
+            assert_true(res.lower_bound == 4);
+            assert_string_equal(res.bound_source,
+                                "sat (no assignment below)");
+            if (res.rows[0].makespan == 4)
+                assert_string_equal(res.rows[1].status, "bound");
+            unsat++;
+        } else {
+            assert_string_equal(res.rows[1].status, "optimal");
+            sat++;
+        }
+        hta_solve_result_free(&res);
+        if (i < 8) {
+            hta_reduce_free(r);
+            hta_cnf_free(f);
+            continue;
+        }
+        /* the portfolio proves the same optimum */
+        so.algos[1] = HTA_ALGO_EXACT;
+        so.write_cnf = NULL;
+        assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
+        assert_true(hta_solve_proven(&res));
+        assert_true(res.best_span == (expect == 10 ? 3 : 4));
+        hta_solve_result_free(&res);
+        hta_reduce_free(r);
+        hta_cnf_free(f);
+    }
+    unlink(path);
+    print_message("%d satisfiable, %d unsatisfiable reductions\n", sat,
+                  unsat);
+    assert_true(sat >= 1 && unsat >= 2);
+}
+
+/* The stop flag and the time limit give no answer. */
+static void test_stops(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs_instance(1000, 100, 3, 1.0, 3.0, 3);
+    int32_t *a = malloc(1000 * sizeof *a);
+    assert_non_null(a);
+    volatile sig_atomic_t stop = 1;
+    hta_satdec_opts o = {60, &stop, 0, NULL};
+    hta_satdec_result res;
+    hta_diag d;
+    assert_int_equal(hta_satdec_decide(inst, 12, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_UNKNOWN);
+    o.stop = NULL;
+    o.time_limit = 0;
+    assert_int_equal(hta_satdec_decide(inst, 12, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_UNKNOWN);
+    /* a cap on the CNF: not applicable, with the reason */
+    o.time_limit = 60;
+    o.max_lits = 1000;
+    assert_int_equal(hta_satdec_decide(inst, 12, &o, a, &res, &d), HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_NA);
+    assert_non_null(strstr(res.why, "exceeds 1000 literals"));
+    free(a);
+    hta_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_against_brute),
+        cmocka_unit_test(test_not_applicable),
+        cmocka_unit_test(test_against_ilp),
+        cmocka_unit_test(test_reductions),
+        cmocka_unit_test(test_stops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
