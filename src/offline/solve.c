@@ -521,11 +521,16 @@ static hta_status run_sat(run *s, hta_diag *d)
     if (st == HTA_OK && sr.answer == HTA_SATDEC_YES) {
         st = finish_row(s, row, a, d);
         snprintf(row->status, sizeof row->status, "optimal");
+        char below[96] = "";
+        if (nos == 1)
+            snprintf(below, sizeof below, "<= %s unsatisfiable, ", at);
+        else if (nos > 1)
+            snprintf(below, sizeof below, "<= %s .. %g unsatisfiable, ", at,
+                     L - 1);
         snprintf(row->note, sizeof row->note,
-                 "makespan <= %s satisfiable%s%s (%lld vars, %lld clauses, "
+                 "makespan %s<= %s satisfiable (%lld vars, %lld clauses, "
                  "slack %lld)",
-                 up, nos ? "; unsatisfiable from " : "", nos ? at : "",
-                 (long long)sr.vars, (long long)sr.clauses,
+                 below, up, (long long)sr.vars, (long long)sr.clauses,
                  (long long)sr.slack);
     } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NO) {
         /* every L below the best is unsatisfiable: the best is optimal */
