@@ -579,17 +579,13 @@ hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
         sd_free(&z, n);
         return OOM(d);
     }
-    if (U < 1) { /* no local task fits: all remote, slots floor(L/c) */
-        U = 0;
-    }
     int64_t M = 0, ct = 0, cs = 0;
-    if (U >= 1 && (st = cover_of(inst, U, &z, &M, &ct, &cs, d)) != HTA_OK) {
+    if (U == 0) { /* no local task fits: M = 0, the empty cover */
+        for (int32_t t = 0; t < m; t++)
+            z.mark_t[t] = 1;
+    } else if ((st = cover_of(inst, U, &z, &M, &ct, &cs, d)) != HTA_OK) {
         sd_free(&z, n);
         return st;
-    }
-    if (U == 0) {
-        for (int32_t t = 0; t < m; t++)
-            z.mark_t[t] = 1; /* the empty cover */
     }
     res->cover_tasks = ct;
     res->cover_servers = cs;

@@ -370,6 +370,20 @@ static int skip_when_proven(const run *s, hta_row *row, double t0)
     return 1;
 }
 
+/* The lower bound where a decision starts: with exact integer costs
+ * makespans are integers, so the bound rounds up (and is raised to it). */
+static double decision_start(run *s)
+{
+    hta_solve_result *res = s->res;
+    double bound = res->lower_bound;
+    if (!hta_instance_exact_costs(s->inst))
+        return bound;
+    double L = ceil(bound - 1e-9);
+    if (L > bound)
+        hta_solve_bound(res, L, "flow, rounded up");
+    return L;
+}
+
 /* Gap closing: decides makespan <= the lower bound by search (close.h);
  * without an answer there, a bisection up to the best so far. */
 static hta_status run_close(run *s, hta_diag *d)
@@ -383,7 +397,7 @@ static hta_status run_close(run *s, hta_diag *d)
         return st;
     if (skip_when_proven(s, row, t0))
         return HTA_OK;
-    double bound = res->lower_bound, best = res->best_span;
+    double best = res->best_span;
     int32_t m = s->inst->m;
     int32_t *a = malloc((size_t)m * sizeof *a);
     int32_t *keep = malloc((size_t)m * sizeof *keep);
@@ -392,14 +406,9 @@ static hta_status run_close(run *s, hta_diag *d)
         free(keep);
         return OOM(d);
     }
-    /* With exact integer costs makespans are integers: the bound rounds
-     * up, and the bisection runs over integers. */
+    /* With exact integer costs the bisection runs over integers. */
     int step = hta_instance_exact_costs(s->inst);
-    double L0 = step ? ceil(bound - 1e-9) : bound;
-    if (step && L0 > bound) {
-        hta_solve_bound(res, L0, "flow, rounded up");
-        bound = L0;
-    }
+    double L0 = decision_start(s);
     /* The bound first; then, without an answer there, a bisection between
      * the bound and the best so far (each failure taken as a no: the
      * search's answers are heuristic below the best, never wrong above
@@ -435,7 +444,7 @@ static hta_status run_close(run *s, hta_diag *d)
     hta_format_real(at, L0);
     if (st == HTA_OK && found) {
         st = finish_row(s, row, keep, d);
-        int proven = row->makespan - bound <= 1e-9 * fmax(1.0, bound);
+        int proven = row->makespan - L0 <= 1e-9 * fmax(1.0, L0);
         snprintf(row->status, sizeof row->status, "%s",
                  proven ? "optimal" : "feasible");
         if (decisions == 1)
@@ -480,7 +489,7 @@ static hta_status run_sat(run *s, hta_diag *d)
     hta_status st = flow_bound(s, d);
     if (st != HTA_OK)
         return st;
-    double bound = res->lower_bound, best = res->best_span;
+    double best = res->best_span;
     char why[160];
     if (!hta_satdec_applies(s->inst, why, sizeof why)) {
         snprintf(row->status, sizeof row->status, "skipped");
@@ -489,9 +498,7 @@ static hta_status run_sat(run *s, hta_diag *d)
     }
     if (skip_when_proven(s, row, t0))
         return HTA_OK;
-    double L = ceil(bound - 1e-9);
-    if (L > bound)
-        hta_solve_bound(res, L, "flow, rounded up");
+    double L = decision_start(s); /* applies: exact integer costs */
     int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
     if (!a)
         return OOM(d);

@@ -18,6 +18,21 @@
 #include "hta/gen.h"
 #include "hta/instance.h"
 #include "hta/rng.h"
+#include "hta/solve.h"
+
+/* hta_solve with the default options and the rows fsy, then second. */
+static inline void solve_fsy_then(const hta_instance *inst, hta_algo second,
+                                  hta_solve_result *res)
+{
+    hta_solve_opts o;
+    hta_diag d;
+    hta_solve_opts_default(&o);
+    o.algos[0] = HTA_ALGO_FSY;
+    o.algos[1] = second;
+    o.nalgos = 2;
+    if (hta_solve(inst, &o, res, &d) != HTA_OK)
+        fail_msg("solve: %s", d.msg);
+}
 
 /* The brute-force optimum, run to completion. */
 static inline hta_status brute_opt(const hta_instance *inst, int32_t *best,

@@ -138,17 +138,8 @@ static void test_against_ilp(void **state)
         /* fsy then close; apart, fsy then GLPK (fsy's incumbent and the
            flow bound, never close's assignment) */
         hta_solve_result rc, ri;
-        hta_solve_opts o;
-        hta_diag d;
-        hta_solve_opts_default(&o);
-        o.algos[0] = HTA_ALGO_FSY;
-        o.algos[1] = HTA_ALGO_CLOSE;
-        o.nalgos = 2;
-        if (hta_solve(inst, &o, &rc, &d) != HTA_OK)
-            fail_msg("solve: %s", d.msg);
-        o.algos[1] = HTA_ALGO_ILP;
-        if (hta_solve(inst, &o, &ri, &d) != HTA_OK)
-            fail_msg("solve: %s", d.msg);
+        solve_fsy_then(inst, HTA_ALGO_CLOSE, &rc);
+        solve_fsy_then(inst, HTA_ALGO_ILP, &ri);
         const hta_row *fsy = &rc.rows[0], *cl = &rc.rows[1],
                       *ilp = &ri.rows[1];
         assert_string_equal(ilp->status, "optimal");

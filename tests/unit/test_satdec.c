@@ -130,17 +130,8 @@ static void test_against_ilp(void **state)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         hta_instance *inst = hdfs_instance(1000, 100, 3, 1.0, 3.0, seed);
         hta_solve_result rs, ri;
-        hta_solve_opts o;
-        hta_diag d;
-        hta_solve_opts_default(&o);
-        o.algos[0] = HTA_ALGO_FSY;
-        o.algos[1] = HTA_ALGO_SAT;
-        o.nalgos = 2;
-        if (hta_solve(inst, &o, &rs, &d) != HTA_OK)
-            fail_msg("solve: %s", d.msg);
-        o.algos[1] = HTA_ALGO_ILP;
-        if (hta_solve(inst, &o, &ri, &d) != HTA_OK)
-            fail_msg("solve: %s", d.msg);
+        solve_fsy_then(inst, HTA_ALGO_SAT, &rs);
+        solve_fsy_then(inst, HTA_ALGO_ILP, &ri);
         const hta_row *fsy = &rs.rows[0], *sat = &rs.rows[1],
                       *ilp = &ri.rows[1];
         assert_string_equal(ilp->status, "optimal");
