@@ -4,7 +4,10 @@
 # (GLPK with fsy's incumbent and the flow bound), and COIN-OR CBC on the
 # compact model written by --write-lp.  Status, wall seconds, makespan.
 # Instances: the bundled suite's exact-size ones, 3SAT reductions (SATLIB
-# uf20-01, uf50-01, uuf50-01 from ../shared/data/satlib when present,
+# uf20-01..03, uf50-01, uuf50-01, uf100-01 from ../shared/data/satlib
+# when present; on these hta exact recognises the reduction and decides
+# the formula, and a fourth column runs it with --sat-generic, the
+# deficit encoding without recognition,
 # the bundled random ones), HDFS-like placements (Zipf s = 1, 1.5,
 # uniform; 10^3, 10^4 tasks; w_rem 3).  Figures only, nothing asserted.
 # usage: scripts/bench_exact.sh [BUILD] [SECONDS]
@@ -17,9 +20,9 @@ mkdir -p "$dir"
 
 # status (and the row that proved: the one with status optimal or bound,
 # else the best row when it meets the lower bound), wall seconds, makespan
-run_hta() { # file algos
+run_hta() { # file algos [option]
     start=$(date +%s.%N)
-    out=$(timeout $((limit * 4 + 30)) "$hta" solve "$1" --algo "$2" --time-limit "$limit" --json -q 2>/dev/null)
+    out=$(timeout $((limit * 4 + 30)) "$hta" solve "$1" --algo "$2" ${3:-} --time-limit "$limit" --json -q 2>/dev/null)
     end=$(date +%s.%N)
     res=$(printf '%s' "$out" | python3 -c '
 import json, sys
@@ -59,7 +62,7 @@ for f in instances/*.txt; do
     files="$files $f"
 done
 satlib=../shared/data/satlib
-for b in uf20-01 uf50-01 uuf50-01; do
+for b in uf20-01 uf20-02 uf20-03 uf50-01 uuf50-01 uf100-01; do
     [ -f "$satlib/$b.cnf" ] || continue
     [ -f "$dir/sat-$b.txt" ] || "$hta" gen sat "$satlib/$b.cnf" -o "$dir/sat-$b.txt"
     files="$files $dir/sat-$b.txt"
@@ -73,11 +76,12 @@ for spec in "1000 10 1" "1000 10 1.5" "1000 10 0" "10000 100 1" "10000 100 1.5" 
     files="$files $f"
 done
 echo "time limit ${limit}s per engine; status (the engine that proved), wall seconds, makespan"
-printf '%-26s %-30s %-30s %-28s\n' instance "hta fsy,exact" "hta fsy,ilp (GLPK)" "cbc on the LP"
+printf '%-26s %-30s %-30s %-28s %s\n' instance "hta fsy,exact" "hta fsy,ilp (GLPK)" "cbc on the LP" "hta fsy,exact --sat-generic"
 for f in $files; do
     printf '%-26s ' "$(basename "$f" .txt)"
     run_hta "$f" fsy,exact; printf ' | '
     run_hta "$f" fsy,ilp; printf ' | '
     run_cbc "$f"
+    case $f in *sat-*) printf ' | '; run_hta "$f" fsy,exact --sat-generic ;; esac
     echo
 done

@@ -18,10 +18,12 @@
 #include "hta/progress.h"
 
 typedef enum hta_capacity_method {
-    HTA_CAP_AUTO, /* flow for two levels, LP otherwise */
-    HTA_CAP_LP,   /* the aggregated LP (GLPK) */
-    HTA_CAP_FLOW, /* two levels only: Newton on max flows (Dinic) */
-    HTA_CAP_PLAIN /* the LP with one variable per (type, server): checks */
+    HTA_CAP_AUTO,  /* flow */
+    HTA_CAP_LP,    /* the aggregated LP (GLPK) */
+    HTA_CAP_FLOW,  /* Newton on max flows: Dinic for two levels,
+                      generalized flows (gflow.h) for more */
+    HTA_CAP_PLAIN, /* the LP with one variable per (type, server): checks */
+    HTA_CAP_GFLOW  /* Newton on generalized max flows, any levels */
 } hta_capacity_method;
 
 typedef enum hta_capacity_status {
@@ -61,6 +63,8 @@ typedef struct hta_capacity_result {
     hta_capacity_method method; /* the method that ran */
     int64_t rows, cols;        /* LP size */
     int flow_calls;            /* max flows computed */
+    int64_t relabels, rounds;  /* generalized flows: label computations,
+                                  Dinic rounds (gflow.h) */
     int interior_failed;       /* GLPK code when interior point failed
                                   and the simplex was used instead */
     int64_t nbottle;           /* 0 when rho* = 0 (no load) */

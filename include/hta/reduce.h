@@ -59,4 +59,22 @@ const char *hta_reduce_comment(const hta_reduction *r, char *buf,
 
 void hta_reduce_free(hta_reduction *r);
 
+/* Recognition: is inst exactly the instance hta_reduce_build makes from
+ * some 3-CNF formula?  The layout above fixes alpha (the first task with
+ * one replica is a_0 = task 3*alpha), omega (the first ring closes at
+ * r_{2 omega}^(0), on R_{2 omega}^(0) and R_1^(0)) and beta; the formula
+ * is read off the literal tasks (l_{u,v} on ring server R_j^(i) is the
+ * v-th literal of clause u: variable i + 1, positive for odd j), rebuilt
+ * with hta_reduce_build, and the two instances compared task by task
+ * (replica sets, server count, w_loc = 1, w_rem = 3).  So a match is a
+ * proof that Theorem 3.1 applies: inst has an assignment of makespan
+ * <= 3 iff the formula is satisfiable.  *out is the reduction of the
+ * formula read (it owns the formula: hta_reduce_match_free), or NULL
+ * when inst is not one.  O(size of inst). */
+hta_status hta_reduce_recognize(const hta_instance *inst,
+                                hta_reduction **out, hta_diag *d);
+
+/* Releases a reduction from hta_reduce_recognize and its formula. */
+void hta_reduce_match_free(hta_reduction *r);
+
 #endif

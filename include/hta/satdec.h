@@ -59,6 +59,7 @@ typedef struct hta_satdec_opts {
     volatile sig_atomic_t *stop; /* polled by the solver, or NULL */
     int64_t max_lits;            /* 0: HTA_SATDEC_MAX_LITS */
     FILE *cnf;                   /* DIMACS of the decision, or NULL */
+    int generic;                 /* never decide on a recognised formula */
 } hta_satdec_opts;
 
 typedef enum hta_satdec_answer {
@@ -75,6 +76,7 @@ typedef struct hta_satdec_result {
     int64_t cover_tasks;   /* |C_T| */
     int64_t cover_servers; /* |C_S| */
     int64_t vars, clauses; /* the CNF (0 when no CNF was needed) */
+    int reduction;         /* decided on the formula inst reduces from */
     double seconds_encode, seconds_solve;
     char why[160];         /* NA: the reason; NO without a CNF: why */
 } hta_satdec_result;

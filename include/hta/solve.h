@@ -54,6 +54,8 @@ typedef struct hta_solve_opts {
     hta_ilp_model model;
     const char *write_lp; /* file name for the LP model, or NULL */
     FILE *write_cnf;      /* sat: the CNF of makespan <= the bound */
+    int sat_generic;      /* sat: the deficit encoding even on a 3SAT
+                             reduction (no hta_reduce_recognize) */
     /* Polled by the long searches (ilp, brute): non-zero stops them with
      * their best so far. */
     volatile sig_atomic_t *stop;

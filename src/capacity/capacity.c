@@ -1,5 +1,6 @@
-/* Capacity region: aggregated LP (N levels), plain LP (checks), and for
- * two levels Newton's method on max flows.
+/* Capacity region: aggregated LP (N levels), plain LP (checks), for two
+ * levels Newton's method on max flows, and for N levels Newton's method
+ * on generalized max flows (gflow.c, its argument in gflow.h).
  *
  * Aggregation (exact).  Levels n >= 2 are a laminar family of groups
  * (racks inside pods inside the cluster).  Per type L the LP keeps one
@@ -41,6 +42,7 @@
 #include <glpk.h>
 
 #include "hta/buf.h"
+#include "hta/gflow.h"
 #include "hta/glpkx.h"
 #include "hta/num.h"
 
@@ -765,6 +767,47 @@ static hta_status flow_solve(const hta_cluster *c,
     return st;
 }
 
+/* ---- N levels: Newton on generalized max flows (gflow.c) ------------- */
+
+static hta_status gflow_solve(const hta_cluster *c,
+                              const hta_capacity_opts *opts,
+                              hta_capacity_result *res, hta_diag *d)
+{
+    hta_gflow_result g;
+    hta_status st = hta_gflow_capacity(c, opts->decomposition, opts->progress,
+                                       opts->progress_ctx, &g, d);
+    if (st != HTA_OK)
+        return st;
+    res->rho = g.rho;
+    res->flow_calls = g.newton;
+    res->relabels = g.relabels;
+    res->rounds = g.rounds;
+    if (opts->decomposition) {
+        double *busy = calloc((size_t)c->M + 1, sizeof *busy);
+        pooled *p = malloc(((size_t)g.nentry + 1) * sizeof *p);
+        int64_t np = 0;
+        dec_caps capd = {0, 0, 0, 0};
+        int ok = busy && p;
+        for (int64_t i = 0; i < g.nentry && ok; i++) {
+            const hta_gflow_entry *e = &g.entry[i];
+            if (e->level == 1) {
+                busy[e->group] += e->work / c->rate[0];
+                ok = add_dec(res, &capd, e->type, (int32_t)e->group, e->work,
+                             1);
+            } else {
+                p[np++] = (pooled){e->type, e->group, e->level, e->work};
+            }
+        }
+        ok = ok && spread_pooled(c, p, np, busy, res->rho, res, &capd);
+        free(busy);
+        free(p);
+        if (!ok)
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    hta_gflow_result_free(&g);
+    return st;
+}
+
 /* ---- the bottleneck ------------------------------------------------------ */
 
 /* One definition for every method.  At the boundary (lambda scaled by
@@ -815,12 +858,7 @@ hta_status hta_capacity_solve(const hta_cluster *c,
     memset(res, 0, sizeof *res);
     hta_capacity_method m = opts->method;
     if (m == HTA_CAP_AUTO)
-        m = c->levels == 2 ? HTA_CAP_FLOW : HTA_CAP_LP;
-    if (m == HTA_CAP_FLOW && c->levels != 2)
-        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
-                            "the flow method needs two levels, the cluster "
-                            "has %d",
-                            c->levels);
+        m = HTA_CAP_FLOW;
     /* GLPK's simplex on the plain LP grows as columns^1.7 here (32,000
      * columns 0.4 s, 128,000 5 s) and failed with GLP_EFAIL after 84 s on
      * Wang's 800 x 1000: past the limit it is refused at once. */
@@ -851,8 +889,10 @@ hta_status hta_capacity_solve(const hta_cluster *c,
         scaled.rate[i] = c->rate[i] / c->rate[0];
     scaled.lambda = lambda;
     hta_status st;
-    if (m == HTA_CAP_FLOW) {
+    if (m == HTA_CAP_FLOW && c->levels == 2) {
         st = flow_solve(&scaled, opts, res, d);
+    } else if (m == HTA_CAP_FLOW || m == HTA_CAP_GFLOW) {
+        st = gflow_solve(&scaled, opts, res, d);
     } else {
         st = lp_solve(&scaled, opts, res, m == HTA_CAP_PLAIN, d);
     }

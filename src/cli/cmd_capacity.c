@@ -16,11 +16,13 @@ static const char *const mode_names[] = {"a CLUSTER file",
                                          "--from-instance"};
 
 static const cli_opt options[] = {
-    {"method", 0, OPT_ENUM, 0, 0, 0, 0, 0, "auto|lp|flow|plain", 0, "M",
-     "auto (default: flow for two levels, else lp; lp with\n"
-     "--interior), lp (aggregated LP, GLPK), flow (Newton on igraph\n"
-     "max flows, two levels), plain (the LP with one variable per\n"
-     "(type, server))"},
+    {"method", 0, OPT_ENUM, 0, 0, 0, 0, 0, "auto|lp|flow|plain|gflow", 0,
+     "M",
+     "auto (default: flow; lp with --interior), lp (aggregated LP,\n"
+     "GLPK), flow (Newton on max flows: Dinic for two levels,\n"
+     "generalized flows for more), plain (the LP with one variable\n"
+     "per (type, server)), gflow (the generalized flows on any\n"
+     "levels, a check of flow)"},
     {"interior", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "LP by interior point instead of simplex (lp, plain)"},
     {"decomposition", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
@@ -64,7 +66,8 @@ static void bottleneck_name(const hta_cluster *c, const hta_bottleneck *b,
 }
 
 static const char *const statuses[] = {"inside", "boundary", "outside"};
-static const char *const methods[] = {"auto", "lp", "flow", "plain"};
+static const char *const methods[] = {"auto", "lp", "flow", "plain",
+                                      "gflow"};
 
 static void print_json(const hta_cluster *c, const hta_capacity_result *res,
                        double total)
@@ -96,9 +99,14 @@ static void print_text(const hta_cluster *c, const hta_capacity_result *res,
     printf("cluster %s: %ld servers, %lld types, %d levels, total "
            "arrival rate %s\n",
            name, (long)c->M, (long long)c->T, c->levels, x);
-    if (res->method == HTA_CAP_FLOW)
+    if (res->method == HTA_CAP_FLOW && c->levels == 2)
         printf("method flow: Newton on max flows, %d max-flow calls\n",
                res->flow_calls);
+    else if (res->method == HTA_CAP_FLOW || res->method == HTA_CAP_GFLOW)
+        printf("method %s: Newton on generalized max flows, %d max-flow "
+               "calls (%lld labellings, %lld Dinic rounds)\n",
+               methods[res->method], res->flow_calls,
+               (long long)res->relabels, (long long)res->rounds);
     else
         printf("method %s LP: %lld rows, %lld columns, %s\n",
                res->method == HTA_CAP_PLAIN ? "plain" : "aggregated",
@@ -203,7 +211,8 @@ int cmd_capacity(int argc, char **argv)
                               &progress};
     if (cli_has(&args, "method"))
         opts.method = (hta_capacity_method)cli_value(&args, "method")->e;
-    if (opts.interior && opts.method == HTA_CAP_FLOW)
+    if (opts.interior &&
+        (opts.method == HTA_CAP_FLOW || opts.method == HTA_CAP_GFLOW))
         return cli_usage_error(&args, "--interior applies only to the LP "
                                       "methods (lp, plain)");
     if (opts.interior && opts.method == HTA_CAP_AUTO)

@@ -64,6 +64,10 @@ static const cli_opt options[] = {
     {"write-cnf", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_SAT | M_EXACT, "FILE",
      "sat: the CNF (DIMACS) of makespan <= the bound, for another\n"
      "solver to re-check (unsatisfiable: the bound is not reachable)"},
+    {"sat-generic", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_SAT | M_EXACT, NULL,
+     "sat: the deficit encoding even on an instance that is a 3SAT\n"
+     "reduction (by default sat decides makespan <= 3 there on the\n"
+     "formula read off the instance, Theorem 3.1)"},
     {"write-lp", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_ILP | M_EXACT, "FILE",
      "ilp: the model of the first w_rem piece in CPLEX LP format,\n"
      "L free (no incumbent cutoff); for a constant w_rem it is the\n"
@@ -138,6 +142,7 @@ static int read_options(const cli_args *a, hta_solve_opts *o)
         o->ilp_max_tasks = cli_value(a, "ilp-max-tasks")->i;
     o->verbose = cli_has(a, "verbose");
     o->ilp_plain = cli_has(a, "ilp-plain");
+    o->sat_generic = cli_has(a, "sat-generic");
     o->model = cli_has(a, "ilp-naive") ? HTA_ILP_NAIVE : HTA_ILP_COMPACT;
     return 1;
 }

@@ -12,6 +12,7 @@
 #include "hta/check.h"
 #include "hta/maxcover.h"
 #include "hta/num.h"
+#include "hta/reduce.h"
 
 #define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
 
@@ -530,6 +531,73 @@ fail:
     return hta_diag_set(d, HTA_ERR_IO, NULL, 0, "cannot write the CNF");
 }
 
+/* L = 3 on an instance that is the 3SAT reduction of a formula
+ * (hta_reduce_recognize): Theorem 3.1 makes the decision the formula's
+ * satisfiability, so CaDiCaL runs on the formula itself, a model becomes
+ * an assignment by Lemma 3.4's witness (re-evaluated), and a no is the
+ * formula's unsatisfiability.  The CNF written is the formula. */
+static hta_status decide_formula(const hta_instance *inst,
+                                 const hta_reduction *r,
+                                 const hta_satdec_opts *opts, double t0,
+                                 int32_t *assign, hta_satdec_result *res,
+                                 hta_diag *d)
+{
+    const hta_cnf *f = r->orig;
+    res->reduction = 1;
+    res->vars = f->nvars;
+    res->clauses = f->nclauses;
+    res->seconds_encode = hta_clock_now() - t0;
+    if (opts->cnf &&
+        hta_cnf_write(f, opts->cnf,
+                      "hta: the formula this instance is the 3SAT "
+                      "reduction of (Theorem 3.1: makespan <= 3 iff "
+                      "satisfiable)") != HTA_OK)
+        return hta_diag_set(d, HTA_ERR_IO, NULL, 0, "cannot write the CNF");
+    double t1 = hta_clock_now();
+    CCaDiCaL *sat = ccadical_init();
+    signed char *model = calloc((size_t)f->nvars + 1, 1);
+    if (!sat || !model) {
+        if (sat)
+            ccadical_release(sat);
+        free(model);
+        return OOM(d);
+    }
+    ccadical_set_option(sat, "quiet", 1);
+    for (int64_t c = 0; c < f->nclauses; c++) {
+        for (int64_t i = f->off[c]; i < f->off[c + 1]; i++)
+            ccadical_add(sat, f->lits[i]);
+        ccadical_add(sat, 0);
+    }
+    term_ctx tc = {t0 + opts->time_limit, opts->stop};
+    ccadical_set_terminate(sat, &tc, terminate_cb);
+    int ans = ccadical_solve(sat);
+    res->seconds_solve = hta_clock_now() - t1;
+    hta_status st = HTA_OK;
+    if (ans == 10) {
+        for (int32_t v = 1; v <= f->nvars; v++)
+            model[v] = ccadical_val(sat, v) > 0;
+        hta_eval ev;
+        if ((st = hta_reduce_witness(r, model, assign, d)) == HTA_OK &&
+            (st = hta_eval_run(inst, assign, &ev, d)) == HTA_OK) {
+            res->makespan = ev.makespan;
+            hta_eval_free(&ev);
+            res->answer = HTA_SATDEC_YES;
+        }
+    } else if (ans == 20) {
+        res->answer = HTA_SATDEC_NO;
+        snprintf(res->why, sizeof res->why,
+                 "the instance is the 3SAT reduction of a formula of %ld "
+                 "variables and %lld clauses, which is unsatisfiable "
+                 "(Theorem 3.1)",
+                 (long)f->nvars, (long long)f->nclauses);
+    } else {
+        res->answer = HTA_SATDEC_UNKNOWN;
+    }
+    ccadical_release(sat);
+    free(model);
+    return st;
+}
+
 hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
                              const hta_satdec_opts *opts, int32_t *assign,
                              hta_satdec_result *res, hta_diag *d)
@@ -544,6 +612,17 @@ hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
         snprintf(res->why, sizeof res->why,
                  "L is not an integer below 2^53");
         return HTA_OK;
+    }
+    if (Ld == 3 && !opts->generic) {
+        hta_reduction *r;
+        hta_status rs = hta_reduce_recognize(inst, &r, d);
+        if (rs != HTA_OK)
+            return rs;
+        if (r) {
+            rs = decide_formula(inst, r, opts, t0, assign, res, d);
+            hta_reduce_match_free(r);
+            return rs;
+        }
     }
     int32_t m = inst->m, n = inst->n;
     int64_t L = (int64_t)Ld, w = (int64_t)inst->w_loc;

@@ -15,6 +15,7 @@
 #include "hta/close.h"
 #include "hta/num.h"
 #include "hta/rr.h"
+#include "hta/reduce.h"
 #include "hta/satdec.h"
 
 const char *const hta_algo_names[] = {"rr",    "fsy", "ilp",  "brute",
@@ -508,7 +509,8 @@ static hta_status run_sat(run *s, hta_diag *d)
     double first = L;
     for (;;) {
         hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
-                              0, decisions == 0 ? o->write_cnf : NULL};
+                              0, decisions == 0 ? o->write_cnf : NULL,
+                              o->sat_generic};
         if ((st = hta_satdec_decide(s->inst, L, &so, a, &sr, d)) != HTA_OK)
             break;
         decisions++;
@@ -534,15 +536,28 @@ static hta_status run_sat(run *s, hta_diag *d)
         else if (nos > 1)
             snprintf(below, sizeof below, "<= %s .. %g unsatisfiable, ", at,
                      L - 1);
-        snprintf(row->note, sizeof row->note,
-                 "makespan %s<= %s satisfiable (%lld vars, %lld clauses, "
-                 "slack %lld)",
-                 below, up, (long long)sr.vars, (long long)sr.clauses,
-                 (long long)sr.slack);
+        if (sr.reduction)
+            snprintf(row->note, sizeof row->note,
+                     "makespan %.40s<= %.16s satisfiable (3SAT reduction "
+                     "of a satisfiable formula, %lld vars, %lld clauses: "
+                     "Theorem 3.1)",
+                     below, up, (long long)sr.vars, (long long)sr.clauses);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "makespan %s<= %s satisfiable (%lld vars, %lld "
+                     "clauses, slack %lld)",
+                     below, up, (long long)sr.vars, (long long)sr.clauses,
+                     (long long)sr.slack);
     } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NO) {
         /* every L below the best is unsatisfiable: the best is optimal */
         snprintf(row->status, sizeof row->status, "bound");
-        if (nos == 1)
+        if (nos == 1 && sr.reduction)
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %.16s unsatisfiable (3SAT reduction of "
+                     "an unsatisfiable formula, %lld vars, %lld clauses: "
+                     "Theorem 3.1); the bound rises to %.16s",
+                     at, (long long)sr.vars, (long long)sr.clauses, up);
+        else if (nos == 1)
             snprintf(row->note, sizeof row->note,
                      "makespan <= %s unsatisfiable (%lld vars, %lld "
                      "clauses): the bound rises to %s",
@@ -578,7 +593,9 @@ static hta_status run_sat(run *s, hta_diag *d)
  * it, when the instance is over --ilp-max-tasks), each only while the
  * best is not proven; the rows say which engine proved it.  GLPK first:
  * on make bench-exact it proves the 3SAT reductions (uf20-01 in 10 s)
- * and the 10^4-task Zipf instances that sat takes 30 s or more on. */
+ * and the 10^4-task Zipf instances that sat takes 30 s or more on; but
+ * sat first on an instance that is a 3SAT reduction (hta_reduce_recognize),
+ * which sat decides on the formula. */
 static hta_status run_exact(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
@@ -587,7 +604,14 @@ static hta_status run_exact(run *s, hta_diag *d)
     hta_status st = flow_bound(s, d);
     if (st == HTA_OK && !best_proven(s))
         st = run_close(s, d);
+    /* sat first, too, on a 3SAT reduction: it decides the formula */
     int ilp_first = s->inst->m <= o->ilp_max_tasks;
+    if (st == HTA_OK && ilp_first && !o->sat_generic && !best_proven(s)) {
+        hta_reduction *r;
+        if ((st = hta_reduce_recognize(s->inst, &r, d)) == HTA_OK && r)
+            ilp_first = 0;
+        hta_reduce_match_free(r);
+    }
     for (int k = 0; k < 2 && st == HTA_OK; k++) {
         if (best_proven(s) || stopped(s))
             break;

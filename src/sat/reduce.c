@@ -359,3 +359,127 @@ cleanup:
     free(val);
     return st;
 }
+
+void hta_reduce_match_free(hta_reduction *r)
+{
+    if (!r)
+        return;
+    hta_cnf *f = (hta_cnf *)r->orig; /* owned by a recognised match */
+    hta_reduce_free(r);
+    hta_cnf_free(f);
+}
+
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The replicas of task t in both instances, as sets. */
+static int same_task(const hta_instance *a, const hta_instance *b, int32_t t)
+{
+    int64_t ka = a->task_off[t + 1] - a->task_off[t],
+            kb = b->task_off[t + 1] - b->task_off[t];
+    if (ka != kb || ka > 2)
+        return 0;
+    int32_t x[2], y[2];
+    memcpy(x, a->task_srv + a->task_off[t], (size_t)ka * sizeof *x);
+    memcpy(y, b->task_srv + b->task_off[t], (size_t)kb * sizeof *y);
+    qsort(x, (size_t)ka, sizeof *x, cmp_i32);
+    qsort(y, (size_t)kb, sizeof *y, cmp_i32);
+    return memcmp(x, y, (size_t)ka * sizeof *x) == 0;
+}
+
+static int has_replica(const hta_instance *in, int32_t t, int32_t s)
+{
+    for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
+        if (in->task_srv[i] == s)
+            return 1;
+    return 0;
+}
+
+hta_status hta_reduce_recognize(const hta_instance *in, hta_reduction **out,
+                                hta_diag *d)
+{
+    *out = NULL;
+    int32_t m = in->m;
+    if (in->w_loc != 1.0 || !hta_wrem_is_constant(&in->wrem) ||
+        hta_wrem_at(&in->wrem, 0) != 3.0 || m < 3)
+        return HTA_OK;
+    /* alpha: literal tasks have two replicas, a_0 one */
+    int32_t t = 0;
+    while (t < m && in->task_off[t + 1] - in->task_off[t] == 2)
+        t++;
+    if (t == 0 || t % 3 != 0 || t == m)
+        return HTA_OK;
+    int64_t alpha = t / 3, wb3 = (int64_t)m - 4 * alpha - 3;
+    if (wb3 <= 0 || wb3 % 3 != 0 ||
+        (int64_t)in->n_declared != alpha + 2 * (wb3 / 3) + 1)
+        return HTA_OK;
+    int64_t wb = wb3 / 3, omega = 0;
+    for (int64_t w = 1; w <= wb && !omega; w++) {
+        int64_t rt = 4 * alpha + 2 * w - 1; /* r_{2w}^(0) if omega = w */
+        if (wb % w == 0 && rt < m &&
+            in->task_off[rt + 1] - in->task_off[rt] == 2 &&
+            has_replica(in, (int32_t)rt, (int32_t)alpha) &&
+            has_replica(in, (int32_t)rt, (int32_t)(alpha + 2 * w - 1)))
+            omega = w;
+    }
+    if (!omega)
+        return HTA_OK;
+    int64_t beta = wb / omega;
+    /* the formula: clause u's v-th literal from task 3u + v */
+    hta_cnf *f = calloc(1, sizeof *f);
+    if (f) {
+        f->nvars = (int32_t)beta;
+        f->nclauses = alpha;
+        f->off = malloc(((size_t)alpha + 1) * sizeof *f->off);
+        f->lits = malloc((size_t)alpha * 3 * sizeof *f->lits);
+        f->line = calloc((size_t)alpha + 1, sizeof *f->line);
+    }
+    if (!f || !f->off || !f->lits || !f->line) {
+        hta_cnf_free(f);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    int ok = 1;
+    for (int64_t u = 0; u < alpha && ok; u++) {
+        f->off[u] = 3 * u;
+        f->line[u] = (long)u + 1;
+        for (int v = 0; v < 3 && ok; v++) {
+            int32_t task = (int32_t)(3 * u + v), ring = -1;
+            ok = has_replica(in, task, (int32_t)u);
+            for (int64_t i = in->task_off[task]; i < in->task_off[task + 1];
+                 i++)
+                if (in->task_srv[i] != u)
+                    ring = in->task_srv[i];
+            int64_t pos = (int64_t)ring - alpha;
+            ok = ok && pos >= 0 && pos < 2 * omega * beta;
+            if (ok) {
+                int32_t var = (int32_t)(pos / (2 * omega)) + 1;
+                int odd = (pos % (2 * omega)) % 2 == 0; /* j = pos % 2w + 1 */
+                f->lits[3 * u + v] = odd ? var : -var;
+            }
+        }
+    }
+    f->off[alpha] = 3 * alpha;
+    hta_reduction *r = NULL;
+    hta_status st = ok ? hta_reduce_build(f, &r, d) : HTA_ERR_INPUT;
+    if (st != HTA_OK) {
+        hta_cnf_free(f);
+        /* out of memory is an error; a formula too large to rebuild (it
+           cannot have made inst) is no match */
+        return st == HTA_ERR_INTERNAL ? st : HTA_OK;
+    }
+    const hta_instance *b = r->inst;
+    ok = b->m == m && b->n_declared == in->n_declared &&
+         r->omega == omega && r->beta == beta;
+    for (int32_t x = 0; x < m && ok; x++)
+        ok = same_task(in, b, x);
+    if (!ok) {
+        hta_reduce_free(r);
+        hta_cnf_free(f);
+        return HTA_OK;
+    }
+    *out = r; /* r->orig is f: hta_reduce_match_free releases both */
+    return HTA_OK;
+}

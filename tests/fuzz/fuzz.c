@@ -5,11 +5,11 @@
  * rest.  The algorithm targets run what parsed: solve (rr, fsy, brute
  * and sat when tiny; every assignment evaluated, fsy within Theorem 5.4's
  * bound of brute force, sat's optimum or raised bound equal to brute
- * force's optimum), capacity (both methods agree) and jobs (every policy's
- * schedule passes the checker with the flow times it reports, SRPT below
- * every policy, the exact program between them on tiny traces) and
- * slots (every slot costs its node's H, sorted; a short placement run of
- * every policy on what parsed). */
+ * force's optimum), capacity (the LP, flow and gflow agree) and jobs
+ * (every policy's schedule passes the checker with the flow times it
+ * reports, SRPT below every policy, the exact program between them on
+ * tiny traces) and slots (every slot costs its node's H, sorted; a short
+ * placement run of every policy on what parsed). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -138,8 +138,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hta_capacity_result a, b;
         if (hta_capacity_solve(c, &o, &a, &d) != HTA_OK)
             abort();
-        if (c->levels == 2) {
-            o.method = HTA_CAP_FLOW;
+        /* flow (Dinic on two levels, generalized flows on more) and
+           gflow (generalized flows on any) against the LP */
+        for (int k = 0; k < 2; k++) {
+            o.method = k ? HTA_CAP_GFLOW : HTA_CAP_FLOW;
             if (hta_capacity_solve(c, &o, &b, &d) != HTA_OK)
                 abort();
             if (fabs(a.rho - b.rho) > 1e-6 * fmax(1.0, a.rho) ||

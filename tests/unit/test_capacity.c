@@ -1,11 +1,13 @@
 /* Capacity region: hand-derived clusters, the flow method against the LP
- * (two levels), the aggregated LP against the plain one (N levels), the
- * decomposition, and the 680 of Wang et al. */
+ * (two levels: Dinic; N levels: generalized flows), the aggregated LP
+ * against the plain one (N levels), the decomposition, and the 680 of
+ * Wang et al. */
 #include "helpers.h"
 
 #include <math.h>
 
 #include "hta/capacity.h"
+#include "hta/gen.h"
 
 static hta_cluster *make(int32_t M, const double *rates, int nrates,
                          const int32_t *topo, int ntopo, int64_t T,
@@ -224,14 +226,83 @@ static void test_aggregated_equals_plain(void **state)
                      i, 2 + ntopo, a, p);
         check_decomposition(c, &agg);
         check_decomposition(c, &pl);
-        if (c->levels == 2) {
-            hta_capacity_result fl;
-            solve(c, HTA_CAP_FLOW, 1, &fl);
-            check_decomposition(c, &fl);
-            hta_capacity_result_free(&fl);
-        }
+        hta_capacity_result fl;
+        solve(c, HTA_CAP_FLOW, 1, &fl);
+        check_decomposition(c, &fl);
+        hta_capacity_result_free(&fl);
         hta_capacity_result_free(&agg);
         hta_capacity_result_free(&pl);
+        hta_cluster_free(c);
+    }
+}
+
+/* N levels: Newton on generalized max flows (flow on three levels or
+ * more, gflow on any) equals the aggregated LP to 1e-9, and its
+ * decomposition adds up within rho*; on two levels gflow equals the
+ * Dinic flow.  Random clusters of 2..6 levels: rates falling by factors
+ * of 0.2..0.9, topologies of 2..4 per level, skewed placements (low ids
+ * hot), some types with no load. */
+static void test_gflow_equals_lp(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 64);
+    int compared = 0;
+    for (int i = 0; i < 300; i++) {
+        int ntopo = (int)hta_rng_below(&r, 5);
+        int32_t topo[4];
+        for (int k = 0; k < ntopo; k++)
+            topo[k] = 2 + (int32_t)hta_rng_below(&r, 3);
+        int32_t M = 1 + (int32_t)hta_rng_below(&r, 80);
+        int64_t T = 1 + (int64_t)hta_rng_below(&r, 150);
+        hta_cluster *c = random_cluster(&r, M, T, 1 + (int)hta_rng_below(&r, 4),
+                                        2 + ntopo, topo, ntopo,
+                                        1.0 + 3.0 * hta_rng_unit(&r));
+        if (i % 7 == 0)
+            c->lambda[hta_rng_below(&r, (uint64_t)T)] = 0;
+        double lp = solve(c, HTA_CAP_LP, 0, NULL);
+        hta_capacity_result g, f;
+        double gf = solve(c, HTA_CAP_GFLOW, 1, &g);
+        double fl = solve(c, HTA_CAP_FLOW, 1, &f);
+        if (fabs(lp - gf) > 1e-9 * fmax(1e-300, lp) ||
+            fabs(lp - fl) > 1e-9 * fmax(1e-300, lp))
+            fail_msg("cluster %d (%d levels, %ld servers, %lld types): LP "
+                     "%.17g, gflow %.17g, flow %.17g",
+                     i, c->levels, (long)M, (long long)T, lp, gf, fl);
+        check_decomposition(c, &g);
+        check_decomposition(c, &f);
+        assert_true(g.flow_calls >= 1);
+        hta_capacity_result_free(&g);
+        hta_capacity_result_free(&f);
+        hta_cluster_free(c);
+        compared++;
+    }
+    assert_int_equal(compared, 300);
+}
+
+/* The GB-PANDAS set-up (hta gen cluster gbpandas) in small, three loads:
+ * generalized flows equal the LP to 1e-9, inside, near and outside the
+ * region. */
+static void test_gflow_gbpandas(void **state)
+{
+    (void)state;
+    static const double loads[] = {0.5, 0.95, 1.3};
+    for (int i = 0; i < 3; i++) {
+        hta_gen_cluster_params p;
+        hta_gen_cluster_defaults(&p, HTA_CLUSTER_GBPANDAS);
+        p.servers = 400;
+        p.types = 400;
+        p.topo[0] = 10;
+        p.topo[1] = 4;
+        p.total = loads[i] * 400;
+        p.seed = (uint64_t)(7 + i);
+        hta_cluster *c = NULL;
+        hta_diag d;
+        assert_int_equal(hta_gen_cluster(&p, &c, &d), HTA_OK);
+        double lp = solve(c, HTA_CAP_LP, 0, NULL);
+        double gf = solve(c, HTA_CAP_FLOW, 0, NULL);
+        if (fabs(lp - gf) > 1e-9 * lp)
+            fail_msg("load %g: LP %.17g, flow %.17g", loads[i], lp, gf);
         hta_cluster_free(c);
     }
 }
@@ -306,12 +377,13 @@ static void test_bottleneck_oracle(void **state)
         oracle_hot(c, rho, hot);
         check_bottleneck(c, &lp, hot, i, "lp");
         check_bottleneck(c, &pl, hot, i, "plain");
-        if (c->levels == 2) {
-            hta_capacity_result fl;
-            solve(c, HTA_CAP_FLOW, 0, &fl);
-            check_bottleneck(c, &fl, hot, i, "flow");
-            hta_capacity_result_free(&fl);
-        }
+        hta_capacity_result fl, gf;
+        solve(c, HTA_CAP_FLOW, 0, &fl);
+        check_bottleneck(c, &fl, hot, i, "flow");
+        solve(c, HTA_CAP_GFLOW, 0, &gf);
+        check_bottleneck(c, &gf, hot, i, "gflow");
+        hta_capacity_result_free(&fl);
+        hta_capacity_result_free(&gf);
         hta_capacity_result_free(&lp);
         hta_capacity_result_free(&pl);
         hta_cluster_free(c);
@@ -353,8 +425,8 @@ static void test_scaling(void **state)
                                            c->ntopo, T, l, o, sv, &s2, &d),
                          HTA_OK);
         hta_capacity_method methods[] = {HTA_CAP_LP, HTA_CAP_PLAIN,
-                                          HTA_CAP_FLOW};
-        for (int k = 0; k < (c->levels == 2 ? 3 : 2); k++) {
+                                          HTA_CAP_FLOW, HTA_CAP_GFLOW};
+        for (int k = 0; k < 4; k++) {
             hta_capacity_result a, b;
             double ra = solve(c, methods[k], 0, &a);
             double rb = solve(s2, methods[k], 0, &b);
@@ -424,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_wang_680),
         cmocka_unit_test(test_flow_equals_lp),
         cmocka_unit_test(test_aggregated_equals_plain),
+        cmocka_unit_test(test_gflow_equals_lp),
+        cmocka_unit_test(test_gflow_gbpandas),
         cmocka_unit_test(test_bottleneck_oracle),
         cmocka_unit_test(test_scaling),
         cmocka_unit_test(test_levels),

@@ -17,13 +17,16 @@
 static hta_satdec_result decide(const hta_instance *inst, double L,
                                 int32_t *a, FILE *cnf)
 {
-    hta_satdec_opts o = {60, NULL, 0, cnf};
+    hta_satdec_opts o = {60, NULL, 0, cnf, 0};
     hta_satdec_result res;
     hta_diag d;
     if (hta_satdec_decide(inst, L, &o, a, &res, &d) != HTA_OK)
         fail_msg("satdec: %s", d.msg);
     return res;
 }
+
+/* picosat's verdict (10 SAT, 20 UNSAT) on formula f, written to path. */
+static int picosat_formula(const hta_cnf *f, const char *path);
 
 /* picosat's exit code on the CNF in path: 10 SAT, 20 UNSAT. */
 static int picosat(const char *path)
@@ -33,6 +36,17 @@ static int picosat(const char *path)
     int rc = system(cmd);
     assert_true(rc != -1 && WIFEXITED(rc));
     return WEXITSTATUS(rc);
+}
+
+static int picosat_formula(const hta_cnf *f, const char *path)
+{
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    assert_int_equal(hta_cnf_write(f, o, NULL), HTA_OK);
+    assert_int_equal(fclose(o), 0);
+    int verdict = picosat(path);
+    assert_true(verdict == 10 || verdict == 20);
+    return verdict;
 }
 
 /* Yes at the optimum (with an assignment within it), no one below it, on
@@ -157,10 +171,12 @@ static void test_against_ilp(void **state)
     assert_true(gaps >= 2);
 }
 
-/* 3SAT reductions (Fischer-Su-Yin): makespan <= 3 iff picosat says the
- * formula is satisfiable, for random formulas of 3 variables (5 to 8 clauses) and
- * the two unsatisfiable ones below; a no, re-checked by picosat on the
- * written CNF, raises the bound through hta_solve (row status bound). */
+/* 3SAT reductions (Fischer-Su-Yin) decided by the deficit encoding
+ * (sat_generic: no recognition): makespan <= 3 iff picosat says the
+ * formula is satisfiable, for random formulas of 3 variables (5 to 8
+ * clauses) and the two unsatisfiable ones below; a no, re-checked by
+ * picosat on the written CNF, raises the bound through hta_solve (row
+ * status bound). */
 static void test_reductions(void **state)
 {
     (void)state;
@@ -189,12 +205,7 @@ static void test_reductions(void **state)
             assert_int_equal(fclose(o), 0);
             assert_int_equal(hta_cnf_parse(path, &f, &d), HTA_OK);
         }
-        FILE *o = fopen(path, "w");
-        assert_non_null(o);
-        assert_int_equal(hta_cnf_write(f, o, NULL), HTA_OK);
-        assert_int_equal(fclose(o), 0);
-        int expect = picosat(path);
-        assert_true(expect == 10 || expect == 20);
+        int expect = picosat_formula(f, path);
         hta_reduction *r = NULL;
         assert_int_equal(hta_reduce_build(f, &r, &d), HTA_OK);
         hta_solve_opts so;
@@ -203,6 +214,7 @@ static void test_reductions(void **state)
         so.algos[1] = HTA_ALGO_SAT;
         so.nalgos = 2;
         so.write_cnf = fopen(path, "w");
+        so.sat_generic = 1; /* the deficit encoding, not the formula */
         assert_non_null(so.write_cnf);
         hta_solve_result res;
         assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
@@ -246,6 +258,160 @@ static void test_reductions(void **state)
     assert_true(sat >= 1 && unsat >= 2);
 }
 
+/* Recognition (hta_reduce_recognize) and the decision on the formula: for
+ * random formulas of 5..20 variables at clause/variable ratio 4.26 (and
+ * 2..6-literal clauses, which the reduction turns into 3-CNF), the
+ * reduction is recognised and sat proves optimum 3 iff picosat says the
+ * original formula is satisfiable, both answers certified: a yes by its
+ * assignment (makespan 3, and hta_reduce_decode turns it into a model of
+ * the original formula), a no by the written CNF, which picosat finds
+ * unsatisfiable and which is the formula read off the instance: its
+ * reduction is the instance itself.  Perturbed reductions (one replica
+ * moved, w_rem 3.5, a task more) are not recognised. */
+static hta_instance *copy_instance(const hta_instance *in, double w_rem,
+                                   int move_task, int extra_task)
+{
+    int32_t m = in->m + (extra_task ? 1 : 0);
+    int64_t *off = malloc(((size_t)m + 1) * sizeof *off);
+    int32_t *srv = malloc(((size_t)in->edges + 1) * sizeof *srv);
+    memcpy(off, in->task_off, ((size_t)in->m + 1) * sizeof *off);
+    memcpy(srv, in->task_srv, (size_t)in->edges * sizeof *srv);
+    if (move_task >= 0) { /* its second replica to the next server */
+        int64_t i = off[move_task] + 1;
+        srv[i] = (srv[i] + 1) % in->n_declared;
+        if (srv[i] == srv[i - 1])
+            srv[i] = (srv[i] + 1) % in->n_declared;
+    }
+    if (extra_task) {
+        off[m] = off[m - 1] + 1;
+        srv[off[m - 1]] = 0;
+    }
+    hta_wrem w = {HTA_WREM_TABLE, 0, &w_rem, 0, 0};
+    hta_instance *out = NULL;
+    hta_diag d;
+    if (hta_instance_build(m, in->n_declared, 1.0, &w, off, srv, &out, &d))
+        fail_msg("copy_instance: %s", d.msg);
+    free(off);
+    free(srv);
+    return out;
+}
+
+static void test_recognized_reductions(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/hta-satdec-XXXXXX", fpath[] = "/tmp/hta-satdec-XXXXXX";
+    int fd = mkstemp(path), fd2 = mkstemp(fpath);
+    assert_true(fd >= 0 && fd2 >= 0);
+    close(fd);
+    close(fd2);
+    hta_rng rng;
+    hta_rng_seed(&rng, 91);
+    int sat = 0, unsat = 0, moved_still = 0;
+    for (int i = 0; i < 64; i++) {
+        int32_t vars = 5 + i % 16;
+        hta_cnf *f = NULL;
+        hta_diag d;
+        if (i % 8 != 7) {
+            int64_t clauses = (int64_t)(4.26 * vars + 0.5);
+            assert_int_equal(hta_cnf_random3(vars, clauses,
+                                             (uint64_t)i + 100, &f, &d),
+                             HTA_OK);
+        } else { /* clauses of 2..6 literals */
+            FILE *o = fopen(fpath, "w");
+            assert_non_null(o);
+            int64_t clauses = 3 * vars;
+            fprintf(o, "p cnf %d %lld\n", (int)vars, (long long)clauses);
+            for (int64_t c = 0; c < clauses; c++) {
+                int k = 2 + (int)hta_rng_below(&rng, 5);
+                for (int j = 0; j < k; j++) {
+                    int v = 1 + (int)hta_rng_below(&rng, (uint64_t)vars);
+                    fprintf(o, "%d ", hta_rng_below(&rng, 2) ? v : -v);
+                }
+                fputs("0\n", o);
+            }
+            assert_int_equal(fclose(o), 0);
+            assert_int_equal(hta_cnf_parse(fpath, &f, &d), HTA_OK);
+        }
+        int expect = picosat_formula(f, fpath);
+        hta_reduction *r = NULL, *rec = NULL;
+        assert_int_equal(hta_reduce_build(f, &r, &d), HTA_OK);
+        assert_int_equal(hta_reduce_recognize(r->inst, &rec, &d), HTA_OK);
+        assert_non_null(rec);
+        assert_int_equal(rec->alpha, r->alpha);
+        assert_int_equal(rec->omega, r->omega);
+        hta_reduce_match_free(rec);
+        hta_solve_opts so;
+        hta_solve_opts_default(&so);
+        so.algos[0] = HTA_ALGO_FSY;
+        so.algos[1] = i % 2 ? HTA_ALGO_SAT : HTA_ALGO_EXACT;
+        so.nalgos = 2;
+        so.write_cnf = fopen(path, "w");
+        assert_non_null(so.write_cnf);
+        hta_solve_result res;
+        assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
+        assert_int_equal(fclose(so.write_cnf), 0);
+        assert_true(hta_solve_proven(&res));
+        assert_true(res.best_span == (expect == 10 ? 3 : 4));
+        if (res.rows[0].makespan > 3) { /* sat decided makespan <= 3 */
+            assert_true(res.cnf_written);
+            assert_int_equal(picosat(path), expect);
+            /* the CNF written is the formula the instance reduces from */
+            hta_cnf *g = NULL;
+            hta_reduction *again = NULL;
+            assert_int_equal(hta_cnf_parse(path, &g, &d), HTA_OK);
+            assert_int_equal(hta_reduce_build(g, &again, &d), HTA_OK);
+            assert_int_equal(again->inst->m, r->inst->m);
+            assert_memory_equal(again->inst->task_srv, r->inst->task_srv,
+                                (size_t)r->inst->edges * sizeof(int32_t));
+            hta_reduce_free(again);
+            hta_cnf_free(g);
+        }
+        if (expect == 10) {
+            signed char *model = NULL;
+            assert_int_equal(hta_reduce_decode(r, res.best, &model, &d),
+                             HTA_OK);
+            assert_true(hta_cnf_first_false(f, model) < 0);
+            free(model);
+            sat++;
+        } else {
+            assert_true(res.lower_bound == 4);
+            unsat++;
+        }
+        hta_solve_result_free(&res);
+        /* near misses are not reductions */
+        hta_instance *bad[3] = {
+            copy_instance(r->inst, 3.0,
+                          (int)hta_rng_below(&rng, 3 * (uint64_t)r->alpha),
+                          0),
+            copy_instance(r->inst, 3.5, -1, 0),
+            copy_instance(r->inst, 3.0, -1, 1)};
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(hta_reduce_recognize(bad[k], &rec, &d), HTA_OK);
+            if (k == 0 && rec) {
+                /* the moved replica made another formula's reduction
+                   (a literal's sign or variable changed): then it is
+                   exactly that reduction */
+                assert_int_equal(rec->inst->m, bad[k]->m);
+                assert_memory_equal(rec->inst->task_srv, bad[k]->task_srv,
+                                    (size_t)bad[k]->edges * sizeof(int32_t));
+                moved_still++;
+                hta_reduce_match_free(rec);
+            } else {
+                assert_null(rec);
+            }
+            hta_instance_free(bad[k]);
+        }
+        hta_reduce_free(r);
+        hta_cnf_free(f);
+    }
+    unlink(path);
+    unlink(fpath);
+    print_message("recognised: %d satisfiable, %d unsatisfiable; %d of 64 "
+                  "moved replicas still a reduction (of another formula)\n",
+                  sat, unsat, moved_still);
+    assert_true(sat >= 10 && unsat >= 10);
+}
+
 /* The stop flag and the time limit give no answer. */
 static void test_stops(void **state)
 {
@@ -254,7 +420,7 @@ static void test_stops(void **state)
     int32_t *a = malloc(1000 * sizeof *a);
     assert_non_null(a);
     volatile sig_atomic_t stop = 1;
-    hta_satdec_opts o = {60, &stop, 0, NULL};
+    hta_satdec_opts o = {60, &stop, 0, NULL, 0};
     hta_satdec_result res;
     hta_diag d;
     assert_int_equal(hta_satdec_decide(inst, 12, &o, a, &res, &d), HTA_OK);
@@ -280,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_not_applicable),
         cmocka_unit_test(test_against_ilp),
         cmocka_unit_test(test_reductions),
+        cmocka_unit_test(test_recognized_reductions),
         cmocka_unit_test(test_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
