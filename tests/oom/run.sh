@@ -27,6 +27,7 @@ cd "$root" || exit 1
 "$HTA" solve instances/example.txt --algo rr -o "$tmp/a.asg" >/dev/null
 "$HTA" gen hdfs --tasks 30 --servers 6 --zipf 1 --w-rem 3 --seed 4 -o "$tmp/z.txt"
 "$HTA" gen random3sat --vars 6 --clauses 20 --seed 2 -o "$tmp/f.cnf"
+"$HTA" gen cluster gbpandas --servers 40 --types 40 --topology 5,2 --load 0.6 -o "$tmp/g4.txt"
 
 # One command: every N until a run completes without running out.
 sweep() {
@@ -67,6 +68,7 @@ sweep "gen sat" "$HTA" gen sat "$tmp/f.cnf" -o "$tmp/s.txt"
 sweep "capacity flow" "$HTA" capacity tests/data/wang10.txt
 sweep "capacity lp" "$HTA" capacity tests/data/wang10.txt --method lp --decomposition "$tmp/d.txt"
 sweep "capacity plain" "$HTA" capacity tests/data/wang10.txt --method plain
+sweep "capacity flow, 4 levels" "$HTA" capacity "$tmp/g4.txt" --decomposition "$tmp/d4.txt"
 sweep "import fsck" "$HTA" import fsck tests/data/fsck/hadoop2-racks.txt -o "$tmp/i.txt"
 "$HTA" gen jobs --jobs 6 --machines 2 --tasks 2 --seed 3 -o "$tmp/j.txt"
 "$HTA" gen cluster gbpandas --servers 20 --types 10 --topology 5,2 --load 0.5 -o "$tmp/gc.txt"

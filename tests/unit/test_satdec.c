@@ -171,6 +171,63 @@ static void test_against_ilp(void **state)
     assert_true(gaps >= 2);
 }
 
+/* The portfolio equals brute force on random tiny instances of every cost
+ * model (constant, tables of w_rem by remote count, affine, integer),
+ * proving each, until 200 of them had a gap after fsy (the others fsy
+ * and the bound prove alone, and are compared too); and it equals ilp
+ * wherever ilp proves. */
+static void test_exact_against_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 93);
+    int proven_ilp = 0, gaps = 0, tried = 0, by[4] = {0, 0, 0, 0};
+    for (; gaps < 200 && tried < 20000; tried++) {
+        hta_instance *inst = random_instance(&r, 9, 4, 2, tried % 4 == 3 ?
+                                                    COST_INTEGER : tried % 3);
+        int32_t *best = malloc((size_t)inst->m * sizeof *best);
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, best, &d), HTA_OK);
+        hta_eval ev;
+        assert_int_equal(hta_eval_run(inst, best, &ev, &d), HTA_OK);
+        double opt = ev.makespan;
+        hta_eval_free(&ev);
+        hta_solve_result ex, il;
+        solve_fsy_then(inst, HTA_ALGO_EXACT, &ex);
+        if (!hta_solve_proven(&ex) ||
+            fabs(ex.best_span - opt) > 1e-9 * fmax(1.0, opt))
+            fail_msg("instance %d: exact %s %.17g, brute force %.17g", tried,
+                     hta_solve_proven(&ex) ? "proves" : "does not prove",
+                     ex.best_span, opt);
+        /* which engine proved it: fsy meeting the bound, close, ilp, sat */
+        int who = 0;
+        for (int k = 1; k < ex.nrows; k++)
+            if (!strcmp(ex.rows[k].status, "optimal") ||
+                !strcmp(ex.rows[k].status, "bound"))
+                who = !strcmp(ex.rows[k].algorithm, "close") ? 1 :
+                      !strcmp(ex.rows[k].algorithm, "ilp")   ? 2 :
+                                                               3;
+        by[who]++;
+        gaps += ex.nrows > 1;
+        solve_fsy_then(inst, HTA_ALGO_ILP, &il);
+        if (hta_solve_proven(&il)) {
+            assert_true(fabs(il.best_span - ex.best_span) <=
+                        1e-9 * fmax(1.0, opt));
+            proven_ilp++;
+        }
+        hta_solve_result_free(&ex);
+        hta_solve_result_free(&il);
+        free(best);
+        hta_instance_free(inst);
+    }
+    print_message("exact = brute force on %d instances, %d with a gap after "
+                  "fsy (proved by fsy and the bound %d, close %d, ilp %d, "
+                  "sat %d); = ilp on the %d ilp proves\n",
+                  tried, gaps, by[0], by[1], by[2], by[3], proven_ilp);
+    assert_int_equal(gaps, 200);
+    assert_int_equal(proven_ilp, tried);
+}
+
 /* 3SAT reductions (Fischer-Su-Yin) decided by the deficit encoding
  * (sat_generic: no recognition): makespan <= 3 iff picosat says the
  * formula is satisfiable, for random formulas of 3 variables (5 to 8
@@ -445,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_against_brute),
         cmocka_unit_test(test_not_applicable),
         cmocka_unit_test(test_against_ilp),
+        cmocka_unit_test(test_exact_against_brute),
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_recognized_reductions),
         cmocka_unit_test(test_stops),
