@@ -47,7 +47,7 @@ help:
 	@echo "make bench-ilp   exact solver vs plain GLPK, naive model, CBC"
 	@echo "make bench-close     gap closing (fsy,close) on 10^3..10^6-task families"
 	@echo "make bench-exact     hta exact vs GLPK vs CBC, 60 s each (SAT reductions, Zipf)"
-	@echo "make bench-capacity  capacity LP (simplex, interior) vs flow"
+	@echo "make bench-capacity  capacity: flows (Dinic, generalized) vs the LP"
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
 	@echo "make experiments reproductions of the papers, with plots"

@@ -82,9 +82,14 @@ typedef struct hta_satdec_result {
 } hta_satdec_result;
 
 /* Decides makespan <= L as above.  O(|E| log^2 U) clauses for the servers,
- * O(|E| log^2 S) for the deficit sum, then the solver.  HTA_ERR_* only for
- * failures (out of memory, a write error on cnf); an answer of any kind is
- * HTA_OK. */
+ * O(|E| log^2 S) for the deficit sum, then the solver.  But at L = 3, on
+ * an instance that is exactly the 3SAT reduction of a formula
+ * (hta_reduce_recognize, reduce.h) and unless opts->generic, on the
+ * formula: Theorem 3.1 makes the decision its satisfiability; a yes is
+ * Lemma 3.4's witness (evaluated), cnf gets the formula, res->reduction
+ * is 1 and vars and clauses are the formula's (slack and cover 0).
+ * HTA_ERR_* only for failures (out of memory, a write error on cnf); an
+ * answer of any kind is HTA_OK. */
 hta_status hta_satdec_decide(const hta_instance *inst, double L,
                              const hta_satdec_opts *opts, int32_t *assign,
                              hta_satdec_result *res, hta_diag *d);

@@ -592,10 +592,11 @@ static hta_status run_sat(run *s, hta_diag *d)
  * with 3/4 of the time left and sat with the rest (sat first, with all of
  * it, when the instance is over --ilp-max-tasks), each only while the
  * best is not proven; the rows say which engine proved it.  GLPK first:
- * on make bench-exact it proves the 3SAT reductions (uf20-01 in 10 s)
- * and the 10^4-task Zipf instances that sat takes 30 s or more on; but
- * sat first on an instance that is a 3SAT reduction (hta_reduce_recognize),
- * which sat decides on the formula. */
+ * on make bench-exact it proves the 10^4-task Zipf instances that the
+ * deficit encoding takes 30 s or more on, and the 20-variable 3SAT
+ * reductions it cannot decide; but sat first on an instance that is a
+ * 3SAT reduction (hta_reduce_recognize), which sat decides on the
+ * formula in milliseconds. */
 static hta_status run_exact(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
