@@ -41,10 +41,11 @@ hta_status hta_reduce_build(const hta_cnf *orig, hta_reduction **out,
                             hta_diag *d);
 
 /* Lemma 3.4: from a model of the original formula (variables 1..nvars),
- * an assignment a[0..m) of makespan <= 3.  HTA_ERR_INPUT when the model
- * falsifies a clause (the message names it). */
+ * an assignment a[0..m) of makespan <= 3, its makespan (the evaluator's)
+ * in *makespan unless NULL.  HTA_ERR_INPUT when the model falsifies a
+ * clause (the message names it). */
 hta_status hta_reduce_witness(const hta_reduction *r, const signed char *model,
-                              int32_t *a, hta_diag *d);
+                              int32_t *a, double *makespan, hta_diag *d);
 
 /* Lemmas 3.5-3.10: from an assignment of makespan <= 3, a model of the
  * original formula (*model: nvars + 1 entries, caller frees), checked

@@ -60,6 +60,7 @@ typedef struct net {
     int64_t *heap, *pos;  /* Dijkstra's max-heap on nu */
     int64_t *queue, *path, *phand;
     int64_t relabels, rounds;
+    int64_t first_entry;  /* the entry arcs follow the tree arcs */
     double *extra;        /* per server: unserved local work's time */
     int unmet_local;      /* the bound put unserved work on servers */
 } net;
@@ -82,15 +83,6 @@ static void net_free(net *n)
     free(n->path);
     free(n->phand);
     free(n->extra);
-}
-
-/* First server of group g of level n (2 <= n < N). */
-static int32_t group_first(const hta_cluster *c, int n, int64_t g)
-{
-    int64_t size = 1;
-    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
-        size *= c->topo[k];
-    return (int32_t)(g * size);
 }
 
 static int cmp_i64(const void *x, const void *y)
@@ -121,7 +113,7 @@ static void add_arc(net *n, int64_t *a, int64_t v, int64_t w, double gain,
     n->arcs[(*a)++] = (arc){v, w, gain, cap, 0};
 }
 
-/* Builds the network (pass 0 counts the arcs, pass 1 fills them). */
+/* Builds the network: counts the arcs, then fills them. */
 static int net_build(net *n, const hta_cluster *c, double total)
 {
     memset(n, 0, sizeof *n);
@@ -183,12 +175,17 @@ static int net_build(net *n, const hta_cluster *c, double total)
     for (int32_t s = 0; s < c->M; s++)
         add_arc(n, &e, s, n->gbase[2] + hta_cluster_group(c, s, 2), 1.0,
                 INFINITY);
+    /* each group's arc up, in group order: the group of its first server
+       one level up */
     for (int lv = 2; lv < N; lv++)
-        for (int64_t g = 0; g < hta_cluster_groups(c, lv); g++)
-            add_arc(n, &e, n->gbase[lv] + g,
-                    n->gbase[lv + 1] +
-                        hta_cluster_group(c, group_first(c, lv, g), lv + 1),
-                    1.0, INFINITY);
+        for (int32_t s = 0; s < c->M; s++) {
+            int64_t g = hta_cluster_group(c, s, lv);
+            if (s == 0 || g != hta_cluster_group(c, s - 1, lv))
+                add_arc(n, &e, n->gbase[lv] + g,
+                        n->gbase[lv + 1] + hta_cluster_group(c, s, lv + 1),
+                        1.0, INFINITY);
+        }
+    n->first_entry = e;
     for (int64_t L = 0; L < c->T; L++) {
         int64_t node = n->type0 + L;
         for (int64_t i = c->off[L]; i < c->off[L + 1]; i++)
@@ -548,9 +545,7 @@ static int entries(const net *n, hta_gflow_result *res)
 {
     const hta_cluster *c = n->c;
     int N = c->levels;
-    int64_t k = 0, first = c->M; /* entry arcs follow the tree arcs */
-    for (int lv = 2; lv < N; lv++)
-        first += hta_cluster_groups(c, lv);
+    int64_t k = 0, first = n->first_entry;
     res->entry = malloc(((size_t)(n->A - first) + 1) * sizeof *res->entry);
     if (!res->entry)
         return 0;

@@ -181,7 +181,7 @@ static int gen_sat(int argc, char **argv)
             !(a = malloc((size_t)r->inst->m * sizeof *a)))
             st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         if (st == HTA_OK &&
-            (st = hta_reduce_witness(r, model, a, &d)) == HTA_ERR_INPUT)
+            (st = hta_reduce_witness(r, model, a, NULL, &d)) == HTA_ERR_INPUT)
             d.path = model_path;
         if (st == HTA_OK && (st = hta_outfile_open(&out, path, &d)) == HTA_OK &&
             (st = hta_assign_write(r->inst, a, out.f)) == HTA_OK)

@@ -536,8 +536,7 @@ fail:
  * satisfiability, so CaDiCaL runs on the formula itself, a model becomes
  * an assignment by Lemma 3.4's witness (re-evaluated), and a no is the
  * formula's unsatisfiability.  The CNF written is the formula. */
-static hta_status decide_formula(const hta_instance *inst,
-                                 const hta_reduction *r,
+static hta_status decide_formula(const hta_reduction *r,
                                  const hta_satdec_opts *opts, double t0,
                                  int32_t *assign, hta_satdec_result *res,
                                  hta_diag *d)
@@ -576,20 +575,12 @@ static hta_status decide_formula(const hta_instance *inst,
     if (ans == 10) {
         for (int32_t v = 1; v <= f->nvars; v++)
             model[v] = ccadical_val(sat, v) > 0;
-        hta_eval ev;
-        if ((st = hta_reduce_witness(r, model, assign, d)) == HTA_OK &&
-            (st = hta_eval_run(inst, assign, &ev, d)) == HTA_OK) {
-            res->makespan = ev.makespan;
-            hta_eval_free(&ev);
+        /* the witness is evaluated there (makespan <= 3 checked) */
+        if ((st = hta_reduce_witness(r, model, assign, &res->makespan, d)) ==
+            HTA_OK)
             res->answer = HTA_SATDEC_YES;
-        }
     } else if (ans == 20) {
         res->answer = HTA_SATDEC_NO;
-        snprintf(res->why, sizeof res->why,
-                 "the instance is the 3SAT reduction of a formula of %ld "
-                 "variables and %lld clauses, which is unsatisfiable "
-                 "(Theorem 3.1)",
-                 (long)f->nvars, (long long)f->nclauses);
     } else {
         res->answer = HTA_SATDEC_UNKNOWN;
     }
@@ -619,7 +610,7 @@ hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
         if (rs != HTA_OK)
             return rs;
         if (r) {
-            rs = decide_formula(inst, r, opts, t0, assign, res, d);
+            rs = decide_formula(r, opts, t0, assign, res, d);
             hta_reduce_match_free(r);
             return rs;
         }

@@ -189,7 +189,7 @@ const char *hta_reduce_comment(const hta_reduction *r, char *buf,
 }
 
 hta_status hta_reduce_witness(const hta_reduction *r, const signed char *model,
-                              int32_t *a, hta_diag *d)
+                              int32_t *a, double *makespan, hta_diag *d)
 {
     const hta_cnf *f = r->f3;
     signed char *m = calloc((size_t)f->nvars + 1, 1);
@@ -243,6 +243,8 @@ hta_status hta_reduce_witness(const hta_reduction *r, const signed char *model,
     if (span > 3.0)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                             "the witness has makespan %g > 3", span);
+    if (makespan)
+        *makespan = span;
     return HTA_OK;
 }
 
@@ -369,33 +371,25 @@ void hta_reduce_match_free(hta_reduction *r)
     hta_cnf_free(f);
 }
 
-static int cmp_i32(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* The replicas of task t in both instances, as sets. */
-static int same_task(const hta_instance *a, const hta_instance *b, int32_t t)
-{
-    int64_t ka = a->task_off[t + 1] - a->task_off[t],
-            kb = b->task_off[t + 1] - b->task_off[t];
-    if (ka != kb || ka > 2)
-        return 0;
-    int32_t x[2], y[2];
-    memcpy(x, a->task_srv + a->task_off[t], (size_t)ka * sizeof *x);
-    memcpy(y, b->task_srv + b->task_off[t], (size_t)kb * sizeof *y);
-    qsort(x, (size_t)ka, sizeof *x, cmp_i32);
-    qsort(y, (size_t)kb, sizeof *y, cmp_i32);
-    return memcmp(x, y, (size_t)ka * sizeof *x) == 0;
-}
-
 static int has_replica(const hta_instance *in, int32_t t, int32_t s)
 {
     for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
         if (in->task_srv[i] == s)
             return 1;
     return 0;
+}
+
+/* The replicas of task t in both instances, as sets (at most two, each
+ * server once per task). */
+static int same_task(const hta_instance *a, const hta_instance *b, int32_t t)
+{
+    int64_t k = a->task_off[t + 1] - a->task_off[t];
+    if (k != b->task_off[t + 1] - b->task_off[t] || k > 2)
+        return 0;
+    for (int64_t i = a->task_off[t]; i < a->task_off[t + 1]; i++)
+        if (!has_replica(b, t, a->task_srv[i]))
+            return 0;
+    return 1;
 }
 
 hta_status hta_reduce_recognize(const hta_instance *in, hta_reduction **out,

@@ -20,18 +20,26 @@
 #include "hta/rng.h"
 #include "hta/solve.h"
 
-/* hta_solve with the default options and the rows fsy, then second. */
+/* hta_solve with options o and the rows fsy, then second. */
+static inline void solve_fsy_then_opts(const hta_instance *inst,
+                                       hta_algo second, hta_solve_opts *o,
+                                       hta_solve_result *res)
+{
+    hta_diag d;
+    o->algos[0] = HTA_ALGO_FSY;
+    o->algos[1] = second;
+    o->nalgos = 2;
+    if (hta_solve(inst, o, res, &d) != HTA_OK)
+        fail_msg("solve: %s", d.msg);
+}
+
+/* The same with the default options. */
 static inline void solve_fsy_then(const hta_instance *inst, hta_algo second,
                                   hta_solve_result *res)
 {
     hta_solve_opts o;
-    hta_diag d;
     hta_solve_opts_default(&o);
-    o.algos[0] = HTA_ALGO_FSY;
-    o.algos[1] = second;
-    o.nalgos = 2;
-    if (hta_solve(inst, &o, res, &d) != HTA_OK)
-        fail_msg("solve: %s", d.msg);
+    solve_fsy_then_opts(inst, second, &o, res);
 }
 
 /* The brute-force optimum, run to completion. */

@@ -217,7 +217,7 @@ static void test_reduction_vs_enumeration(void **state)
             for (int32_t v = 1; v <= vars; v++)
                 model[v] = (signed char)((bits >> (v - 1)) & 1);
             int is_model = hta_cnf_first_false(f, model) < 0;
-            hta_status st = hta_reduce_witness(red, model, a, &d);
+            hta_status st = hta_reduce_witness(red, model, a, NULL, &d);
             if (!is_model) {
                 assert_int_equal(st, HTA_ERR_INPUT);
                 continue;

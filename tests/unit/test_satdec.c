@@ -188,10 +188,7 @@ static void test_exact_against_brute(void **state)
         int32_t *best = malloc((size_t)inst->m * sizeof *best);
         hta_diag d;
         assert_int_equal(brute_opt(inst, best, &d), HTA_OK);
-        hta_eval ev;
-        assert_int_equal(hta_eval_run(inst, best, &ev, &d), HTA_OK);
-        double opt = ev.makespan;
-        hta_eval_free(&ev);
+        double opt = evaluate(inst, best, NULL);
         hta_solve_result ex, il;
         solve_fsy_then(inst, HTA_ALGO_EXACT, &ex);
         if (!hta_solve_proven(&ex) ||
@@ -226,6 +223,29 @@ static void test_exact_against_brute(void **state)
                   tried, gaps, by[0], by[1], by[2], by[3], proven_ilp);
     assert_int_equal(gaps, 200);
     assert_int_equal(proven_ilp, tried);
+}
+
+/* fsy, then algo (sat or exact) on the reduction r, writing sat's CNF to
+ * path: proven, optimum 3 when picosat's verdict on the formula (expect)
+ * is SAT and 4 when UNSAT, and, when sat decided makespan <= 3, the CNF
+ * written with picosat agreeing. */
+static void solve_reduction(const hta_reduction *r, hta_algo algo,
+                            int generic, const char *path, int expect,
+                            hta_solve_result *res)
+{
+    hta_solve_opts so;
+    hta_solve_opts_default(&so);
+    so.sat_generic = generic;
+    so.write_cnf = fopen(path, "w");
+    assert_non_null(so.write_cnf);
+    solve_fsy_then_opts(r->inst, algo, &so, res);
+    assert_int_equal(fclose(so.write_cnf), 0);
+    assert_true(hta_solve_proven(res));
+    assert_true(res->best_span == (expect == 10 ? 3 : 4));
+    if (res->rows[0].makespan > 3) { /* sat decided makespan <= 3 */
+        assert_true(res->cnf_written);
+        assert_int_equal(picosat(path), expect);
+    }
 }
 
 /* 3SAT reductions (Fischer-Su-Yin) decided by the deficit encoding
@@ -265,23 +285,9 @@ static void test_reductions(void **state)
         int expect = picosat_formula(f, path);
         hta_reduction *r = NULL;
         assert_int_equal(hta_reduce_build(f, &r, &d), HTA_OK);
-        hta_solve_opts so;
-        hta_solve_opts_default(&so);
-        so.algos[0] = HTA_ALGO_FSY;
-        so.algos[1] = HTA_ALGO_SAT;
-        so.nalgos = 2;
-        so.write_cnf = fopen(path, "w");
-        so.sat_generic = 1; /* the deficit encoding, not the formula */
-        assert_non_null(so.write_cnf);
         hta_solve_result res;
-        assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
-        assert_int_equal(fclose(so.write_cnf), 0);
-        assert_true(hta_solve_proven(&res));
-        assert_true(res.best_span == (expect == 10 ? 3 : 4));
-        if (res.rows[0].makespan > 3) { /* sat decided makespan <= 3 */
-            assert_true(res.cnf_written);
-            assert_int_equal(picosat(path), expect);
-        }
+        /* the deficit encoding, not the formula */
+        solve_reduction(r, HTA_ALGO_SAT, 1, path, expect, &res);
         if (expect == 20) {
             assert_true(res.lower_bound == 4);
             assert_string_equal(res.bound_source,
@@ -299,10 +305,11 @@ static void test_reductions(void **state)
             hta_cnf_free(f);
             continue;
         }
-        /* the portfolio proves the same optimum */
-        so.algos[1] = HTA_ALGO_EXACT;
-        so.write_cnf = NULL;
-        assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
+        /* the portfolio proves the same optimum (deficit encoding too) */
+        hta_solve_opts so;
+        hta_solve_opts_default(&so);
+        so.sat_generic = 1;
+        solve_fsy_then_opts(r->inst, HTA_ALGO_EXACT, &so, &res);
         assert_true(hta_solve_proven(&res));
         assert_true(res.best_span == (expect == 10 ? 3 : 4));
         hta_solve_result_free(&res);
@@ -397,21 +404,10 @@ static void test_recognized_reductions(void **state)
         assert_int_equal(rec->alpha, r->alpha);
         assert_int_equal(rec->omega, r->omega);
         hta_reduce_match_free(rec);
-        hta_solve_opts so;
-        hta_solve_opts_default(&so);
-        so.algos[0] = HTA_ALGO_FSY;
-        so.algos[1] = i % 2 ? HTA_ALGO_SAT : HTA_ALGO_EXACT;
-        so.nalgos = 2;
-        so.write_cnf = fopen(path, "w");
-        assert_non_null(so.write_cnf);
         hta_solve_result res;
-        assert_int_equal(hta_solve(r->inst, &so, &res, &d), HTA_OK);
-        assert_int_equal(fclose(so.write_cnf), 0);
-        assert_true(hta_solve_proven(&res));
-        assert_true(res.best_span == (expect == 10 ? 3 : 4));
-        if (res.rows[0].makespan > 3) { /* sat decided makespan <= 3 */
-            assert_true(res.cnf_written);
-            assert_int_equal(picosat(path), expect);
+        solve_reduction(r, i % 2 ? HTA_ALGO_SAT : HTA_ALGO_EXACT, 0, path,
+                        expect, &res);
+        if (res.rows[0].makespan > 3) {
             /* the CNF written is the formula the instance reduces from */
             hta_cnf *g = NULL;
             hta_reduction *again = NULL;
