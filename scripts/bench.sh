@@ -23,6 +23,7 @@ gen f6 --tasks 1000000 --servers 10 --seed 1
 gen z6 --tasks 1000000 --servers 10000 --zipf 1 --seed 1
 gen z6s2 --tasks 1000000 --servers 10000 --zipf 2 --seed 1
 gen z6n --tasks 1000000 --servers 1000000 --zipf 1 --seed 1
+gen u6n --tasks 1000000 --servers 1000000 --seed 1
 gen r6 --tasks 1000000 --servers 10000 --policy rack-aware --racks 100 --seed 1
 # 10^7 tasks (305 MB of text) only with BENCH_LARGE=1
 large=""
@@ -33,7 +34,7 @@ fi
 
 echo "== fsy phases (seconds, median of $runs runs; this machine: $(nproc) cores)"
 echo "family    tasks     servers   parse      fsy    cover  balance    bound  inc-sweep  taus   igraph-sweep"
-for f in u4:igraph-sweep u5:igraph-sweep u6:igraph-one z5:igraph-sweep z5n:igraph-sweep z5s:igraph-sweep f6:none z6:none z6s2:none z6n:none r6:none ${large:+$large:none}; do
+for f in u4:igraph-sweep u5:igraph-sweep u6:igraph-one z5:igraph-sweep z5n:igraph-sweep z5s:igraph-sweep f6:none z6:none z6s2:none z6n:none u6n:none r6:none ${large:+$large:none}; do
     name=${f%%:*}
     printf '%-9s ' "$name"
     "$build/bench_fsy" "$dir/$name.txt" "$runs" "${f#*:}"
@@ -41,7 +42,7 @@ done
 
 echo
 echo "== hta solve --algo fsy, whole command (wall seconds median of $runs, peak RSS)"
-for name in u4 u5 u6 z5 z5n z5s f6 z6 z6s2 z6n r6 $large; do
+for name in u4 u5 u6 z5 z5n z5s f6 z6 z6s2 z6n u6n r6 $large; do
     times=""
     for i in $(seq "$runs"); do
         t=$( { /usr/bin/time -f '%e %M' "$hta" solve "$dir/$name.txt" --algo fsy >/dev/null; } 2>&1 | tail -n 1)

@@ -44,6 +44,13 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
  * G'_rho, O(|E| * sqrt(m + n)) or worse per call. */
 hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d);
 
+/* Retiring (incremental engine, on by default): a phase that finds no
+ * augmenting path takes every server its search reached out of the rest of
+ * the sweep, since none of them can be on an augmenting path again; the
+ * covers are the same as with it off, only the searches shrink (maxcover.c
+ * says why).  Off is the reference for tests and benchmarks. */
+void hta_maxcover_set_retire(hta_maxcover *mc, int on);
+
 /* f(tau): the number of covered tasks. */
 int64_t hta_maxcover_size(const hta_maxcover *mc);
 

@@ -41,7 +41,17 @@
  * the cover of a tau by replaying the log up to there, O(changes) in all
  * instead of a second sweep; the covers are pass 1's, so the result is the
  * same.  Were the log lost (out of memory), pass 2 repeats the sweep as
- * before.  When
+ * before.
+ *
+ * The probe.  Pass 1 builds one B^tau itself, at the first kept tau with
+ * LB^tau at most the lower bound on L^O known then: its makespan bounds
+ * the minimum from above, so X becomes the smaller of the two.  If it
+ * meets the lower bound and is below LB^e of every earlier kept tau e
+ * (L^{B^e} >= LB^e, so those are worse), it is the full sweep's answer,
+ * tau included (the first tau reaching the minimum): pass 1 stops there
+ * and pass 2 is not needed.  On a uniform placement, B^1 (one covered task
+ * a server, the rest local in the slots) is already optimal, where the
+ * bounds from counts alone kept the sweep going to tau = m/n.  When
  * costs are not exact in floating point, X gets a margin of a few ulps so
  * that rounding cannot make it fall below the real minimum.
  */
@@ -108,7 +118,15 @@ typedef struct sweep {
     int32_t *best;    /* the best B^tau so far (caller's array) */
     double *lower;    /* pass 1: LB^tau, NAN where the tau is skipped */
     size_t cap_f, cap_lower; /* capacities of res->f and lower */
-    double X;         /* pass 1: min V^tau, with margin */
+    double X;         /* pass 1: min V^tau, with margin, and the probe's */
+    int probed;       /* pass 1 built its probe */
+    struct {
+        int64_t tau, f;
+        double c, span;
+        int first;    /* every earlier kept tau has a worse B^tau */
+    } probe;
+    double lower_min; /* pass 1: the least LB^tau so far */
+    int solved;       /* the probe met the lower bound: no pass 2 */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
     /* pass 1's log: the covers of its sweep (maxcover.h), or NULL */
@@ -207,6 +225,72 @@ static void covers_free(covers *c)
     hta_maxcover_free(c->ref);
 }
 
+/* B^tau into w->a: bal-assign's slots for the cover's loads, the uncovered
+ * tasks placed (scratch: an incremental max-cover object), and its real
+ * makespan. */
+static hta_status build_b(sweep *w, hta_maxcover *scratch,
+                          const int32_t *cover, const int32_t *loads,
+                          int64_t u, double c, double *span, hta_diag *d)
+{
+    const hta_instance *inst = w->inst;
+    hta_status st = w->opts->literal_balance ?
+        hta_balassign_slots_literal(inst, loads, u, c, w->q, d) :
+        hta_balassign_slots(inst, loads, u, c, w->q, d);
+    if (st != HTA_OK)
+        return st;
+    memcpy(w->a, cover, (size_t)inst->m * sizeof *w->a);
+    if ((st = hta_balassign_place(inst, scratch, w->q, w->a, d)) != HTA_OK)
+        return st;
+    hta_eval ev;
+    if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
+        return st;
+    *span = ev.makespan;
+    hta_eval_free(&ev);
+    return HTA_OK;
+}
+
+/* The probe of pass 1 (see the top of the file): B^tau at the first kept
+ * tau whose LB^tau is at most the lower bound on L^O, kept in w->best
+ * (pass 2, if it runs, overwrites it with its first build). */
+static hta_status probe(sweep *w, const hta_maxcover *mc, int64_t tau,
+                        int64_t u, double c, double margin, hta_diag *d)
+{
+    hta_maxcover *scratch = NULL;
+    double span = INFINITY, t0 = hta_clock_now();
+    hta_status st =
+        hta_maxcover_new(w->inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d);
+    if (st == HTA_OK)
+        st = build_b(w, scratch, hta_maxcover_cover(mc),
+                     hta_maxcover_loads(mc), u, c, &span, d);
+    hta_maxcover_free(scratch);
+    w->res->seconds_balance += hta_clock_now() - t0;
+    if (st != HTA_OK)
+        return st;
+    memcpy(w->best, w->a, (size_t)w->inst->m * sizeof *w->a);
+    w->probed = 1;
+    w->probe.tau = tau;
+    w->probe.f = hta_maxcover_size(mc);
+    w->probe.c = c;
+    w->probe.span = span;
+    /* every earlier kept tau is worse */
+    w->probe.first = span * (1.0 + margin) < w->lower_min;
+    w->X = fmin(w->X, span); /* an upper bound on the sweep's minimum */
+    return HTA_OK;
+}
+
+/* The probe is the answer once the lower bound on L^O reaches it. */
+static int probe_solves(sweep *w)
+{
+    if (!w->probed || !w->probe.first || w->probe.span > w->lb)
+        return 0;
+    w->solved = 1;
+    w->res->makespan = w->probe.span;
+    w->res->best_tau = w->probe.tau;
+    w->res->balanced = 1;
+    trace(w->opts, w->probe.tau, w->probe.f, w->probe.c, w->probe.span, NULL);
+    return 1;
+}
+
 /* Pass 1: f(tau) for the lower bound, LB^tau and X (pruned sweeps only). */
 static hta_status pass_bounds(sweep *w, hta_diag *d)
 {
@@ -232,6 +316,8 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         w->lower[tau] = NAN;
         w->lb = fmax(w->lb, hta_flow_bound_update(&w->fb, inst, res->f,
                                                    res->K));
+        if (probe_solves(w))
+            break;
         if (f == res->f[tau - 1])
             continue;                                      /* rule 1 */
         if ((double)tau * inst->w_loc > w->X)
@@ -243,6 +329,12 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         balance_bounds(inst, loads, hta_maxcover_free_counts(mc), w->q, u, c,
                        &w->lower[tau], &upper);
         w->X = fmin(w->X, upper * (1.0 + margin));
+        if (!w->probed && w->lower[tau] <= w->lb * (1.0 + margin) &&
+            w->lower[tau] * (1.0 + margin) < w->lower_min &&
+            ((st = probe(w, mc, tau, u, c, margin, d)) != HTA_OK ||
+             probe_solves(w)))
+            break;
+        w->lower_min = fmin(w->lower_min, w->lower[tau]);
         if (f == inst->m || w->X <= w->lb)                 /* rules 3, 4 */
             break;
     }
@@ -332,20 +424,10 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         }
         const int32_t *cover = replay ? rcover : hta_maxcover_cover(mc);
         const int32_t *loads = replay ? rloads : hta_maxcover_loads(mc);
-        st = opts->literal_balance ?
-                 hta_balassign_slots_literal(inst, loads, u, c, w->q, d) :
-                 hta_balassign_slots(inst, loads, u, c, w->q, d);
-        if (st != HTA_OK)
-            goto cleanup;
-        memcpy(w->a, cover, (size_t)inst->m * sizeof *w->a);
-        if ((st = hta_balassign_place(inst, scratch, w->q, w->a, d)) !=
+        double span;
+        if ((st = build_b(w, scratch, cover, loads, u, c, &span, d)) !=
             HTA_OK)
             goto cleanup;
-        hta_eval ev;
-        if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
-            goto cleanup;
-        double span = ev.makespan;
-        hta_eval_free(&ev);
         res->balanced++;
         res->seconds_balance += hta_clock_now() - t1;
         trace(opts, tau, f, c, span, NULL);
@@ -378,6 +460,7 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     w.res = res;
     w.best = best;
     w.X = INFINITY;
+    w.lower_min = INFINITY;
     w.lb = hta_bound_trivial(inst);
     hta_flow_bound_init(&w.fb);
     res->makespan = INFINITY;
@@ -394,7 +477,8 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     if (opts->prune) {
         if ((st = pass_bounds(&w, d)) != HTA_OK)
             goto cleanup;
-        st = pass_build(&w, res->K, d);
+        if (!w.solved)
+            st = pass_build(&w, res->K, d);
     } else {
         st = pass_build(&w, inst->m, d);
     }

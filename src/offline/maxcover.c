@@ -10,6 +10,15 @@
 
 #include <igraph.h>
 
+#if defined(__GNUC__)
+#define HTA_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define HTA_PREFETCH(p) ((void)(p))
+#endif
+
+/* Newly covered tasks buffered before their free counts are updated. */
+#define PEND 4096
+
 struct hta_maxcover {
     const hta_instance *inst;
     hta_maxflow_engine engine;
@@ -24,23 +33,18 @@ struct hta_maxcover {
     /* incremental engine */
     int64_t *next_free; /* per server: cursor over its tasks; the tasks
                            before it are all covered */
-    int32_t *level;     /* per server: BFS layer, -1 unseen, -2 dead */
+    int32_t *level;     /* per server: BFS layer, -1 unseen, -2 and -3
+                           dead for the phase, RETIRED for the sweep */
     int64_t *arc;       /* per server: current arc of the phase's DFS */
     int32_t *queue;     /* BFS queue, also the list of touched servers */
+    int32_t *seeds;     /* the run's servers below their cap, not retired
+                           (phase), in increasing order; only shrinks */
+    int32_t nseeds;
+    int32_t *pend;      /* newly covered tasks whose free counts are due */
+    int64_t npend;
+    int retire;         /* retire servers (phase); 0 is the reference */
     int32_t *path_srv;  /* DFS stack: servers */
     int32_t *path_task; /* DFS stack: task leading to the next server */
-    /* foreign lists: per server y, fl[srv_off[y] .. + fcnt[y]) holds y's
-     * local tasks covered by another server, the only ones a backward
-     * search from y can use (on a skewed placement 85% of a server's
-     * covered local tasks are its own); fpos[i], for the task-major edge
-     * i = (t, y), is t's place in y's list (from srv_off[y]), -1 if not
-     * there; fx, beside fl, is the server covering the entry's task, so
-     * the searches read the lists in order instead of cover[] at random
-     * (a cover change rewrites it in each replica's list).  Built once the
-     * phases have scanned the edges twice. */
-    int32_t *fl, *fx, *fcnt, *fpos;
-    int no_foreign;     /* out of memory for them: scan local tasks */
-    int64_t scanned;    /* edges scanned by breadth-first searches */
     int logging;        /* 1 on, -1 lost (out of memory) */
     int32_t *log_t, *log_s; /* the change log */
     size_t log_cap_t, log_cap_s;
@@ -67,17 +71,6 @@ void hta_igraph_init(void)
     igraph_set_warning_handler(igraph_warning_handler_ignore);
 }
 
-/* No foreign lists (phases scan every local task until they are built
- * again). */
-static void foreign_drop(hta_maxcover *mc)
-{
-    free(mc->fl);
-    free(mc->fx);
-    free(mc->fcnt);
-    free(mc->fpos);
-    mc->fl = mc->fx = mc->fcnt = mc->fpos = NULL;
-}
-
 void hta_maxcover_free(hta_maxcover *mc)
 {
     if (!mc)
@@ -90,11 +83,12 @@ void hta_maxcover_free(hta_maxcover *mc)
     free(mc->level);
     free(mc->arc);
     free(mc->queue);
+    free(mc->seeds);
+    free(mc->pend);
     free(mc->path_srv);
     free(mc->path_task);
     free(mc->log_t);
     free(mc->log_s);
-    foreign_drop(mc);
     if (mc->have_graph)
         igraph_destroy(&mc->graph);
     if (mc->have_vectors) {
@@ -189,7 +183,6 @@ static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
                             value, (long long)mc->size, (long long)m);
     if (f == mc->size)
         return HTA_OK; /* keep the cover: equal f means equal covers */
-    foreign_drop(mc); /* they describe the cover replaced here */
     memset(mc->loads, 0, (size_t)n * sizeof *mc->loads);
     int64_t covered = 0;
     for (int64_t t = 0; t < m; t++) {
@@ -248,53 +241,9 @@ int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
     return 1;
 }
 
-/* The foreign lists (above): t enters or leaves server y's list, i being
- * the edge (t, y). */
-/* Task t, covered by x != y, into y's list (edge i = (t, y)). */
-static void foreign_add(hta_maxcover *mc, int32_t t, int32_t y, int64_t i,
-                        int32_t x)
-{
-    const hta_instance *inst = mc->inst;
-    int64_t at = inst->srv_off[y] + mc->fcnt[y];
-    mc->fpos[i] = mc->fcnt[y]++;
-    mc->fl[at] = t;
-    mc->fx[at] = x;
-}
-
-static void foreign_remove(hta_maxcover *mc, int32_t y, int64_t i)
-{
-    const hta_instance *inst = mc->inst;
-    int32_t at = mc->fpos[i], last = --mc->fcnt[y];
-    int32_t u = mc->fl[inst->srv_off[y] + last];
-    mc->fpos[i] = -1;
-    if (at == last)
-        return;
-    mc->fl[inst->srv_off[y] + at] = u; /* the last entry fills the gap */
-    mc->fx[inst->srv_off[y] + at] = mc->fx[inst->srv_off[y] + last];
-    for (int64_t k = inst->task_off[u]; k < inst->task_off[u + 1]; k++)
-        if (inst->task_srv[k] == y) {
-            mc->fpos[k] = at;
-            break;
-        }
-}
-
-/* cover[t] = s, logged, the foreign lists kept. */
+/* cover[t] = s, logged. */
 static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
 {
-    const hta_instance *inst = mc->inst;
-    int32_t old = mc->cover[t];
-    if (mc->fl)
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
-            int32_t y = inst->task_srv[i];
-            if (y == s) {
-                if (mc->fpos[i] >= 0) /* was covered elsewhere */
-                    foreign_remove(mc, y, i);
-            } else if (old == y || old < 0) { /* now elsewhere */
-                foreign_add(mc, t, y, i, s);
-            } else { /* elsewhere still, by s now */
-                mc->fx[inst->srv_off[y] + mc->fpos[i]] = s;
-            }
-        }
     mc->cover[t] = s;
     if (mc->logging != 1)
         return;
@@ -319,6 +268,26 @@ static int has_free_task(hta_maxcover *mc, int32_t s)
     return mc->next_free[s] < end;
 }
 
+/* The free counts of the newly covered tasks' servers, in one pass over
+ * them: the reads of a task's servers are random (a task's row of the
+ * placement), so the pass fetches the rows a few tasks ahead. */
+static void flush_free_counts(hta_maxcover *mc)
+{
+    const hta_instance *inst = mc->inst;
+    const int32_t *pend = mc->pend;
+    int64_t k = mc->npend;
+    for (int64_t p = 0; p < k; p++) {
+        if (p + 16 < k)
+            HTA_PREFETCH(&inst->task_off[pend[p + 16]]);
+        if (p + 8 < k)
+            HTA_PREFETCH(&inst->task_srv[inst->task_off[pend[p + 8]]]);
+        int32_t t = pend[p];
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            mc->nfree[inst->task_srv[i]]--;
+    }
+    mc->npend = 0;
+}
+
 static void take_free_task(hta_maxcover *mc, int32_t s)
 {
     const hta_instance *inst = mc->inst;
@@ -326,9 +295,11 @@ static void take_free_task(hta_maxcover *mc, int32_t s)
     set_cover(mc, t, s);
     mc->loads[s]++;
     mc->size++;
-    if (mc->nfree)
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
-            mc->nfree[inst->task_srv[i]]--;
+    if (mc->nfree) {
+        mc->pend[mc->npend++] = t;
+        if (mc->npend == PEND)
+            flush_free_counts(mc);
+    }
 }
 
 /* One phase: breadth-first search backwards from the servers below tau
@@ -339,59 +310,59 @@ static void take_free_task(hta_maxcover *mc, int32_t s)
  * An augmenting path s_0 <- t_0 <- s_1 <- ... <- s_k <- f reads: f is
  * uncovered and local to s_k; t_i is local to s_i and covered by s_{i+1}.
  * Augmenting gives f to s_k and t_i to s_i: s_0 gains one task, every other
- * server keeps its count.  Returns the number of augmentations. */
-/* Builds the foreign lists from the cover; 0 out of memory (the phases
- * then scan every local task, as before). */
-static int foreign_build(hta_maxcover *mc)
-{
-    const hta_instance *inst = mc->inst;
-    mc->fl = malloc(((size_t)inst->edges + 1) * sizeof *mc->fl);
-    mc->fx = malloc(((size_t)inst->edges + 1) * sizeof *mc->fx);
-    mc->fcnt = calloc((size_t)inst->n + 1, sizeof *mc->fcnt);
-    mc->fpos = malloc(((size_t)inst->edges + 1) * sizeof *mc->fpos);
-    if (!mc->fl || !mc->fx || !mc->fcnt || !mc->fpos) {
-        foreign_drop(mc);
-        return 0;
-    }
-    for (int32_t t = 0; t < inst->m; t++)
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
-            int32_t y = inst->task_srv[i];
-            mc->fpos[i] = -1;
-            if (mc->cover[t] >= 0 && mc->cover[t] != y)
-                foreign_add(mc, t, y, i, mc->cover[t]);
-        }
-    return 1;
-}
+ * server keeps its count.  Returns the number of augmentations.
+ *
+ * Retired servers.  Write x -> y when x covers a task local to y (y could
+ * take it from x), and let H be the servers reachable along such arcs from
+ * a server with an uncovered task.  Every server of an augmenting path is
+ * in H (s_k holds f, s_{i+1} -> s_i).  H never gains a server: a direct
+ * cover of f by s adds arcs s -> y only to servers y that held f
+ * uncovered, already in H; an augmentation moves t_i to s_i, adding arcs
+ * from s_i (in H) to t_i's servers, which were already reachable through
+ * s_{i+1}; and uncovered tasks only become covered.  Neither does any cap
+ * enter H's definition, so a server once outside H stays out for the rest
+ * of the sweep.  A phase that finds no augmenting path proves it for every
+ * server its search reached: each reaches a server below its cap through
+ * covered tasks, so were it in H, an augmenting path would exist.  Those
+ * servers are retired for good: no later phase starts from them or walks
+ * through them.  From a server outside H the backward search only reaches
+ * servers outside H (y's search reaches x only if x -> y), so retiring
+ * removes nothing a phase could use: the levels of the other servers, the
+ * paths and hence the covers are the same as without it.  A server below
+ * its cap whose local tasks are all covered, all by itself, is outside H
+ * too (no arc enters it from another server, and it holds no uncovered
+ * task): it is retired when the phases would first start from it, without
+ * waiting for a phase to fail (on Zipf s = 1 with as many servers as
+ * tasks, 10^6, 84% of the seeds at tau = 2).  On a skewed
+ * placement most servers end below tau with nothing to gain (Zipf s = 1,
+ * 10^6 tasks, 10^4 servers: about 8700 of them at tau = 150) and every
+ * phase started from all of them; now from the few in H. */
+#define RETIRED (-4)
 
 static int64_t phase(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
-    int32_t n = inst->n;
     int64_t head = 0, tail = 0, augmented = 0;
     int32_t found = INT32_MAX;
-    /* the lists pay off once the phases have scanned the edges twice
-       (skewed placements: many phases per tau); uniform ones rarely get
-       there and keep their memory */
-    if (!mc->fl && !mc->no_foreign && mc->scanned > 2 * inst->edges)
-        mc->no_foreign = !foreign_build(mc);
 
-    for (int32_t s = 0; s < n; s++)
-        if (mc->loads[s] < mc->cap[s] && inst->srv_off[s + 1] > inst->srv_off[s]) {
+    int32_t kept = 0; /* the seeds that reached their cap leave */
+    for (int32_t k = 0; k < mc->nseeds; k++) {
+        int32_t s = mc->seeds[k];
+        if (mc->loads[s] < mc->cap[s]) {
+            mc->seeds[kept++] = s;
             mc->level[s] = 0;
             mc->arc[s] = inst->srv_off[s];
             mc->queue[tail++] = s;
         }
+    }
+    mc->nseeds = kept;
     int64_t sources = tail;
     while (head < tail) {
         int32_t y = mc->queue[head++];
         if (mc->level[y] >= found)
             break;
-        int64_t lo = inst->srv_off[y];
-        int64_t hi = mc->fl ? lo + mc->fcnt[y] : inst->srv_off[y + 1];
-        mc->scanned += hi - lo;
-        for (int64_t i = lo; i < hi; i++) {
-            /* a foreign entry's server is another one, never -1 */
-            int32_t x = mc->fl ? mc->fx[i] : mc->cover[inst->srv_task[i]];
+        for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1]; i++) {
+            int32_t x = mc->cover[inst->srv_task[i]];
             if (x < 0 || x == y || mc->level[x] != -1)
                 continue;
             mc->level[x] = mc->level[y] + 1;
@@ -422,13 +393,11 @@ static int64_t phase(hta_maxcover *mc)
                         depth--;
                         continue;
                     }
-                    const int32_t *list = mc->fl ? mc->fl : inst->srv_task;
-                    int64_t end = mc->fl ? inst->srv_off[y] + mc->fcnt[y] :
-                                           inst->srv_off[y + 1];
+                    int64_t end = inst->srv_off[y + 1];
                     int32_t x = -1, t = -1;
                     for (; mc->arc[y] < end; mc->arc[y]++) {
-                        t = list[mc->arc[y]];
-                        x = mc->fl ? mc->fx[mc->arc[y]] : mc->cover[t];
+                        t = inst->srv_task[mc->arc[y]];
+                        x = mc->cover[t];
                         if (x >= 0 && x != y &&
                             mc->level[x] == mc->level[y] + 1)
                             break;
@@ -455,39 +424,68 @@ static int64_t phase(hta_maxcover *mc)
             }
         }
     }
+    /* No augmenting path: every server the search reached is out of the
+       sweep for good (RETIRED, above). */
+    int32_t after = found == INT32_MAX && mc->retire ? RETIRED : -1;
     for (int64_t q = 0; q < tail; q++)
-        mc->level[mc->queue[q]] = -1;
+        mc->level[mc->queue[q]] = after;
     mc->stats.augmented += augmented;
     return augmented;
 }
 
-/* Checked builds: every foreign list holds exactly its server's local
- * tasks covered by another server, at the recorded places.  O(|E|). */
-static void check_foreign(const hta_maxcover *mc)
+/* Checked builds: no retired server is in H (phase), i.e. reachable from
+ * a server holding an uncovered task through covered tasks.  O(|E|). */
+static void check_retired(const hta_maxcover *mc)
 {
 #ifdef HTA_CHECKED
     const hta_instance *inst = mc->inst;
-    if (!mc->fl)
-        return;
-    int64_t total = 0;
-    for (int32_t t = 0; t < inst->m; t++)
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
-            int32_t y = inst->task_srv[i], x = mc->cover[t];
-            int in = x >= 0 && x != y;
-            HTA_CHECK(in == (mc->fpos[i] >= 0));
-            if (in) {
-                HTA_CHECK(mc->fpos[i] < mc->fcnt[y]);
-                HTA_CHECK(mc->fl[inst->srv_off[y] + mc->fpos[i]] == t);
-                HTA_CHECK(mc->fx[inst->srv_off[y] + mc->fpos[i]] == x);
-                total++;
+    char *seen = calloc((size_t)inst->n + 1, 1);
+    int32_t *queue = malloc(((size_t)inst->n + 1) * sizeof *queue);
+    int64_t head = 0, tail = 0;
+    if (seen && queue)
+        for (int32_t t = 0; t < inst->m; t++)
+            for (int64_t i = inst->task_off[t];
+                 mc->cover[t] == -1 && i < inst->task_off[t + 1]; i++) {
+                int32_t y = inst->task_srv[i];
+                if (!seen[y]) {
+                    seen[y] = 1;
+                    queue[tail++] = y;
+                }
+            }
+    while (head < tail) {
+        int32_t x = queue[head++];
+        HTA_CHECK(mc->level[x] != RETIRED);
+        for (int64_t k = inst->srv_off[x]; k < inst->srv_off[x + 1]; k++) {
+            int32_t t = inst->srv_task[k];
+            if (mc->cover[t] != x)
+                continue;
+            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
+                 i++) {
+                int32_t y = inst->task_srv[i];
+                if (!seen[y]) {
+                    seen[y] = 1;
+                    queue[tail++] = y;
+                }
             }
         }
-    for (int32_t y = 0; y < inst->n; y++)
-        total -= mc->fcnt[y];
-    HTA_CHECK(total == 0);
+    }
+    free(seen);
+    free(queue);
 #else
     (void)mc;
 #endif
+}
+
+/* Whether one of s's local tasks is covered by another server. */
+static int covered_elsewhere(const hta_maxcover *mc, int32_t s)
+{
+    const hta_instance *inst = mc->inst;
+    for (int64_t i = inst->srv_off[s]; i < inst->srv_off[s + 1]; i++) {
+        int32_t x = mc->cover[inst->srv_task[i]];
+        if (x >= 0 && x != s)
+            return 1;
+    }
+    return 0;
 }
 
 static hta_status incremental_run(hta_maxcover *mc)
@@ -496,16 +494,32 @@ static hta_status incremental_run(hta_maxcover *mc)
     /* Paths of length one first: each server scans its own tasks with a
      * cursor that only moves forward, since a covered task stays covered
      * for the rest of the sweep (Fact 5.1).  Over a sweep: O(|E|). */
-    for (int32_t s = 0; s < inst->n; s++)
+    mc->nseeds = 0;
+    for (int32_t s = 0; s < inst->n; s++) {
+        if (s + 8 < inst->n) { /* the next servers' first read */
+            int32_t z = s + 8;
+            if (mc->next_free[z] < inst->srv_off[z + 1])
+                HTA_PREFETCH(&mc->cover[inst->srv_task[mc->next_free[z]]]);
+        }
         while (mc->loads[s] < mc->cap[s] && has_free_task(mc, s)) {
             take_free_task(mc, s);
             mc->stats.direct++;
         }
+        if (mc->loads[s] < mc->cap[s] && mc->level[s] != RETIRED &&
+            inst->srv_off[s + 1] > inst->srv_off[s]) {
+            if (!mc->retire || covered_elsewhere(mc, s))
+                mc->seeds[mc->nseeds++] = s;
+            else
+                mc->level[s] = RETIRED;
+        }
+    }
     /* Longer paths start at a server below tau: all of them have no
      * uncovered task left, the phases move covered tasks towards them. */
     while (mc->size < mc->coverable && phase(mc) > 0)
         ;
-    check_foreign(mc);
+    if (mc->nfree)
+        flush_free_counts(mc);
+    check_retired(mc);
     return HTA_OK;
 }
 
@@ -521,6 +535,7 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     mc->inst = inst;
     mc->engine = e;
+    mc->retire = 1;
     size_t m = (size_t)inst->m, n = (size_t)inst->n;
     mc->cover = malloc(m * sizeof *mc->cover);
     mc->loads = calloc(n, sizeof *mc->loads);
@@ -537,9 +552,12 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
         mc->level = malloc(n * sizeof *mc->level);
         mc->arc = malloc(n * sizeof *mc->arc);
         mc->queue = malloc(n * sizeof *mc->queue);
+        mc->seeds = malloc(n * sizeof *mc->seeds);
+        mc->pend = malloc(PEND * sizeof *mc->pend);
         mc->path_srv = malloc((n + 1) * sizeof *mc->path_srv);
         mc->path_task = malloc((n + 1) * sizeof *mc->path_task);
         if (!mc->next_free || !mc->level || !mc->arc || !mc->queue ||
+            !mc->seeds || !mc->pend ||
             !mc->path_srv || !mc->path_task)
             goto oom;
         for (size_t s = 0; s < n; s++) {
@@ -558,6 +576,15 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
 oom:
     hta_maxcover_free(mc);
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+}
+
+void hta_maxcover_set_retire(hta_maxcover *mc, int on)
+{
+    mc->retire = on;
+    if (!on && mc->level)
+        for (int32_t s = 0; s < mc->inst->n; s++)
+            if (mc->level[s] == RETIRED)
+                mc->level[s] = -1;
 }
 
 hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
@@ -584,7 +611,6 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
                             "max-cover fill needs the incremental engine");
     mc->size = 0;
     mc->coverable = 0;
-    foreign_drop(mc); /* they describe the old cover: rebuilt on demand */
     for (int32_t t = 0; t < inst->m; t++) {
         mc->cover[t] = fixed[t] >= 0 ? -2 : -1;
         mc->coverable += fixed[t] < 0;
@@ -593,6 +619,7 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
         mc->loads[s] = 0;
         mc->cap[s] = cap[s];
         mc->next_free[s] = inst->srv_off[s];
+        mc->level[s] = -1; /* a new cover: nobody retired */
     }
     /* The free counts belong to sweeps; a fill does not maintain them. */
     int32_t *nfree = mc->nfree;

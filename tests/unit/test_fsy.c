@@ -100,24 +100,32 @@ static void test_fsy_two_servers_optimal(void **state)
 }
 
 /* Pruning is exact; both engines and the literal bal-assign agree with
- * the full sweep on makespan, and the two engines give the same
- * assignment (the answer does not depend on --maxflow). */
+ * the full sweep on makespan, the pruned sweep returns the full sweep's
+ * tau and assignment, and the two engines give the same assignment (the
+ * answer does not depend on --maxflow). */
 static void test_prune_equals_full(void **state)
 {
     (void)state;
     hta_rng r;
     hta_rng_seed(&r, 33);
     for (int i = 0; i < 250; i++) {
+        /* as many servers as tasks: an early tau often ties the best */
         hta_instance *inst =
             i % 5 == 4 ? hdfs_instance(300, 25, 1 + i % 3, (i % 3) * 0.8,
                                        1.5 + i % 4, (uint64_t)i) :
+            i % 5 == 3 ? hdfs_instance(400, 400, 3, 1.0 + (i % 3) * 0.5,
+                                       3.0, (uint64_t)i) :
                          random_instance(&r, 60, 12, 4, i % COST_MODELS);
         int32_t *a = malloc((size_t)inst->m * sizeof *a);
         int32_t *b = malloc((size_t)inst->m * sizeof *b);
         hta_fsy_result res;
-        double full = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 0, 0, a, &res);
+        double full = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 0, 0, b, &res);
+        int64_t full_tau = res.best_tau;
         hta_fsy_result_free(&res);
         double pruned = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, a, &res);
+        /* the same B^tau: the first tau reaching the least makespan */
+        assert_int_equal(res.best_tau, full_tau);
+        assert_memory_equal(a, b, (size_t)inst->m * sizeof *a);
         hta_fsy_result_free(&res);
         double literal = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 1, a, &res);
         hta_fsy_result_free(&res);

@@ -29,8 +29,8 @@ static int64_t exhaustive_cover(const hta_instance *inst, int64_t tau,
     return best;
 }
 
-/* The cover is consistent: local edges only, caps respected, sizes and
- * loads agree. */
+/* The cover is consistent: local edges only, caps respected, sizes, loads
+ * and free counts agree. */
 static void check_cover(const hta_instance *inst, const hta_maxcover *mc,
                         int64_t tau)
 {
@@ -44,9 +44,14 @@ static void check_cover(const hta_instance *inst, const hta_maxcover *mc,
             cnt[cover[t]]++;
             size++;
         }
+    const int32_t *nfree = hta_maxcover_free_counts(mc);
     for (int32_t s = 0; s < inst->n; s++) {
         assert_int_equal(cnt[s], loads[s]);
         assert_true(cnt[s] <= tau);
+        int32_t f = 0; /* the uncovered tasks local to s */
+        for (int64_t i = inst->srv_off[s]; i < inst->srv_off[s + 1]; i++)
+            f += cover[inst->srv_task[i]] == -1;
+        assert_int_equal(f, nfree[s]);
     }
     assert_int_equal(size, hta_maxcover_size(mc));
     free(cnt);
@@ -135,6 +140,55 @@ static void test_engines_hdfs_families(void **state)
     }
 }
 
+/* Retiring servers is exact: with it and without it a sweep makes the
+ * same cover, task by task, at every tau; and it does shrink the searches
+ * on skewed placements (fewer servers visited), so the check is not
+ * vacuous. */
+static void test_retire_same_covers(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t m, n, k;
+        double zipf;
+        int fewer; /* retiring must visit fewer servers */
+    } fam[] = {
+        {20000, 300, 3, 1.0, 1}, {8000, 100, 3, 1.0, 1},
+        {5000, 5000, 3, 1.0, 1}, {4000, 400, 3, 1.5, 1},
+        {3000, 100, 2, 2.0, 0},  {3000, 100, 3, 0.0, 0},
+    };
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+        hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
+                                           fam[i].zipf, 3.0, 300 + i);
+        hta_maxcover *on = NULL, *off = NULL;
+        hta_diag d;
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &on, &d), HTA_OK);
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &off, &d), HTA_OK);
+        hta_maxcover_set_retire(off, 0);
+        for (int64_t tau = 1; hta_maxcover_size(on) < inst->m; tau++) {
+            assert_int_equal(hta_maxcover_raise(on, tau, &d), HTA_OK);
+            assert_int_equal(hta_maxcover_raise(off, tau, &d), HTA_OK);
+            assert_memory_equal(hta_maxcover_cover(on), hta_maxcover_cover(off),
+                                (size_t)inst->m * sizeof(int32_t));
+            assert_memory_equal(hta_maxcover_free_counts(on),
+                                hta_maxcover_free_counts(off),
+                                (size_t)inst->n * sizeof(int32_t));
+        }
+        const hta_maxcover_stats *a = hta_maxcover_stats_get(on);
+        const hta_maxcover_stats *b = hta_maxcover_stats_get(off);
+        assert_int_equal(a->augmented, b->augmented);
+        assert_int_equal(a->phases, b->phases);
+        assert_true(a->visited <= b->visited);
+        if (fam[i].fewer && !(2 * a->visited < b->visited))
+            fail_msg("family %zu: %lld servers visited retiring, %lld not",
+                     i, (long long)a->visited, (long long)b->visited);
+        hta_maxcover_free(on);
+        hta_maxcover_free(off);
+        hta_instance_free(inst);
+    }
+}
+
 /* The literal greedy and the water-filling give the same slots. */
 static void test_balassign_fast_equals_literal(void **state)
 {
@@ -162,7 +216,10 @@ static void test_balassign_fast_equals_literal(void **state)
         assert_int_equal(
             hta_instance_build(n, n, w_loc, &w, off, srv, &inst, &d), HTA_OK);
         int32_t *nloc = malloc((size_t)n * sizeof *nloc);
-        int spread = 1 + (int)hta_rng_below(&r, big ? 4 : 40);
+        /* and one in ten with loads far above 4n: the sorted path */
+        int spread = 1 + (int)hta_rng_below(&r, big          ? 4 :
+                                                i % 10 == 8 ? 100000 :
+                                                              40);
         for (int32_t s = 0; s < n; s++)
             nloc[s] = (int32_t)hta_rng_below(&r, (uint64_t)spread);
         int64_t u = (int64_t)hta_rng_below(&r, big ? 4 * (uint64_t)n : 3000);
@@ -254,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_tiny),
         cmocka_unit_test(test_engines_random_medium),
         cmocka_unit_test(test_engines_hdfs_families),
+        cmocka_unit_test(test_retire_same_covers),
         cmocka_unit_test(test_balassign_fast_equals_literal),
         cmocka_unit_test(test_balassign_tie_rule),
         cmocka_unit_test(test_balassign_place),
