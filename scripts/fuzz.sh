@@ -12,7 +12,7 @@ targets=${*:-"instance assignment cluster cnf model fsck solve capacity jobs swi
 build=build-fuzz
 mkdir -p "$build"
 srcs=$(ls src/*/*.c | grep -v "^src/cli/")
-flags="-g -O1 -std=c11 -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(pkg-config --cflags igraph) -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=undefined"
+flags="-g -O1 -std=c11 -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DHTA_CHECKED $(pkg-config --cflags igraph) -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=undefined"
 for t in $targets; do
     clang $flags -DTARGET_$t=1 tests/fuzz/fuzz.c $srcs $(pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm -o "$build/fuzz-$t"
 done

@@ -26,9 +26,11 @@
 double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
                              double c);
 
-/* Slots by water-filling: a level estimate settles all but O(n) picks,
- * which a heap makes in the greedy's order.  nloc[s]: covered tasks per
- * server; u: uncovered tasks; c = w_rem(u).  O(n log n + max nloc). */
+/* Slots by water-filling, the same counts as the literal greedy: a level
+ * settles all but O(n) picks, the k-th least of the rest ends it, and the
+ * ties go to the least servers; all over the distinct loads with their
+ * counts but the ties (balassign.c).  nloc[s]: covered tasks per server;
+ * u: uncovered tasks; c = w_rem(u).  O(n + max nloc). */
 hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
                                int64_t u, double c, int64_t *q, hta_diag *d);
 

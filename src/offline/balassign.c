@@ -125,7 +125,7 @@ static int load_runs(const hta_instance *inst, const int32_t *nloc,
         maxl = nloc[s] > maxl ? nloc[s] : maxl;
     int counting = (int64_t)maxl <= 4 * (int64_t)n;
     size_t len = counting ? (size_t)maxl + 1 : (size_t)n;
-    int32_t *load = malloc((len > (size_t)n ? len : (size_t)n) * sizeof *load);
+    int32_t *load = malloc((size_t)n * sizeof *load); /* runs <= n */
     int64_t *count = counting ? calloc(len, sizeof *count) :
                                 malloc(len * sizeof *count);
     *ridx = counting ? malloc(len * sizeof **ridx) : NULL;

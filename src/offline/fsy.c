@@ -274,7 +274,9 @@ static hta_status probe(sweep *w, const hta_maxcover *mc, int64_t tau,
     w->probe.span = span;
     /* every earlier kept tau is worse */
     w->probe.first = span * (1.0 + margin) < w->lower_min;
-    w->X = fmin(w->X, span); /* an upper bound on the sweep's minimum */
+    /* an upper bound on the sweep's minimum, with X's margin: pass 2
+       compares it with count bounds computed in floating point */
+    w->X = fmin(w->X, span * (1.0 + margin));
     return HTA_OK;
 }
 

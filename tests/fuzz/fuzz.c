@@ -108,6 +108,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ev.makespan != r.best_span)
             abort();
         hta_eval_free(&ev);
+        /* fsy's pruned sweep returns the full sweep's tau and assignment */
+        if (inst->m <= 300) {
+            int32_t *a = malloc((size_t)inst->m * sizeof *a);
+            int32_t *b = malloc((size_t)inst->m * sizeof *b);
+            hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL,
+                               NULL, NULL};
+            hta_fsy_result pr, fr;
+            if (!a || !b || hta_fsy_run(inst, &fo, a, &pr, &d) != HTA_OK)
+                abort();
+            fo.prune = 0;
+            if (hta_fsy_run(inst, &fo, b, &fr, &d) != HTA_OK ||
+                pr.best_tau != fr.best_tau || pr.makespan != fr.makespan ||
+                memcmp(a, b, (size_t)inst->m * sizeof *a) != 0)
+                abort();
+            hta_fsy_result_free(&pr);
+            hta_fsy_result_free(&fr);
+            free(a);
+            free(b);
+        }
         /* every lower bound below every makespan; with brute force,
          * fsy within Theorem 5.4's additive bound of the optimum */
         for (int i = 0; i < r.nrows; i++)
