@@ -127,6 +127,7 @@ typedef struct sweep {
     } probe;
     double lower_min; /* pass 1: the least LB^tau so far */
     int solved;       /* the probe met the lower bound: no pass 2 */
+    hta_maxcover *scratch; /* bal-assign's matching (build_b) */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
     /* pass 1's log: the covers of its sweep (maxcover.h), or NULL */
@@ -226,20 +227,25 @@ static void covers_free(covers *c)
 }
 
 /* B^tau into w->a: bal-assign's slots for the cover's loads, the uncovered
- * tasks placed (scratch: an incremental max-cover object), and its real
- * makespan. */
-static hta_status build_b(sweep *w, hta_maxcover *scratch,
-                          const int32_t *cover, const int32_t *loads,
-                          int64_t u, double c, double *span, hta_diag *d)
+ * tasks placed (by w->scratch, made at the first build and kept for the
+ * next ones), and its real makespan. */
+static hta_status build_b(sweep *w, const int32_t *cover,
+                          const int32_t *loads, int64_t u, double c,
+                          double *span, hta_diag *d)
 {
     const hta_instance *inst = w->inst;
-    hta_status st = w->opts->literal_balance ?
+    hta_status st = HTA_OK;
+    if (!w->scratch && (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL,
+                                              &w->scratch, d)) != HTA_OK)
+        return st;
+    st = w->opts->literal_balance ?
         hta_balassign_slots_literal(inst, loads, u, c, w->q, d) :
         hta_balassign_slots(inst, loads, u, c, w->q, d);
     if (st != HTA_OK)
         return st;
     memcpy(w->a, cover, (size_t)inst->m * sizeof *w->a);
-    if ((st = hta_balassign_place(inst, scratch, w->q, w->a, d)) != HTA_OK)
+    if ((st = hta_balassign_place(inst, w->scratch, w->q, w->a, d)) !=
+        HTA_OK)
         return st;
     hta_eval ev;
     if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
@@ -255,14 +261,9 @@ static hta_status build_b(sweep *w, hta_maxcover *scratch,
 static hta_status probe(sweep *w, const hta_maxcover *mc, int64_t tau,
                         int64_t u, double c, double margin, hta_diag *d)
 {
-    hta_maxcover *scratch = NULL;
     double span = INFINITY, t0 = hta_clock_now();
-    hta_status st =
-        hta_maxcover_new(w->inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d);
-    if (st == HTA_OK)
-        st = build_b(w, scratch, hta_maxcover_cover(mc),
-                     hta_maxcover_loads(mc), u, c, &span, d);
-    hta_maxcover_free(scratch);
+    hta_status st = build_b(w, hta_maxcover_cover(mc), hta_maxcover_loads(mc),
+                            u, c, &span, d);
     w->res->seconds_balance += hta_clock_now() - t0;
     if (st != HTA_OK)
         return st;
@@ -356,9 +357,8 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     const hta_fsy_opts *opts = w->opts;
     hta_fsy_result *res = w->res;
     int prune = opts->prune;
-    hta_maxcover *scratch = NULL;
     covers cv = {inst, NULL, NULL};
-    hta_status st;
+    hta_status st = HTA_OK;
     /* replaying pass 1's log: the cover and loads rebuilt here */
     int replay = prune && w->log_t;
     int32_t *rcover = NULL, *rloads = NULL;
@@ -372,9 +372,7 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         }
         memset(rcover, 0xff, (size_t)inst->m * sizeof *rcover);
     }
-    if ((!replay && (st = covers_new(inst, opts->engine, &cv, d)) != HTA_OK) ||
-        (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, d)) !=
-            HTA_OK)
+    if (!replay && (st = covers_new(inst, opts->engine, &cv, d)) != HTA_OK)
         goto cleanup;
     hta_maxcover *mc = cv.mc;
     int64_t prev = 0;
@@ -427,8 +425,7 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         const int32_t *cover = replay ? rcover : hta_maxcover_cover(mc);
         const int32_t *loads = replay ? rloads : hta_maxcover_loads(mc);
         double span;
-        if ((st = build_b(w, scratch, cover, loads, u, c, &span, d)) !=
-            HTA_OK)
+        if ((st = build_b(w, cover, loads, u, c, &span, d)) != HTA_OK)
             goto cleanup;
         res->balanced++;
         res->seconds_balance += hta_clock_now() - t1;
@@ -445,7 +442,6 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         res->stats = *covers_stats(&cv);
 cleanup:
     covers_free(&cv);
-    hta_maxcover_free(scratch);
     free(rcover);
     free(rloads);
     return st;
@@ -487,6 +483,7 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     if (st == HTA_OK)
         res->lower_bound = hta_bound_flow(inst, res->f, res->K);
 cleanup:
+    hta_maxcover_free(w.scratch);
     free(w.log_t);
     free(w.log_s);
     free(w.log_end);

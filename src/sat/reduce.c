@@ -371,14 +371,6 @@ void hta_reduce_match_free(hta_reduction *r)
     hta_cnf_free(f);
 }
 
-static int has_replica(const hta_instance *in, int32_t t, int32_t s)
-{
-    for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
-        if (in->task_srv[i] == s)
-            return 1;
-    return 0;
-}
-
 /* The replicas of task t in both instances, as sets (at most two, each
  * server once per task). */
 static int same_task(const hta_instance *a, const hta_instance *b, int32_t t)
@@ -387,7 +379,7 @@ static int same_task(const hta_instance *a, const hta_instance *b, int32_t t)
     if (k != b->task_off[t + 1] - b->task_off[t] || k > 2)
         return 0;
     for (int64_t i = a->task_off[t]; i < a->task_off[t + 1]; i++)
-        if (!has_replica(b, t, a->task_srv[i]))
+        if (!hta_instance_is_local(b, t, a->task_srv[i]))
             return 0;
     return 1;
 }
@@ -415,8 +407,9 @@ hta_status hta_reduce_recognize(const hta_instance *in, hta_reduction **out,
         int64_t rt = 4 * alpha + 2 * w - 1; /* r_{2w}^(0) if omega = w */
         if (wb % w == 0 && rt < m &&
             in->task_off[rt + 1] - in->task_off[rt] == 2 &&
-            has_replica(in, (int32_t)rt, (int32_t)alpha) &&
-            has_replica(in, (int32_t)rt, (int32_t)(alpha + 2 * w - 1)))
+            hta_instance_is_local(in, (int32_t)rt, (int32_t)alpha) &&
+            hta_instance_is_local(in, (int32_t)rt,
+                                  (int32_t)(alpha + 2 * w - 1)))
             omega = w;
     }
     if (!omega)
@@ -441,7 +434,7 @@ hta_status hta_reduce_recognize(const hta_instance *in, hta_reduction **out,
         f->line[u] = (long)u + 1;
         for (int v = 0; v < 3 && ok; v++) {
             int32_t task = (int32_t)(3 * u + v), ring = -1;
-            ok = has_replica(in, task, (int32_t)u);
+            ok = hta_instance_is_local(in, task, (int32_t)u);
             for (int64_t i = in->task_off[task]; i < in->task_off[task + 1];
                  i++)
                 if (in->task_srv[i] != u)
