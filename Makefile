@@ -14,9 +14,16 @@ WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 HTA_CPPFLAGS = -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 # Evaluated when used, so a recursive make sees packages `deps` installed.
 DEPCFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags igraph))
-DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm
+# CBC, the optional second MIP engine (cbcx.h): CBC=yes links it.  Off by
+# default: CBC is under the EPL 1.0, which does not combine with GLPK's
+# GPLv3 in a binary that is given to others (README, Installation).
+CBC      ?= no
+HAVE_CBC  = $(filter yes,$(CBC))
+CBCFLAGS  = $(if $(HAVE_CBC),-DHTA_HAVE_CBC $(patsubst -I%,-isystem %,$(shell pkg-config --cflags cbc)))
+CBCLIBS   = $(if $(HAVE_CBC),$(shell pkg-config --libs cbc))
+DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm
 CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
-             $(DEPCFLAGS)
+             $(DEPCFLAGS) $(CBCFLAGS)
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
 
 # src/ by concern; everything but src/cli/ is the library (libhta.a).
@@ -51,6 +58,8 @@ help:
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
 	@echo "make experiments reproductions of the papers, with plots"
+	@echo "make CBC=yes     link CBC, the optional second MIP engine (for your own"
+	@echo "                 use: its EPL 1.0 and GLPK's GPLv3 do not combine)"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, hta.1, completion,"
 	@echo "                 libhta.a, include/hta, hta.pc (install-strip: stripped)"
 	@echo "make uninstall   removes exactly that"
@@ -58,6 +67,7 @@ help:
 
 deps:
 	@sh scripts/deps.sh build
+	@if [ '$(CBC)' = yes ]; then sh scripts/deps.sh cbc; fi
 deps-test:
 	@sh scripts/deps.sh test
 deps-bench:
@@ -65,6 +75,9 @@ deps-bench:
 
 # The stamp changes only when the flags do; every object depends on it.
 $(STAMP): FORCE
+	@case '$(CBC)' in yes|no) ;; *) echo 'CBC must be yes or no, found $(CBC)' >&2; exit 2 ;; esac
+	@if [ '$(CBC)' = yes ] && ! pkg-config --exists cbc; then \
+	    echo 'CBC=yes needs CBC (Debian coinor-libcbc-dev: sh scripts/deps.sh cbc)' >&2; exit 1; fi
 	@mkdir -p $(dir $@)
 	@echo '$(CC) $(CFLAGS_ALL) | $(LDFLAGS_ALL)' >$@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
@@ -95,19 +108,25 @@ layering:
 
 # The whole suite: unit tests, bad-input corpus, CLI golden tests, oracles.
 # Warnings are errors here.
+# $(BUILD)/cbc is the same with CBC=yes, for the optional engine's tests.
 test check: deps-test layering
 	@$(MAKE) --no-print-directory EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" \
 	    $(BUILD)/hta $(TESTBIN)
-	@sh tests/run.sh $(BUILD)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/cbc CBC=yes \
+	    EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" $(BUILD)/cbc/hta \
+	    $(BUILD)/cbc/tests/test_ilp
+	@sh tests/run.sh $(BUILD) --cbc $(BUILD)/cbc
 
 SANFLAGS = -Werror -fsanitize=address,undefined,float-cast-overflow \
            -fno-omit-frame-pointer -fno-sanitize-recover=all -DHTA_CHECKED
 sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="-O1 -g" \
 	    EXTRA="$(SANFLAGS)" build-san/hta $(TESTBIN:$(BUILD)/%=build-san/%)
+	@$(MAKE) --no-print-directory BUILD=build-san/cbc CBC=yes CFLAGS="-O1 -g" \
+	    EXTRA="$(SANFLAGS)" build-san/cbc/hta build-san/cbc/tests/test_ilp
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	    sh tests/run.sh build-san
+	    sh tests/run.sh build-san --cbc build-san/cbc
 
 $(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/libhta.a $(DEPLIBS) -o $@
@@ -115,7 +134,8 @@ $(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
 # The corpus and the CLI tests with hta under valgrind memcheck.
 valgrind: deps-test
 	@$(MAKE) --no-print-directory $(BUILD)/hta
-	@sh tests/run.sh $(BUILD) --valgrind
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/cbc CBC=yes $(BUILD)/cbc/hta
+	@sh tests/run.sh $(BUILD) --valgrind --cbc $(BUILD)/cbc
 
 # libFuzzer harnesses (clang): FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 60
@@ -135,9 +155,10 @@ bench-close: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_close.sh $(BUILD)
 
+# hta built with CBC=yes ($(BUILD)/cbc): exact runs GLPK and CBC side by side.
 bench-exact: deps-bench
-	@$(MAKE) --no-print-directory $(BUILD)/hta
-	@sh scripts/bench_exact.sh $(BUILD)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/cbc CBC=yes $(BUILD)/cbc/hta
+	@sh scripts/bench_exact.sh $(BUILD)/cbc
 
 bench-capacity: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -192,7 +213,7 @@ $(BUILD)/hta.pc: Makefile src/cli/main.c $(BUILD)/prefix.stamp
 	    'Name: hta' \
 	    'Description: task assignment with data locality (library of the hta tool)' \
 	    'Version: $(VERSION)' 'Requires: igraph' \
-	    'Libs: -L$${libdir} -lhta -lglpk -lcadical -lstdc++ -lm' 'Cflags: -I$${includedir}' >$@
+	    'Libs: -L$${libdir} -lhta -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm' 'Cflags: -I$${includedir}' >$@
 
 install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/hta.1 $(BUILD)/hta.pc
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \

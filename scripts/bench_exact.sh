@@ -10,7 +10,10 @@
 # deficit encoding without recognition,
 # the bundled random ones), HDFS-like placements (Zipf s = 1, 1.5,
 # uniform; 10^3, 10^4 tasks; w_rem 3).  Figures only, nothing asserted.
+# hta's ilp rows name the engine that proved (ilp/GLPK, ilp/CBC: exact
+# runs both side by side when hta is built with CBC).
 # usage: scripts/bench_exact.sh [BUILD] [SECONDS]
+# BENCH_EXACT_ONLY=REGEX runs only the instances whose name matches.
 set -u
 build=${1:-build}
 limit=${2:-60}
@@ -33,7 +36,9 @@ except ValueError:
 b = r["best"]
 if b is None:
     print("open -"); sys.exit()
-by = [x["algorithm"] for x in r["results"] if x["status"] in ("optimal", "bound")]
+by = [x["algorithm"] + ("/CBC" if " by CBC" in x["note"] else
+                        "/GLPK" if " by GLPK" in x["note"] else "")
+      for x in r["results"] if x["status"] in ("optimal", "bound")]
 by = by[0] if by else b["algorithm"] + ",bound"
 print(("optimal(%s)" % by if b["proven_optimal"] else "open"), b["makespan"])' 2>/dev/null)
     set -- ${res:-error -}
@@ -78,6 +83,8 @@ done
 echo "time limit ${limit}s per engine; status (the engine that proved), wall seconds, makespan"
 printf '%-26s %-30s %-30s %-28s %s\n' instance "hta fsy,exact" "hta fsy,ilp (GLPK)" "cbc on the LP" "hta fsy,exact --sat-generic"
 for f in $files; do
+    [ -n "${BENCH_EXACT_ONLY:-}" ] &&
+        ! basename "$f" .txt | grep -Eq "$BENCH_EXACT_ONLY" && continue
     printf '%-26s ' "$(basename "$f" .txt)"
     run_hta "$f" fsy,exact; printf ' | '
     run_hta "$f" fsy,ilp; printf ' | '

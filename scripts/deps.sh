@@ -3,19 +3,21 @@
 # command on a fresh Debian 12, where there is no make, no compiler and
 # maybe no sudo.  As root it runs apt-get; otherwise sudo when there is
 # one; otherwise it prints the exact apt-get line to run and exits 1.
-# usage: scripts/deps.sh build|test|bench|fuzz|fresh-box
+# usage: scripts/deps.sh build|cbc|test|bench|fuzz|fresh-box
+# (cbc: build plus CBC's library, for make CBC=yes)
 set -eu
 build="gcc g++ make pkg-config libigraph-dev libglpk-dev libcadical-dev scdoc"
-test="$build libcmocka-dev picosat valgrind python3 python3-jsonschema bash-completion"
+test="$build coinor-libcbc-dev libcmocka-dev picosat valgrind python3 python3-jsonschema bash-completion"
 bench="$test coinor-cbc gnuplot-nox hyperfine time parallel"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in
 build) want=$build ;;
+cbc) want="$build coinor-libcbc-dev" ;;
 test) want=$test ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
 fresh-box) want="debootstrap" ;;
-*) echo "usage: $0 build|test|bench|fuzz|fresh-box" >&2; exit 2 ;;
+*) echo "usage: $0 build|cbc|test|bench|fuzz|fresh-box" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do

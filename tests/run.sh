@@ -1,28 +1,49 @@
 #!/bin/sh
 # The whole test suite: unit tests (cmocka), the bad-input corpus, the CLI
 # golden tests, the SAT-solver oracle and the bundled suite.
-# usage: tests/run.sh BUILD_DIR [--valgrind]
+# usage: tests/run.sh BUILD_DIR [--valgrind] [--cbc CBC_BUILD_DIR]
 # --valgrind runs only the corpus and the CLI tests, with hta under
 # valgrind memcheck (any error or leak exits 99, which fails the check).
+# --cbc also runs a build made with CBC=yes (the optional MIP engine): its
+# unit tests and the CLI cases of tests/cli/cbc/.
 # Ends with "N passed, N failed"; exits 1 when anything failed.
 set -u
 build=${1:-build}
-mode=${2:-}
+shift
+mode=""
+cbc=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --valgrind) mode=--valgrind ;;
+    --cbc) cbc=${2:?--cbc needs a build directory}; shift ;;
+    *) echo "usage: tests/run.sh BUILD_DIR [--valgrind] [--cbc DIR]" >&2; exit 2 ;;
+    esac
+    shift
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 HTA="$root/$build/hta"
+HTA_CBC=${cbc:+$root/$cbc/hta}
 pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-if [ "$mode" = "--valgrind" ]; then
-    cat >"$tmp/hta" <<WRAP
+# hta under valgrind: a wrapper script named NAME in $tmp.
+wrap() { # name binary
+    cat >"$tmp/$1" <<WRAP
 #!/bin/sh
 exec valgrind -q --error-exitcode=99 --leak-check=full \
-    --errors-for-leak-kinds=definite,indirect "$HTA" "\$@"
+    --errors-for-leak-kinds=definite,indirect "$2" "\$@"
 WRAP
-    chmod +x "$tmp/hta"
+    chmod +x "$tmp/$1"
+}
+if [ "$mode" = "--valgrind" ]; then
+    wrap hta "$HTA"
     HTA="$tmp/hta"
+    if [ -n "$HTA_CBC" ]; then
+        wrap hta-cbc "$HTA_CBC"
+        HTA_CBC="$tmp/hta-cbc"
+    fi
 fi
 export HTA
 
@@ -34,7 +55,8 @@ ko() { fail=$((fail + 1)); printf 'FAIL %s\n' "$1"; }
 if [ "$mode" != "--valgrind" ] && ! ls "$build"/tests/test_* >/dev/null 2>&1; then
     ko "no unit tests in $build/tests: run 'make test', which builds them"
 fi
-for t in "$build"/tests/test_*; do
+unit_tests() { # build_dir
+for t in "$1"/tests/test_*; do
     [ "$mode" = "--valgrind" ] && break
     [ -x "$t" ] || continue
     out="$tmp/unit.out"
@@ -50,6 +72,8 @@ for t in "$build"/tests/test_*; do
         grep -E 'ERROR|FAILED|LINE|ERROR SUMMARY|runtime error|Sanitizer' "$out" | head -20
     fi
 done
+}
+unit_tests "$build"
 
 # 2. Bad-input corpus: exit code and first line of stderr.
 tab=$(printf '\t')
@@ -70,7 +94,8 @@ done < tests/bad/cases.tsv
 # 3. CLI golden tests: NAME.cmd is run by sh from the repository root with
 # $HTA and $TMP set; stdout must equal NAME.out, stderr NAME.err (if
 # present), the exit code NAME.code (default 0).
-for c in tests/cli/cases/*.cmd; do
+cli_cases() { # dir
+for c in "$1"/*.cmd; do
     name=${c%.cmd}
     work="$tmp/$(basename "$name")"
     mkdir -p "$work/tmp"
@@ -89,6 +114,30 @@ for c in tests/cli/cases/*.cmd; do
     fi
     if [ $good = 1 ]; then ok; else ko "cli: $name"; fi
 done
+}
+cli_cases tests/cli/cases
+
+# 3b. The optional CBC engine: tests/cli/cbc/ for a build made with
+# CBC=yes, tests/cli/nocbc/ (the refusals) for one without; and with --cbc
+# a second build, with CBC: its unit tests (the engines against brute
+# force and each other) and tests/cli/cbc/.
+has_cbc() { "$1" --version 2>/dev/null | grep -q '^CBC [0-9]'; }
+if has_cbc "$root/$build/hta"; then
+    cli_cases tests/cli/cbc
+else
+    cli_cases tests/cli/nocbc
+fi
+if [ -n "$cbc" ]; then
+    if has_cbc "$root/$cbc/hta"; then
+        unit_tests "$cbc"
+        saved=$HTA
+        HTA=$HTA_CBC
+        cli_cases tests/cli/cbc
+        HTA=$saved
+    else
+        ko "$cbc/hta is not a build with CBC (make CBC=yes)"
+    fi
+fi
 
 if [ "$mode" = "--valgrind" ]; then
     echo "$pass passed, $fail failed"

@@ -26,6 +26,14 @@ typedef enum hta_ilp_model {
     HTA_ILP_NAIVE    /* x per (task, server) pair: benchmarks only */
 } hta_ilp_model;
 
+/* Who searches after the LP relaxation: GLPK, CBC (cbcx.h, when built
+ * with it), or both side by side, the first proof winning. */
+typedef enum hta_ilp_engine {
+    HTA_ILP_ENGINE_GLPK,
+    HTA_ILP_ENGINE_CBC,
+    HTA_ILP_ENGINE_BOTH
+} hta_ilp_engine;
+
 typedef struct hta_ilp_opts {
     double time_limit;       /* seconds, whole solve */
     int64_t max_tasks;       /* size guard */
@@ -42,6 +50,7 @@ typedef struct hta_ilp_opts {
     volatile sig_atomic_t *stop; /* set asynchronously to stop, or NULL */
     hta_progress_fn progress;    /* or NULL: elapsed, best, bound, nodes */
     void *progress_ctx;
+    hta_ilp_engine engine;       /* 0: GLPK */
 } hta_ilp_opts;
 
 typedef struct hta_ilp_result {
@@ -51,7 +60,9 @@ typedef struct hta_ilp_result {
     int pieces;        /* distinct values of w_rem considered */
     int solved;        /* models handed to GLPK */
     int improved;      /* 1 when GLPK found better than the incumbent */
-    int64_t nodes;     /* branch-and-bound nodes seen by the callback */
+    int64_t nodes;     /* GLPK's branch-and-bound nodes (its callback) */
+    int64_t cbc_nodes; /* CBC's, where its answer was used */
+    int proved_by;     /* pieces proved: 1 GLPK, 2 CBC (bits) */
     int lp_written;    /* opts->write_lp was written */
     char detail[160];
 } hta_ilp_result;

@@ -56,6 +56,9 @@ typedef struct hta_solve_opts {
     FILE *write_cnf;      /* sat: the CNF of makespan <= the bound */
     int sat_generic;      /* sat: the deficit encoding even on a 3SAT
                              reduction (no hta_reduce_recognize) */
+    int ilp_engine;       /* hta_ilp_engine, or -1: GLPK for ilp, GLPK
+                             and CBC side by side for exact when hta has
+                             CBC (hta_cbc_available) */
     /* Polled by the long searches (ilp, brute): non-zero stops them with
      * their best so far. */
     volatile sig_atomic_t *stop;

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "hta/assign.h"
+#include "hta/cbcx.h"
 #include "hta/outfile.h"
 #include "hta/solve.h"
 #include "plot.h"
@@ -72,6 +73,11 @@ static const cli_opt options[] = {
      "ilp: the model of the first w_rem piece in CPLEX LP format,\n"
      "L free (no incumbent cutoff); for a constant w_rem it is the\n"
      "whole problem (its first line says which)"},
+    {"ilp-engine", 0, OPT_ENUM, 0, 0, 0, 0, 0, "glpk|cbc|both",
+     M_ILP | M_EXACT, "ENGINE",
+     "ilp: the branch and bound after GLPK's LP relaxation: glpk,\n"
+     "cbc, or both side by side, the first proof winning (default:\n"
+     "glpk for ilp, both for exact when hta is built with CBC)"},
     {"ilp-plain", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP, NULL,
      "ilp: no incumbent, no bound (benchmarks)"},
     {"ilp-naive", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP, NULL,
@@ -144,6 +150,16 @@ static int read_options(const cli_args *a, hta_solve_opts *o)
     o->ilp_plain = cli_has(a, "ilp-plain");
     o->sat_generic = cli_has(a, "sat-generic");
     o->model = cli_has(a, "ilp-naive") ? HTA_ILP_NAIVE : HTA_ILP_COMPACT;
+    if (cli_has(a, "ilp-engine")) {
+        o->ilp_engine = cli_value(a, "ilp-engine")->e;
+        if (o->ilp_engine != HTA_ILP_ENGINE_GLPK && !hta_cbc_available()) {
+            cli_usage_error(a, "--ilp-engine %s: this hta was built without "
+                               "CBC (build it with make CBC=yes)",
+                            o->ilp_engine == HTA_ILP_ENGINE_CBC ? "cbc" :
+                                                                  "both");
+            return 0;
+        }
+    }
     return 1;
 }
 

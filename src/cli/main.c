@@ -6,6 +6,7 @@
 #include <igraph_version.h>
 
 #include "cli.h"
+#include "hta/cbcx.h"
 
 #ifndef HTA_VERSION
 #define HTA_VERSION "0.3.0"
@@ -47,8 +48,8 @@ static void help(FILE *f)
 
 static int version(void)
 {
-    printf("hta %s\nigraph %s\nGLPK %s\n", HTA_VERSION, IGRAPH_VERSION,
-           glp_version());
+    printf("hta %s\nigraph %s\nGLPK %s\nCBC %s\n", HTA_VERSION,
+           IGRAPH_VERSION, glp_version(), hta_cbc_version());
     return cli_finish_stdout(0);
 }
 

@@ -47,6 +47,7 @@
 #include "hta/assign.h"
 #include "hta/bounds.h"
 #include "hta/buf.h"
+#include "hta/cbcx.h"
 #include "hta/glpkx.h"
 #include "hta/maxcover.h"
 #include "hta/num.h"
@@ -93,6 +94,12 @@ typedef struct solver {
     double tree_bound;      /* best node bound seen (scaled) */
     int have_tree_bound;
     int ncols;
+    double *vals;           /* a MIP solution read out, 1-based */
+    size_t cap_vals;
+    /* CBC side by side (HTA_ILP_ENGINE_BOTH) or alone */
+    hta_cbc_job *job;       /* the running child, finished by the caller
+                               of the guard too (an abort out of GLPK) */
+    double next_poll;       /* monotonic seconds */
 } solver;
 
 /* ---- groups of identical tasks --------------------------------------- */
@@ -412,6 +419,17 @@ static void callback(glp_tree *T, void *info)
     if (t_cnt > sv->res->nodes)
         sv->res->nodes = t_cnt;
     double now = hta_clock_now();
+    if (sv->job && now >= sv->next_poll) {
+        /* CBC's proof ends GLPK's search; its failure does not. */
+        sv->next_poll = now + 0.01;
+        hta_cbc_answer ans;
+        if (hta_cbc_ready(sv->job) &&
+            hta_cbc_wait(sv->job, 0, NULL, &ans, NULL) == HTA_OK &&
+            (ans.status == HTA_CBC_OPTIMAL ||
+             ans.status == HTA_CBC_INFEASIBLE)) {
+            glp_ios_terminate(T);
+        }
+    }
     if (sv->opts->progress) {
         double D = sv->scale ? sv->scale : 1.0;
         hta_progress p = {"ilp", now - sv->started, sv->best_span,
@@ -425,9 +443,9 @@ static void callback(glp_tree *T, void *info)
         glp_ios_terminate(T);
 }
 
-/* Reads the MIP solution into sv->a.  0 when it does not add up, -1 out
- * of memory. */
-static int read_solution(solver *sv, glp_prob *P)
+/* Reads a MIP solution (x: 1-based column values, from GLPK or CBC) into
+ * sv->a.  0 when it does not add up, -1 out of memory. */
+static int read_solution(solver *sv, const double *x)
 {
     const hta_instance *in = sv->inst;
     int32_t m = in->m, n = in->n;
@@ -435,7 +453,7 @@ static int read_solution(solver *sv, glp_prob *P)
         for (int32_t t = 0; t < m; t++) {
             sv->a[t] = -1;
             for (int32_t s = 0; s < n; s++)
-                if (glp_mip_col_val(P, (int)((int64_t)t * n + s + 1)) > 0.5)
+                if (x[(int64_t)t * n + s + 1] > 0.5)
                     sv->a[t] = s;
             if (sv->a[t] < 0)
                 return 0;
@@ -452,7 +470,7 @@ static int read_solution(solver *sv, glp_prob *P)
         int32_t i = sv->group_first[g], end = sv->group_first[g + 1];
         for (int64_t e = in->task_off[rep]; e < in->task_off[rep + 1];
              e++, col++) {
-            int64_t cnt = llround(glp_mip_col_val(P, col));
+            int64_t cnt = llround(x[col]);
             for (; cnt > 0 && i < end; cnt--)
                 sv->a[sv->order[i++]] = in->task_srv[e];
             if (cnt > 0)
@@ -463,7 +481,7 @@ static int read_solution(solver *sv, glp_prob *P)
     }
     int64_t used = 0;
     for (int32_t s = 0; s < n; s++, col++) {
-        int64_t cnt = llround(glp_mip_col_val(P, col));
+        int64_t cnt = llround(x[col]);
         for (; cnt > 0 && used < pool_len; cnt--)
             sv->a[pool[used++]] = s;
         if (cnt > 0)
@@ -622,11 +640,12 @@ static outcome run_lp(solver *sv, glp_prob *P, double *lp_bound, hta_diag *d)
     return PIECE_SEARCH;
 }
 
-/* Keeps the MIP's solution when it beats the best (evaluated first). */
-static outcome keep_solution(solver *sv, glp_prob *P, hta_diag *d)
+/* Keeps a MIP solution (x, 1-based) when it beats the best (evaluated
+ * first). */
+static outcome keep_values(solver *sv, const double *x, hta_diag *d)
 {
     const hta_instance *in = sv->inst;
-    int ok = read_solution(sv, P);
+    int ok = read_solution(sv, x);
     if (ok <= 0) {
         hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "%s",
                      ok < 0 ? "out of memory" :
@@ -677,9 +696,17 @@ static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
                      "GLPK branch-and-bound failed (code %d)", ret);
         return PIECE_ERROR;
     }
-    if ((mip == GLP_OPT || mip == GLP_FEAS) &&
-        keep_solution(sv, P, d) == PIECE_ERROR)
-        return PIECE_ERROR;
+    if (mip == GLP_OPT || mip == GLP_FEAS) {
+        int nc = glp_get_num_cols(P);
+        if (!HTA_RESERVE(sv->vals, sv->cap_vals, (size_t)nc + 1)) {
+            hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            return PIECE_ERROR;
+        }
+        for (int j = 1; j <= nc; j++)
+            sv->vals[j] = glp_mip_col_val(P, j);
+        if (keep_values(sv, sv->vals, d) == PIECE_ERROR)
+            return PIECE_ERROR;
+    }
     if (ret == 0) {
         /* Solved: optimum, or nothing below the cutoff. */
         pc->proved = mip == GLP_OPT ? glp_mip_obj_val(P) / unit : sv->best_span;
@@ -692,6 +719,81 @@ static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
         b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
     pc->proved = fmax(pc->lb, fmax(b, lp_bound));
     return PIECE_STOPPED_BOUND;
+}
+
+/* CBC's answer for the piece: a proof ends it (PIECE_DONE, the solution
+ * evaluated first); anything else leaves out as it was. */
+static outcome take_cbc(solver *sv, const hta_cbc_answer *ans, outcome out,
+                        hta_diag *d)
+{
+    piece *pc = (piece *)sv->pc;
+    double unit = sv->scale ? sv->scale : 1.0;
+    if (ans->status == HTA_CBC_OPTIMAL) {
+        if (keep_values(sv, ans->x, d) == PIECE_ERROR)
+            return PIECE_ERROR;
+        pc->proved = fmin(ans->obj / unit, sv->best_span);
+    } else if (ans->status == HTA_CBC_INFEASIBLE) {
+        pc->proved = sv->best_span; /* nothing at or below L's bound */
+    } else {
+        return out;
+    }
+    sv->res->cbc_nodes += ans->nodes;
+    sv->res->proved_by |= 2;
+    return PIECE_DONE;
+}
+
+/* Waits for CBC until the deadline or the stop flag, with progress. */
+static void wait_cbc(solver *sv, hta_cbc_answer *ans)
+{
+    for (;;) {
+        double now = hta_clock_now();
+        hta_cbc_wait(sv->job, fmin(sv->deadline, now + 0.5), sv->opts->stop,
+                     ans, NULL);
+        now = hta_clock_now();
+        if (ans->status != HTA_CBC_RUNNING || now >= sv->deadline ||
+            (sv->opts->stop && *sv->opts->stop))
+            return;
+        if (sv->opts->progress) {
+            hta_progress p = {"ilp", now - sv->started, sv->best_span,
+                              sv->pc->lb, sv->res->nodes};
+            sv->opts->progress(sv->opts->progress_ctx, &p);
+        }
+    }
+}
+
+/* The search for one piece after its LP: GLPK, CBC, or both side by
+ * side (CBC in a child process, GLPK here; the first proof wins). */
+static outcome search_piece(solver *sv, glp_prob *P, double lp_bound,
+                            hta_diag *d)
+{
+    hta_ilp_engine e = sv->opts->engine;
+    outcome out = PIECE_STOPPED_BOUND;
+    piece *pc = (piece *)sv->pc;
+    if (e != HTA_ILP_ENGINE_GLPK) {
+        sv->next_poll = 0;
+        if (hta_cbc_start(P, sv->heur_ok ? sv->heur : NULL, &sv->job, d) !=
+            HTA_OK)
+            return PIECE_ERROR;
+    }
+    if (e != HTA_ILP_ENGINE_CBC) {
+        out = run_mip(sv, P, lp_bound, d);
+        if (out == PIECE_DONE)
+            sv->res->proved_by |= 1;
+    } else {
+        sv->res->solved++;
+        double b = lp_bound, D = sv->scale;
+        if (D)
+            b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
+        pc->proved = fmax(pc->lb, b);
+    }
+    if (sv->job && out != PIECE_DONE && out != PIECE_ERROR) {
+        hta_cbc_answer ans;
+        wait_cbc(sv, &ans);
+        out = take_cbc(sv, &ans, out, d);
+    }
+    hta_cbc_finish(sv->job);
+    sv->job = NULL;
+    return out;
 }
 
 /* One piece through GLPK; runs inside hta_glpk_guard. */
@@ -721,8 +823,10 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
     }
     double lp_bound = 0;
     outcome out = run_lp(sv, P, &lp_bound, d);
+    if (out == PIECE_DONE)
+        sv->res->proved_by |= 1;
     if (out == PIECE_SEARCH)
-        out = run_mip(sv, P, lp_bound, d);
+        out = search_piece(sv, P, lp_bound, d);
     if (out == PIECE_STOPPED)
         pc->proved = pc->lb;
     if (out == PIECE_STOPPED || out == PIECE_STOPPED_BOUND)
@@ -737,6 +841,14 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     memset(res, 0, sizeof *res);
     res->makespan = INFINITY;
     res->bound = opts->lower_bound;
+    if (opts->engine < HTA_ILP_ENGINE_GLPK ||
+        opts->engine > HTA_ILP_ENGINE_BOTH)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "ilp: unknown engine %d", (int)opts->engine);
+    if (opts->engine != HTA_ILP_ENGINE_GLPK && !hta_cbc_available())
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "ilp: this hta was built without CBC (build it "
+                            "with make CBC=yes)");
     if (inst->m > opts->max_tasks) {
         res->status = HTA_ILP_SKIPPED;
         snprintf(res->detail, sizeof res->detail,
@@ -825,8 +937,10 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         sv.pc = pc;
         sv.scale = integral_scale(inst->w_loc, pc->c);
         res->status = HTA_ILP_OPTIMAL;
-        if ((st = hta_glpk_guard(solve_piece, &sv, opts->verbose, d)) !=
-            HTA_OK)
+        st = hta_glpk_guard(solve_piece, &sv, opts->verbose, d);
+        hta_cbc_finish(sv.job); /* left running by an abort out of GLPK */
+        sv.job = NULL;
+        if (st != HTA_OK)
             goto cleanup;
         if (res->status == HTA_ILP_FEASIBLE)
             unfinished = 1;
@@ -844,14 +958,23 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         res->status = HTA_ILP_OPTIMAL;
     else
         res->status = HTA_ILP_FEASIBLE;
+    static const char *const by[] = {"", " by GLPK", " by CBC",
+                                     " by GLPK and CBC"};
+    char cbc[48] = "";
+    if (opts->engine != HTA_ILP_ENGINE_GLPK)
+        snprintf(cbc, sizeof cbc, " (GLPK), %lld (CBC)",
+                 (long long)res->cbc_nodes);
     snprintf(res->detail, sizeof res->detail,
-             "%s%d of %d w_rem pieces solved, %lld nodes%s",
+             "%s%d of %d w_rem pieces solved%s, %lld nodes%s%s",
              res->improved ? "improved on the incumbent; " : "",
-             res->solved, np, (long long)res->nodes,
+             res->solved, np,
+             opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
+             (long long)res->nodes, cbc,
              unfinished ? ", stopped by the time limit" : "");
 cleanup:
     free(sv.a);
     free(sv.heur);
+    free(sv.vals);
     free(sv.ia);
     free(sv.ja);
     free(sv.ar);

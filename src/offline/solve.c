@@ -12,6 +12,7 @@
 #include "hta/assign.h"
 #include "hta/bounds.h"
 #include "hta/brute.h"
+#include "hta/cbcx.h"
 #include "hta/close.h"
 #include "hta/num.h"
 #include "hta/rr.h"
@@ -34,6 +35,7 @@ void hta_solve_opts_default(hta_solve_opts *o)
     o->time_limit = 60;
     o->ilp_max_tasks = 20000;
     o->model = HTA_ILP_COMPACT;
+    o->ilp_engine = -1;
 }
 
 void hta_solve_bound(hta_solve_result *r, double lb, const char *source)
@@ -94,6 +96,7 @@ typedef struct run {
     int32_t *fsy;       /* the fsy assignment, once fsy ran */
     double fsy_span;    /* its makespan */
     int have_flow;      /* the flow bound is in res */
+    int in_exact;       /* running inside exact's portfolio */
 } run;
 
 static hta_row *add_row(run *s, hta_algo algo)
@@ -300,7 +303,11 @@ static hta_status run_ilp(run *s, hta_diag *d)
                        s->res->has_lower_bound ? s->res->lower_bound : 0,
                        o->stop,
                        o->progress,
-                       o->progress_ctx};
+                       o->progress_ctx,
+                       o->ilp_engine >= 0 ? (hta_ilp_engine)o->ilp_engine :
+                       s->in_exact && hta_cbc_available() ?
+                                            HTA_ILP_ENGINE_BOTH :
+                                            HTA_ILP_ENGINE_GLPK};
     int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
     hta_ilp_result ir;
     if (!a)
@@ -620,7 +627,9 @@ static hta_status run_exact(run *s, hta_diag *d)
         int ilp = ilp_first == (k == 0);
         budget.time_limit = k == 0 && ilp ? 0.75 * left : left;
         s->o = &budget;
+        s->in_exact = 1;
         st = ilp ? run_ilp(s, d) : run_sat(s, d);
+        s->in_exact = 0;
         s->o = o;
     }
     return st;
@@ -632,7 +641,7 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
     memset(res, 0, sizeof *res);
     res->inst = inst;
     res->best_span = INFINITY;
-    run s = {inst, opts, res, NULL, INFINITY, 0};
+    run s = {inst, opts, res, NULL, INFINITY, 0, 0};
     hta_status st = HTA_OK;
     int rows = 0;
     for (int i = 0; i < opts->nalgos && i < HTA_SOLVE_MAX_ROWS; i++)

@@ -2,6 +2,8 @@
 # Rewrites the expected outputs of CLI golden tests from the current binary.
 # Review `git diff tests/cli` afterwards: every change must be intended.
 # usage: tests/cli/regen.sh [BUILD_DIR] [NAME...]
+# NAME is a case of tests/cli/cases/, or DIR/NAME for tests/cli/DIR/
+# (cbc/NAME needs a build with CBC=yes, nocbc/NAME one without).
 set -u
 build=${1:-build}
 [ $# -gt 0 ] && shift
@@ -13,7 +15,10 @@ if [ $# -gt 0 ]; then names="$*"; else
     names=$(for c in tests/cli/cases/*.cmd; do basename "${c%.cmd}"; done)
 fi
 for name in $names; do
-    base=tests/cli/cases/$name
+    case $name in
+    */*) base=tests/cli/$name ;;
+    *) base=tests/cli/cases/$name ;;
+    esac
     tmp=$(mktemp -d)
     TMP="$tmp" sh "$base.cmd" >"$base.out" 2>"$base.err"
     code=$?

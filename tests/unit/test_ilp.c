@@ -1,29 +1,49 @@
 /* The exact ILP against brute force; Theorem 5.4 with the true optimum;
- * statuses; GLPK's abort turned into an error. */
+ * statuses; GLPK's abort turned into an error; CBC (alone and side by
+ * side with GLPK, in a build with CBC=yes) against brute force and
+ * against GLPK. */
 #include "helpers.h"
 
+#include <errno.h>
 #include <math.h>
+#include <sys/wait.h>
 
 #include <glpk.h>
 
 #include "hta/assign.h"
 #include "hta/bounds.h"
 #include "hta/brute.h"
+#include "hta/cbcx.h"
 #include "hta/fsy.h"
 #include "hta/glpkx.h"
 #include "hta/ilp.h"
 
-static hta_ilp_result solve(const hta_instance *inst, int plain,
-                            hta_ilp_model model, const int32_t *inc,
-                            double lb, double limit, int32_t *a)
+static hta_ilp_result solve_with(const hta_instance *inst, int plain,
+                                 hta_ilp_model model, const int32_t *inc,
+                                 double lb, double limit, int32_t *a,
+                                 hta_ilp_engine engine)
 {
-    hta_ilp_opts o = {limit, 100000, 0, plain, model, NULL, inc, lb, NULL,
-                      NULL,  NULL};
+    hta_ilp_opts o = {limit, 100000, 0,    plain, model, NULL, inc, lb, NULL,
+                      NULL,  NULL,   engine};
     hta_ilp_result res;
     hta_diag d;
     if (hta_ilp_solve(inst, &o, a, &res, &d) != HTA_OK)
         fail_msg("ilp: %s", d.msg);
     return res;
+}
+
+static hta_ilp_result solve(const hta_instance *inst, int plain,
+                            hta_ilp_model model, const int32_t *inc,
+                            double lb, double limit, int32_t *a)
+{
+    return solve_with(inst, plain, model, inc, lb, limit, a,
+                      HTA_ILP_ENGINE_GLPK);
+}
+
+/* No child process left behind: every CBC child was killed and reaped. */
+static int no_children(void)
+{
+    return waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD;
 }
 
 static void test_ilp_vs_brute(void **state)
@@ -32,25 +52,36 @@ static void test_ilp_vs_brute(void **state)
     hta_rng r;
     hta_rng_seed(&r, 41);
     int32_t a[8], opt[8], inc[8];
+    int by_cbc = 0;
     for (int i = 0; i < 450; i++) {
         hta_instance *inst = random_instance(&r, 8, 4, 3, i % COST_MODELS);
         hta_diag d;
         assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
         double lo = evaluate(inst, opt, NULL);
-        /* plain compact, plain naive, and with fsy's incumbent and bound */
-        for (int mode = 0; mode < 3; mode++) {
+        /* plain compact, plain naive, and with fsy's incumbent and bound;
+         * with CBC (the first 120): CBC alone on the plain model, and
+         * beside GLPK with the incumbent */
+        int modes = hta_cbc_available() && i < 120 ? 5 : 3;
+        for (int mode = 0; mode < modes; mode++) {
             hta_ilp_result res;
             if (mode < 2) {
                 res = solve(inst, 1, mode ? HTA_ILP_NAIVE : HTA_ILP_COMPACT,
                             NULL, 0, 30, a);
+            } else if (mode == 3) {
+                res = solve_with(inst, 1, HTA_ILP_COMPACT, NULL, 0, 30, a,
+                                 HTA_ILP_ENGINE_CBC);
+                assert_true(res.proved_by != 0);
+                by_cbc += (res.proved_by & 2) != 0;
             } else {
                 hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL,
                                    NULL, NULL, NULL};
                 hta_fsy_result fr;
                 assert_int_equal(hta_fsy_run(inst, &fo, inc, &fr, &d),
                                  HTA_OK);
-                res = solve(inst, 0, HTA_ILP_COMPACT, inc, fr.lower_bound,
-                            30, a);
+                res = solve_with(inst, 0, HTA_ILP_COMPACT, inc,
+                                 fr.lower_bound, 30, a,
+                                 mode == 2 ? HTA_ILP_ENGINE_GLPK :
+                                             HTA_ILP_ENGINE_BOTH);
                 hta_fsy_result_free(&fr);
             }
             if (res.status != HTA_ILP_OPTIMAL || res.makespan != lo ||
@@ -58,9 +89,12 @@ static void test_ilp_vs_brute(void **state)
                 fail_msg("instance %d mode %d: status %d ilp %g brute %g",
                          i, mode, res.status, res.makespan, lo);
             assert_true(res.bound <= lo);
+            assert_true(no_children());
         }
         hta_instance_free(inst);
     }
+    /* GLPK's LP may prove a piece; CBC proved most of them itself */
+    assert_true(!hta_cbc_available() || by_cbc >= 60);
 }
 
 /* Theorem 5.4 with the exact optimum, beyond brute force's reach. */
@@ -104,8 +138,8 @@ static void test_statuses(void **state)
     (void)state;
     hta_instance *inst = hdfs_instance(50, 5, 2, 0, 3, 1);
     int32_t a[50];
-    hta_ilp_opts o = {10, 49, 0, 0, HTA_ILP_COMPACT, NULL, NULL, 0, NULL, NULL,
-                      NULL};
+    hta_ilp_opts o = {10,   49,   0,    0,   HTA_ILP_COMPACT,    NULL,
+                      NULL, 0,    NULL, NULL, NULL, HTA_ILP_ENGINE_GLPK};
     hta_ilp_result res;
     hta_diag d;
     /* size guard */
@@ -160,6 +194,104 @@ static void test_statuses(void **state)
     hta_instance_free(inst);
 }
 
+/* In a build without CBC, asking for it is an error, never GLPK. */
+static void test_cbc_refused(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs_instance(12, 3, 2, 0, 3, 2);
+    hta_ilp_opts o = {10,   100000, 0,    1,    HTA_ILP_COMPACT,
+                      NULL, NULL,   0,    NULL, NULL,
+                      NULL, HTA_ILP_ENGINE_CBC};
+    int32_t a[12];
+    hta_ilp_result res;
+    hta_diag d;
+    hta_status st = hta_ilp_solve(inst, &o, a, &res, &d);
+    if (hta_cbc_available()) {
+        assert_int_equal(st, HTA_OK);
+        assert_int_equal(res.status, HTA_ILP_OPTIMAL);
+    } else {
+        assert_int_equal(st, HTA_ERR_USAGE);
+        assert_non_null(strstr(d.msg, "without CBC"));
+    }
+    hta_instance_free(inst);
+}
+
+/* Two engines, one optimum: on HDFS-like instances of 170 to 400 tasks
+ * (Zipf s = 1.5, about 8 tasks per server, where fsy often misses the
+ * bound; w_rem 1.5 and 3), CBC alone and GLPK alone prove the same
+ * makespan. */
+static void test_cbc_equals_glpk(void **state)
+{
+    (void)state;
+    if (!hta_cbc_available())
+        return; /* test_cbc_refused checked the refusal */
+    int agreed = 0, searched = 0;
+    for (int i = 0; i < 24; i++) {
+        int32_t n = i % 12 < 6 ? 20 : 40, m = 8 * n + 13 * (1 + i % 6);
+        hta_instance *inst =
+            hdfs_instance(m, n, 3, 1.5, i < 12 ? 1.5 : 3, 1 + i % 6);
+        int32_t *inc = malloc((size_t)m * sizeof *inc);
+        int32_t *ag = malloc((size_t)m * sizeof *ag);
+        int32_t *ac = malloc((size_t)m * sizeof *ac);
+        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL, NULL,
+                           NULL};
+        hta_fsy_result fr;
+        hta_diag d;
+        assert_int_equal(hta_fsy_run(inst, &fo, inc, &fr, &d), HTA_OK);
+        hta_ilp_result g = solve_with(inst, 0, HTA_ILP_COMPACT, inc,
+                                      fr.lower_bound, 60, ag,
+                                      HTA_ILP_ENGINE_GLPK);
+        hta_ilp_result c = solve_with(inst, 0, HTA_ILP_COMPACT, inc,
+                                      fr.lower_bound, 60, ac,
+                                      HTA_ILP_ENGINE_CBC);
+        searched += (c.proved_by & 2) != 0;
+        if (g.status == HTA_ILP_OPTIMAL && c.status == HTA_ILP_OPTIMAL) {
+            if (g.makespan != c.makespan)
+                fail_msg("instance %d: GLPK %g, CBC %g", i, g.makespan,
+                         c.makespan);
+            assert_true(evaluate(inst, ac, NULL) == c.makespan);
+            agreed++;
+        }
+        /* whatever each proved, neither bound passes the other's best */
+        assert_true(g.bound <= c.makespan * (1 + 1e-12));
+        assert_true(c.bound <= g.makespan * (1 + 1e-12));
+        hta_fsy_result_free(&fr);
+        free(inc);
+        free(ag);
+        free(ac);
+        hta_instance_free(inst);
+    }
+    assert_true(agreed == 24);
+    assert_true(searched >= 12); /* fsy met the bound on the others */
+}
+
+/* CBC stopped by the time limit: the child is killed and reaped, the
+ * result is the incumbent with a valid bound, never a false proof. */
+static void test_cbc_stopped(void **state)
+{
+    (void)state;
+    if (!hta_cbc_available())
+        return;
+    /* a 3SAT-like hard case is not needed: a zero time limit stops it */
+    hta_instance *inst = hdfs_instance(300, 10, 2, 1.2, 3, 5);
+    int32_t inc[300], a[300];
+    for (int t = 0; t < 300; t++)
+        inc[t] = inst->task_srv[inst->task_off[t]];
+    double span = evaluate(inst, inc, NULL);
+    for (int e = HTA_ILP_ENGINE_CBC; e <= HTA_ILP_ENGINE_BOTH; e++) {
+        hta_ilp_result res = solve_with(inst, 0, HTA_ILP_COMPACT, inc, 1,
+                                        0.05, a, (hta_ilp_engine)e);
+        assert_true(res.status == HTA_ILP_FEASIBLE ||
+                    res.status == HTA_ILP_OPTIMAL);
+        assert_true(res.makespan <= span);
+        assert_true(evaluate(inst, a, NULL) == res.makespan);
+        if (res.status == HTA_ILP_FEASIBLE)
+            assert_true(res.bound < res.makespan);
+        assert_true(no_children());
+    }
+    hta_instance_free(inst);
+}
+
 /* GLPK aborts on a bad argument; the guard turns that into an error and
  * GLPK works again afterwards. */
 static hta_status bad_call(void *ctx, hta_diag *d)
@@ -192,6 +324,9 @@ int main(void)
         cmocka_unit_test(test_theorem_5_4_exact),
         cmocka_unit_test(test_statuses),
         cmocka_unit_test(test_glpk_abort_recovered),
+        cmocka_unit_test(test_cbc_refused),
+        cmocka_unit_test(test_cbc_equals_glpk),
+        cmocka_unit_test(test_cbc_stopped),
     };
     return cmocka_run_group_tests_name("ilp", tests, NULL, NULL);
 }

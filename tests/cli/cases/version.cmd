@@ -1,1 +1,1 @@
-$HTA --version
+$HTA --version | head -n 3

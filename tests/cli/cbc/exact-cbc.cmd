@@ -1,0 +1,1 @@
+$HTA solve instances/zipf-3k-c1.5.txt --algo fsy,exact --no-timing | awk '/^(fsy|close|ilp|sat|best) /{print $1, $2, $3} /^ilp /{print ($0 ~ / by (GLPK|CBC), [0-9]+ nodes \(GLPK\), [0-9]+ \(CBC\)/) ? "names the engine" : "no engine named"}'

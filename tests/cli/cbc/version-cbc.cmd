@@ -1,0 +1,1 @@
+$HTA --version | tail -n 1
