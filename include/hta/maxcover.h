@@ -27,6 +27,7 @@ typedef struct hta_maxcover_stats {
     int64_t direct;     /* tasks matched by a direct server scan */
     int64_t augmented;  /* augmenting paths of length >= 2 */
     int64_t phases;     /* breadth-first phases */
+    int64_t forward;    /* of which searched forward */
     int64_t visited;    /* servers visited by the phases */
     int64_t flow_calls; /* igraph_maxflow calls */
 } hta_maxcover_stats;
@@ -50,6 +51,13 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d);
  * covers are the same as with it off, only the searches shrink (maxcover.c
  * says why).  Off is the reference for tests and benchmarks. */
 void hta_maxcover_set_retire(hta_maxcover *mc, int on);
+
+/* Forward phases (incremental engine, on by default): a phase searches
+ * from the servers holding an uncovered task instead of from the servers
+ * below their cap when that side is smaller; the same augmenting paths,
+ * hence the same covers (maxcover.c says why).  0 (off) is the
+ * reference, 1 the default, 2 searches every phase forward (tests). */
+void hta_maxcover_set_forward(hta_maxcover *mc, int on);
 
 /* f(tau): the number of covered tasks. */
 int64_t hta_maxcover_size(const hta_maxcover *mc);

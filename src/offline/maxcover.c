@@ -43,6 +43,11 @@ struct hta_maxcover {
     int32_t *pend;      /* newly covered tasks whose free counts are due */
     int64_t npend;
     int retire;         /* retire servers (phase); 0 is the reference */
+    int forward;        /* forward phases: 0 never (the reference), 1 by
+                           the counts, 2 always (tests) */
+    int32_t *unc;       /* forward phases: the uncovered tasks (a superset,
+                           compacted when read), NULL until needed */
+    int64_t nunc;
     int32_t *path_srv;  /* DFS stack: servers */
     int32_t *path_task; /* DFS stack: task leading to the next server */
     int logging;        /* 1 on, -1 lost (out of memory) */
@@ -84,6 +89,7 @@ void hta_maxcover_free(hta_maxcover *mc)
     free(mc->arc);
     free(mc->queue);
     free(mc->seeds);
+    free(mc->unc);
     free(mc->pend);
     free(mc->path_srv);
     free(mc->path_task);
@@ -339,6 +345,96 @@ static void take_free_task(hta_maxcover *mc, int32_t s)
  * phase started from all of them; now from the few in H. */
 #define RETIRED (-4)
 
+/* Forward phases.  The same shortest augmenting paths can be found from
+ * the other end: a breadth-first search along the arcs x -> y from the
+ * servers holding an uncovered task (level 0) up to the first layer
+ * holding a server below its cap, which gives every server it reaches its
+ * distance to an uncovered task; the depth-first search then starts from
+ * the servers below their cap at that distance, in the same order as the
+ * backward phase, and steps to a server one unit closer.  Every full path
+ * of one is a full path of the other: a path s_0 .. s_k, k the shortest
+ * length, has s_i at distance i from the seeds and k - i from the
+ * uncovered tasks (a smaller distance either way would give a shorter
+ * path).  Both searches take, from each seed, the first path in arc
+ * order among those that can still be completed: the backward one walks
+ * into servers that cannot finish and marks them dead, the forward one
+ * never enters those that could not finish at the phase's start, and
+ * marks dead those that can no longer (distances only grow within a
+ * phase: an augmentation adds arcs back towards the seeds only).  So the
+ * augmentations, and the covers, are the same; only the breadth-first
+ * search differs, and it is cheaper from the smaller side.  Late in a
+ * sweep on m = n placements few tasks are uncovered and most servers are
+ * below their cap (uniform, 10^6 tasks and servers, tau = 2: 16 tasks
+ * uncovered, 733,754 seeds).  The direction is chosen per phase from the
+ * counts: forward when the uncovered tasks' replicas are fewer than the
+ * seeds.  A forward phase that finds no path has reached every server of
+ * H (below) and no seed, so every seed is outside H and retired. */
+static int32_t *uncovered_tasks(hta_maxcover *mc, int64_t *len)
+{
+    const hta_instance *inst = mc->inst;
+    if (!mc->unc) {
+        mc->unc = malloc(((size_t)inst->m + 1) * sizeof *mc->unc);
+        if (!mc->unc)
+            return NULL;
+        mc->nunc = 0;
+        for (int32_t t = 0; t < inst->m; t++)
+            if (mc->cover[t] == -1)
+                mc->unc[mc->nunc++] = t;
+    }
+    int64_t kept = 0; /* tasks only become covered in a sweep */
+    for (int64_t i = 0; i < mc->nunc; i++)
+        if (mc->cover[mc->unc[i]] == -1)
+            mc->unc[kept++] = mc->unc[i];
+    mc->nunc = kept;
+    *len = kept;
+    return mc->unc;
+}
+
+/* Level 0: the servers holding an uncovered task; then forward along
+ * x -> y up to the first layer with a server below its cap.  Returns that
+ * layer's level, INT32_MAX without one; *tail: servers reached. */
+static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
+                              int64_t nunc, int64_t *tailp)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t head = 0, tail = 0;
+    int32_t found = INT32_MAX;
+    for (int64_t k = 0; k < nunc; k++) {
+        int32_t t = unc[k];
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            int32_t y = inst->task_srv[i];
+            if (mc->level[y] != -1)
+                continue;
+            mc->level[y] = 0;
+            mc->arc[y] = inst->srv_off[y];
+            mc->queue[tail++] = y;
+        }
+    }
+    while (head < tail) {
+        int32_t x = mc->queue[head++];
+        if (mc->level[x] >= found)
+            break;
+        for (int64_t k = inst->srv_off[x]; k < inst->srv_off[x + 1]; k++) {
+            int32_t t = inst->srv_task[k];
+            if (mc->cover[t] != x)
+                continue;
+            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
+                 i++) {
+                int32_t y = inst->task_srv[i];
+                if (y == x || mc->level[y] != -1)
+                    continue;
+                mc->level[y] = mc->level[x] + 1;
+                mc->arc[y] = inst->srv_off[y];
+                mc->queue[tail++] = y;
+                if (found == INT32_MAX && mc->loads[y] < mc->cap[y])
+                    found = mc->level[y];
+            }
+        }
+    }
+    *tailp = tail;
+    return found;
+}
+
 static int64_t phase(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
@@ -348,87 +444,109 @@ static int64_t phase(hta_maxcover *mc)
     int32_t kept = 0; /* the seeds that reached their cap leave */
     for (int32_t k = 0; k < mc->nseeds; k++) {
         int32_t s = mc->seeds[k];
-        if (mc->loads[s] < mc->cap[s]) {
+        if (mc->loads[s] < mc->cap[s])
             mc->seeds[kept++] = s;
+    }
+    mc->nseeds = kept;
+    /* forward when the uncovered tasks' replicas are fewer than the seeds */
+    int forward = mc->forward == 2 ||
+                  (mc->forward &&
+                   (double)(mc->coverable - mc->size) * (double)inst->edges <
+                       (double)kept * (double)inst->m);
+    int32_t *unc = NULL;
+    int64_t nunc = 0;
+    if (forward && !(unc = uncovered_tasks(mc, &nunc)))
+        forward = 0; /* out of memory: the backward search needs none */
+    if (forward) {
+        found = forward_search(mc, unc, nunc, &tail);
+    } else {
+        for (int32_t k = 0; k < kept; k++) {
+            int32_t s = mc->seeds[k];
             mc->level[s] = 0;
             mc->arc[s] = inst->srv_off[s];
             mc->queue[tail++] = s;
         }
-    }
-    mc->nseeds = kept;
-    int64_t sources = tail;
-    while (head < tail) {
-        int32_t y = mc->queue[head++];
-        if (mc->level[y] >= found)
-            break;
-        for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1]; i++) {
-            int32_t x = mc->cover[inst->srv_task[i]];
-            if (x < 0 || x == y || mc->level[x] != -1)
-                continue;
-            mc->level[x] = mc->level[y] + 1;
-            mc->arc[x] = inst->srv_off[x];
-            mc->queue[tail++] = x;
-            if (has_free_task(mc, x))
-                found = mc->level[x];
-        }
-    }
-    mc->stats.phases++;
-    mc->stats.visited += tail;
-
-    if (found != INT32_MAX) {
-        for (int64_t q = 0; q < sources; q++) {
-            int32_t s0 = mc->queue[q];
-            while (mc->loads[s0] < mc->cap[s0] && mc->level[s0] == 0) {
-                int32_t depth = 0;
-                mc->path_srv[0] = s0;
-                int success = 0;
-                while (depth >= 0) {
-                    int32_t y = mc->path_srv[depth];
-                    if (mc->level[y] == found) {
-                        if (has_free_task(mc, y)) {
-                            success = 1;
-                            break;
-                        }
-                        mc->level[y] = -2;
-                        depth--;
-                        continue;
-                    }
-                    int64_t end = inst->srv_off[y + 1];
-                    int32_t x = -1, t = -1;
-                    for (; mc->arc[y] < end; mc->arc[y]++) {
-                        t = inst->srv_task[mc->arc[y]];
-                        x = mc->cover[t];
-                        if (x >= 0 && x != y &&
-                            mc->level[x] == mc->level[y] + 1)
-                            break;
-                    }
-                    if (mc->arc[y] >= end) {
-                        mc->level[y] = depth ? -2 : -3; /* dead */
-                        depth--;
-                        continue;
-                    }
-                    mc->path_task[depth] = t;
-                    mc->path_srv[++depth] = x;
-                }
-                if (!success)
-                    break;
-                /* Shift the tasks one server up the path, then cover f. */
-                take_free_task(mc, mc->path_srv[depth]);
-                for (int32_t i = depth - 1; i >= 0; i--) {
-                    int32_t from = mc->path_srv[i + 1], to = mc->path_srv[i];
-                    set_cover(mc, mc->path_task[i], to);
-                    mc->loads[from]--;
-                    mc->loads[to]++;
-                }
-                augmented++;
+        while (head < tail) {
+            int32_t y = mc->queue[head++];
+            if (mc->level[y] >= found)
+                break;
+            for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1];
+                 i++) {
+                int32_t x = mc->cover[inst->srv_task[i]];
+                if (x < 0 || x == y || mc->level[x] != -1)
+                    continue;
+                mc->level[x] = mc->level[y] + 1;
+                mc->arc[x] = inst->srv_off[x];
+                mc->queue[tail++] = x;
+                if (has_free_task(mc, x))
+                    found = mc->level[x];
             }
         }
     }
-    /* No augmenting path: every server the search reached is out of the
-       sweep for good (RETIRED, above). */
-    int32_t after = found == INT32_MAX && mc->retire ? RETIRED : -1;
+    mc->stats.phases++;
+    mc->stats.forward += forward;
+    mc->stats.visited += tail;
+
+    /* The paths: from each seed at the start level, one layer a step,
+     * to a server holding an uncovered task at the goal level. */
+    int32_t start = forward ? found : 0, goal = forward ? 0 : found;
+    int32_t step = forward ? -1 : 1;
+    for (int32_t q = 0; found != INT32_MAX && q < kept; q++) {
+        int32_t s0 = mc->seeds[q];
+        while (mc->loads[s0] < mc->cap[s0] && mc->level[s0] == start) {
+            int32_t depth = 0;
+            mc->path_srv[0] = s0;
+            int success = 0;
+            while (depth >= 0) {
+                int32_t y = mc->path_srv[depth];
+                if (mc->level[y] == goal) {
+                    if (has_free_task(mc, y)) {
+                        success = 1;
+                        break;
+                    }
+                    mc->level[y] = -2;
+                    depth--;
+                    continue;
+                }
+                int64_t end = inst->srv_off[y + 1];
+                int32_t x = -1, t = -1;
+                for (; mc->arc[y] < end; mc->arc[y]++) {
+                    t = inst->srv_task[mc->arc[y]];
+                    x = mc->cover[t];
+                    if (x >= 0 && x != y &&
+                        mc->level[x] == mc->level[y] + step)
+                        break;
+                }
+                if (mc->arc[y] >= end) {
+                    mc->level[y] = depth ? -2 : -3; /* dead */
+                    depth--;
+                    continue;
+                }
+                mc->path_task[depth] = t;
+                mc->path_srv[++depth] = x;
+            }
+            if (!success)
+                break;
+            /* Shift the tasks one server up the path, then cover f. */
+            take_free_task(mc, mc->path_srv[depth]);
+            for (int32_t i = depth - 1; i >= 0; i--) {
+                int32_t from = mc->path_srv[i + 1], to = mc->path_srv[i];
+                set_cover(mc, mc->path_task[i], to);
+                mc->loads[from]--;
+                mc->loads[to]++;
+            }
+            augmented++;
+        }
+    }
+    /* No augmenting path: every server the backward search reached is out
+       of the sweep for good (RETIRED, above); the forward search reached
+       H itself, and every seed lies outside it. */
+    int32_t after = found == INT32_MAX && mc->retire && !forward ? RETIRED : -1;
     for (int64_t q = 0; q < tail; q++)
         mc->level[mc->queue[q]] = after;
+    if (found == INT32_MAX && mc->retire && forward)
+        for (int32_t q = 0; q < kept; q++)
+            mc->level[mc->seeds[q]] = RETIRED;
     mc->stats.augmented += augmented;
     return augmented;
 }
@@ -536,6 +654,7 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
     mc->inst = inst;
     mc->engine = e;
     mc->retire = 1;
+    mc->forward = 1;
     size_t m = (size_t)inst->m, n = (size_t)inst->n;
     mc->cover = malloc(m * sizeof *mc->cover);
     mc->loads = calloc(n, sizeof *mc->loads);
@@ -578,6 +697,11 @@ oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
+void hta_maxcover_set_forward(hta_maxcover *mc, int on)
+{
+    mc->forward = on;
+}
+
 void hta_maxcover_set_retire(hta_maxcover *mc, int on)
 {
     mc->retire = on;
@@ -615,6 +739,8 @@ hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
         mc->cover[t] = fixed[t] >= 0 ? -2 : -1;
         mc->coverable += fixed[t] < 0;
     }
+    free(mc->unc); /* a new cover: rebuilt when needed */
+    mc->unc = NULL;
     for (int32_t s = 0; s < inst->n; s++) {
         mc->loads[s] = 0;
         mc->cap[s] = cap[s];

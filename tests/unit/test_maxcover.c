@@ -140,51 +140,69 @@ static void test_engines_hdfs_families(void **state)
     }
 }
 
-/* Retiring servers is exact: with it and without it a sweep makes the
- * same cover, task by task, at every tau; and it does shrink the searches
- * on skewed placements (fewer servers visited), so the check is not
- * vacuous. */
+/* Retiring servers and forward phases are exact: with them and without
+ * either a sweep makes the same cover, task by task, at every tau; and
+ * they do shrink the searches (retiring on skewed placements: fewer
+ * servers visited; forward phases run on the m = n ones), so the check is
+ * not vacuous. */
 static void test_retire_same_covers(void **state)
 {
     (void)state;
     static const struct {
         int32_t m, n, k;
         double zipf;
-        int fewer; /* retiring must visit fewer servers */
+        int fewer;   /* must visit fewer than half the servers */
+        int forward; /* forward phases must run */
     } fam[] = {
-        {20000, 300, 3, 1.0, 1}, {8000, 100, 3, 1.0, 1},
-        {5000, 5000, 3, 1.0, 1}, {4000, 400, 3, 1.5, 1},
-        {3000, 100, 2, 2.0, 0},  {3000, 100, 3, 0.0, 0},
+        {20000, 300, 3, 1.0, 1, 0}, {8000, 100, 3, 1.0, 1, 0},
+        {5000, 5000, 3, 1.0, 1, 0}, {4000, 400, 3, 1.5, 1, 0},
+        {3000, 100, 2, 2.0, 0, 0},  {3000, 100, 3, 0.0, 0, 0},
+        {20000, 20000, 3, 0.0, 0, 0}, {6000, 6000, 2, 0.0, 0, 1},
+        {6000, 3000, 3, 0.5, 0, 1},
     };
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
                                            fam[i].zipf, 3.0, 300 + i);
-        hta_maxcover *on = NULL, *off = NULL;
+        hta_maxcover *on = NULL, *off = NULL, *fw = NULL;
         hta_diag d;
         assert_int_equal(
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &on, &d), HTA_OK);
         assert_int_equal(
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &off, &d), HTA_OK);
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &fw, &d), HTA_OK);
         hta_maxcover_set_retire(off, 0);
+        hta_maxcover_set_forward(off, 0);
+        hta_maxcover_set_forward(fw, 2); /* every phase forward */
         for (int64_t tau = 1; hta_maxcover_size(on) < inst->m; tau++) {
             assert_int_equal(hta_maxcover_raise(on, tau, &d), HTA_OK);
             assert_int_equal(hta_maxcover_raise(off, tau, &d), HTA_OK);
+            assert_int_equal(hta_maxcover_raise(fw, tau, &d), HTA_OK);
             assert_memory_equal(hta_maxcover_cover(on), hta_maxcover_cover(off),
+                                (size_t)inst->m * sizeof(int32_t));
+            assert_memory_equal(hta_maxcover_cover(fw), hta_maxcover_cover(off),
                                 (size_t)inst->m * sizeof(int32_t));
             assert_memory_equal(hta_maxcover_free_counts(on),
                                 hta_maxcover_free_counts(off),
                                 (size_t)inst->n * sizeof(int32_t));
         }
+        const hta_maxcover_stats *c = hta_maxcover_stats_get(fw);
+        assert_int_equal(c->forward, c->phases);
         const hta_maxcover_stats *a = hta_maxcover_stats_get(on);
         const hta_maxcover_stats *b = hta_maxcover_stats_get(off);
         assert_int_equal(a->augmented, b->augmented);
         assert_int_equal(a->phases, b->phases);
+        assert_int_equal(b->forward, 0);
+        assert_int_equal(c->augmented, b->augmented);
         assert_true(a->visited <= b->visited);
         if (fam[i].fewer && !(2 * a->visited < b->visited))
             fail_msg("family %zu: %lld servers visited retiring, %lld not",
                      i, (long long)a->visited, (long long)b->visited);
+        if (fam[i].forward && a->forward == 0)
+            fail_msg("family %zu: no forward phase", i);
         hta_maxcover_free(on);
         hta_maxcover_free(off);
+        hta_maxcover_free(fw);
         hta_instance_free(inst);
     }
 }
