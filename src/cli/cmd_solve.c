@@ -59,7 +59,8 @@ static const cli_opt options[] = {
      "ilp, close, sat: each stops after S seconds (default 60)"},
     {"ilp-max-tasks", 0, OPT_INT, 1, 2147483646, 0, 0, 0, NULL,
      M_ILP | M_EXACT, "M",
-     "ilp: skip instances of more than M tasks (default 20000)"},
+     "ilp: skip instances of more than M tasks (default 20000);\n"
+     "exact: above M, GLPK runs after sat, up to 10^6 tasks"},
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP | M_EXACT, NULL,
      "ilp: GLPK's progress on stderr"},
     {"write-cnf", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_SAT | M_EXACT, "FILE",
