@@ -63,6 +63,7 @@ typedef struct hta_ilp_result {
     int64_t nodes;     /* GLPK's branch-and-bound nodes (its callback) */
     int64_t cbc_nodes; /* CBC's, where its answer was used */
     int proved_by;     /* pieces proved: 1 GLPK, 2 CBC (bits) */
+    char cbc_failed[96]; /* why CBC ended without a proof, or "" */
     int lp_written;    /* opts->write_lp was written */
     char detail[160];
 } hta_ilp_result;

@@ -30,8 +30,8 @@ typedef struct wire {
 } wire;
 
 struct hta_cbc_job {
-    pid_t pid;      /* 0 once reaped */
-    int fd;         /* read end, -1 once read */
+    pid_t pid;      /* the child, reaped by hta_cbc_finish */
+    int fd;         /* the pipe's read end */
     int ncols;
     int done;       /* answer read (or the child gone) */
     wire w;

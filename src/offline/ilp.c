@@ -735,6 +735,9 @@ static outcome take_cbc(solver *sv, const hta_cbc_answer *ans, outcome out,
     } else if (ans->status == HTA_CBC_INFEASIBLE) {
         pc->proved = sv->best_span; /* nothing at or below L's bound */
     } else {
+        if (ans->status == HTA_CBC_FAILED)
+            snprintf(sv->res->cbc_failed, sizeof sv->res->cbc_failed, "%s",
+                     ans->why);
         return out;
     }
     sv->res->cbc_nodes += ans->nodes;
@@ -964,13 +967,21 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     if (opts->engine != HTA_ILP_ENGINE_GLPK)
         snprintf(cbc, sizeof cbc, " (GLPK), %lld (CBC)",
                  (long long)res->cbc_nodes);
+    /* CBC's failure, when it is why the search stopped short */
+    int failed = unfinished && res->cbc_failed[0] &&
+                 hta_clock_now() < sv.deadline &&
+                 !(opts->stop && *opts->stop);
     snprintf(res->detail, sizeof res->detail,
              "%s%d of %d w_rem pieces solved%s, %lld nodes%s%s",
              res->improved ? "improved on the incumbent; " : "",
              res->solved, np,
              opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
              (long long)res->nodes, cbc,
-             unfinished ? ", stopped by the time limit" : "");
+             unfinished && !failed ? ", stopped by the time limit" : "");
+    size_t len = strlen(res->detail);
+    if (failed && len + 2 < sizeof res->detail)
+        snprintf(res->detail + len, sizeof res->detail - len, "; %s",
+                 res->cbc_failed);
 cleanup:
     free(sv.a);
     free(sv.heur);

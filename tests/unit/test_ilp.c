@@ -4,9 +4,13 @@
  * against GLPK. */
 #include "helpers.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <glpk.h>
 
@@ -17,6 +21,8 @@
 #include "hta/fsy.h"
 #include "hta/glpkx.h"
 #include "hta/ilp.h"
+#include "hta/num.h"
+#include "hta/reduce.h"
 
 static hta_ilp_result solve_with(const hta_instance *inst, int plain,
                                  hta_ilp_model model, const int32_t *inc,
@@ -292,6 +298,76 @@ static void test_cbc_stopped(void **state)
     hta_instance_free(inst);
 }
 
+/* The progress callback kills every child of this process (CBC's), as
+ * an out-of-memory kill or a crash inside CBC would end it. */
+static void kill_children(void *ctx, const hta_progress *p)
+{
+    (void)p;
+    int *killed = ctx;
+    DIR *dir = opendir("/proc");
+    struct dirent *e;
+    while (dir && (e = readdir(dir))) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        const char *r = strrchr(buf, ')'); /* "pid (comm) S ppid ..." */
+        int pid = atoi(e->d_name), ppid = 0;
+        char st;
+        if (r && sscanf(r + 1, " %c %d", &st, &ppid) == 2 &&
+            ppid == (int)getpid() && kill(pid, SIGKILL) == 0)
+            (*killed)++;
+    }
+    if (dir)
+        closedir(dir);
+}
+
+/* CBC's process dying (killed from outside) ends CBC's search without a
+ * proof: the row keeps the incumbent and a valid bound and says why, not
+ * "time limit", long before the time limit; no child is left. */
+static void test_cbc_killed(void **state)
+{
+    (void)state;
+    if (!hta_cbc_available())
+        return; /* test_cbc_refused checked the refusal */
+    hta_cnf *f;
+    hta_reduction *red;
+    hta_diag d;
+    assert_int_equal(hta_cnf_parse("tests/data/satlib/uf50-01.cnf", &f, &d),
+                     HTA_OK);
+    assert_int_equal(hta_reduce_build(f, &red, &d), HTA_OK);
+    const hta_instance *inst = red->inst;
+    int32_t *inc = malloc((size_t)inst->m * sizeof *inc);
+    int32_t *a = malloc((size_t)inst->m * sizeof *a);
+    hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL, NULL, NULL};
+    hta_fsy_result fr;
+    assert_int_equal(hta_fsy_run(inst, &fo, inc, &fr, &d), HTA_OK);
+    int killed = 0;
+    hta_ilp_opts o = {60,  100000, 0,    0,    HTA_ILP_COMPACT, NULL, inc,
+                      fr.lower_bound, NULL, kill_children, &killed,
+                      HTA_ILP_ENGINE_CBC};
+    hta_ilp_result res;
+    double t0 = hta_clock_now();
+    assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);
+    assert_true(hta_clock_now() - t0 < 30); /* not the 60 s limit */
+    assert_true(killed >= 1);
+    assert_int_equal(res.status, HTA_ILP_FEASIBLE);
+    assert_true(res.makespan == fr.makespan && res.bound <= 3);
+    assert_non_null(strstr(res.cbc_failed, "without an answer"));
+    assert_non_null(strstr(res.detail, "without an answer"));
+    assert_null(strstr(res.detail, "time limit"));
+    assert_true(no_children());
+    hta_fsy_result_free(&fr);
+    free(inc);
+    free(a);
+    hta_reduce_free(red);
+    hta_cnf_free(f);
+}
+
 /* GLPK aborts on a bad argument; the guard turns that into an error and
  * GLPK works again afterwards. */
 static hta_status bad_call(void *ctx, hta_diag *d)
@@ -327,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_cbc_refused),
         cmocka_unit_test(test_cbc_equals_glpk),
         cmocka_unit_test(test_cbc_stopped),
+        cmocka_unit_test(test_cbc_killed),
     };
     return cmocka_run_group_tests_name("ilp", tests, NULL, NULL);
 }
