@@ -54,14 +54,11 @@ const char *hta_cbc_version(void);
 hta_status hta_cbc_start(glp_prob *P, const double *start, hta_cbc_job **job,
                          hta_diag *d);
 
-/* 1 when the child has answered (or died); never blocks. */
-int hta_cbc_ready(hta_cbc_job *job);
-
-/* Waits for the answer until the monotonic deadline or *stop; fills ans
- * (RUNNING when the wait ended first; the child is then still running). */
-hta_status hta_cbc_wait(hta_cbc_job *job, double deadline,
-                        volatile sig_atomic_t *stop, hta_cbc_answer *ans,
-                        hta_diag *d);
+/* Waits for the answer until the monotonic deadline or *stop (stop may
+ * be NULL); a deadline already past looks once without blocking.  Fills
+ * ans: RUNNING when the wait ended first (the child still runs). */
+void hta_cbc_wait(hta_cbc_job *job, double deadline,
+                  volatile sig_atomic_t *stop, hta_cbc_answer *ans);
 
 /* Kills the child if it runs, reaps it, frees the job and its answer. */
 void hta_cbc_finish(hta_cbc_job *job);

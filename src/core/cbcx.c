@@ -270,36 +270,22 @@ static void take_answer(hta_cbc_job *job)
     job->w = w;
 }
 
-int hta_cbc_ready(hta_cbc_job *job)
+void hta_cbc_wait(hta_cbc_job *job, double deadline,
+                  volatile sig_atomic_t *stop, hta_cbc_answer *ans)
 {
-    if (job->done)
-        return 1;
-    struct pollfd pf = {job->fd, POLLIN, 0};
-    if (poll(&pf, 1, 0) <= 0)
-        return 0;
-    take_answer(job); /* written at once: the read does not wait */
-    return 1;
-}
-
-hta_status hta_cbc_wait(hta_cbc_job *job, double deadline,
-                        volatile sig_atomic_t *stop, hta_cbc_answer *ans,
-                        hta_diag *d)
-{
-    (void)d;
     memset(ans, 0, sizeof *ans);
     while (!job->done) {
-        if (stop && *stop)
-            break;
         double left = deadline - hta_clock_now();
-        if (left <= 0)
-            break;
+        int ms = left <= 0 || (stop && *stop) ? 0 :
+                 left > 0.05                  ? 50 :
+                                                (int)(left * 1000) + 1;
         struct pollfd pf = {job->fd, POLLIN, 0};
-        int ms = left > 0.05 ? 50 : (int)(left * 1000) + 1;
         int k = poll(&pf, 1, ms);
-        if (k > 0)
-            take_answer(job);
-        else if (k < 0 && errno != EINTR)
-            take_answer(job); /* unusable pipe: reported as failed */
+        if (k > 0 || (k < 0 && errno != EINTR))
+            take_answer(job); /* written at once, so the read does not
+                                 wait; an unusable pipe reads as failed */
+        else if (k == 0 && ms == 0)
+            break;
     }
     ans->status = job->done ? (hta_cbc_status)job->w.status :
                               HTA_CBC_RUNNING;
@@ -307,7 +293,6 @@ hta_status hta_cbc_wait(hta_cbc_job *job, double deadline,
     ans->x = job->x;
     ans->nodes = job->w.nodes;
     memcpy(ans->why, job->w.why, sizeof ans->why);
-    return HTA_OK;
 }
 
 void hta_cbc_finish(hta_cbc_job *job)

@@ -423,12 +423,9 @@ static void callback(glp_tree *T, void *info)
         /* CBC's proof ends GLPK's search; its failure does not. */
         sv->next_poll = now + 0.01;
         hta_cbc_answer ans;
-        if (hta_cbc_ready(sv->job) &&
-            hta_cbc_wait(sv->job, 0, NULL, &ans, NULL) == HTA_OK &&
-            (ans.status == HTA_CBC_OPTIMAL ||
-             ans.status == HTA_CBC_INFEASIBLE)) {
+        hta_cbc_wait(sv->job, 0, NULL, &ans); /* a look, no wait */
+        if (ans.status == HTA_CBC_OPTIMAL || ans.status == HTA_CBC_INFEASIBLE)
             glp_ios_terminate(T);
-        }
     }
     if (sv->opts->progress) {
         double D = sv->scale ? sv->scale : 1.0;
@@ -665,6 +662,14 @@ static outcome keep_values(solver *sv, const double *x, hta_diag *d)
     return PIECE_DONE;
 }
 
+/* A proven bound b on the piece, rounded up to the grid of the scaled
+ * costs when they are integers (L is then a multiple of 1/scale). */
+static double round_up_bound(const solver *sv, double b)
+{
+    double D = sv->scale;
+    return D ? ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D : b;
+}
+
 /* Branch and bound, within the time left. */
 static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
 {
@@ -715,9 +720,7 @@ static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
         return PIECE_DONE;
     }
     double b = sv->have_tree_bound ? sv->tree_bound / unit : lp_bound;
-    if (D)
-        b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
-    pc->proved = fmax(pc->lb, fmax(b, lp_bound));
+    pc->proved = fmax(pc->lb, fmax(round_up_bound(sv, b), lp_bound));
     return PIECE_STOPPED_BOUND;
 }
 
@@ -751,7 +754,7 @@ static void wait_cbc(solver *sv, hta_cbc_answer *ans)
     for (;;) {
         double now = hta_clock_now();
         hta_cbc_wait(sv->job, fmin(sv->deadline, now + 0.5), sv->opts->stop,
-                     ans, NULL);
+                     ans);
         now = hta_clock_now();
         if (ans->status != HTA_CBC_RUNNING || now >= sv->deadline ||
             (sv->opts->stop && *sv->opts->stop))
@@ -784,10 +787,7 @@ static outcome search_piece(solver *sv, glp_prob *P, double lp_bound,
             sv->res->proved_by |= 1;
     } else {
         sv->res->solved++;
-        double b = lp_bound, D = sv->scale;
-        if (D)
-            b = ceil(b * D - 1e-9 * fmax(1.0, b * D)) / D;
-        pc->proved = fmax(pc->lb, b);
+        pc->proved = fmax(pc->lb, round_up_bound(sv, lp_bound));
     }
     if (sv->job && out != PIECE_DONE && out != PIECE_ERROR) {
         hta_cbc_answer ans;

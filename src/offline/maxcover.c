@@ -390,9 +390,46 @@ static int32_t *uncovered_tasks(hta_maxcover *mc, int64_t *len)
     return mc->unc;
 }
 
+/* s reached by a phase's breadth-first search at this level. */
+static void reach(hta_maxcover *mc, int32_t s, int32_t level, int64_t *tail)
+{
+    mc->level[s] = level;
+    mc->arc[s] = mc->inst->srv_off[s];
+    mc->queue[(*tail)++] = s;
+}
+
+/* Level 0: the seeds; then backwards (y's local tasks to the servers
+ * covering them) up to the first layer with a server holding an uncovered
+ * task.  Returns that layer's level, INT32_MAX without one; *tailp:
+ * servers reached. */
+static int32_t backward_search(hta_maxcover *mc, int32_t kept,
+                               int64_t *tailp)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t head = 0, tail = 0;
+    int32_t found = INT32_MAX;
+    for (int32_t k = 0; k < kept; k++)
+        reach(mc, mc->seeds[k], 0, &tail);
+    while (head < tail) {
+        int32_t y = mc->queue[head++];
+        if (mc->level[y] >= found)
+            break;
+        for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1]; i++) {
+            int32_t x = mc->cover[inst->srv_task[i]];
+            if (x < 0 || x == y || mc->level[x] != -1)
+                continue;
+            reach(mc, x, mc->level[y] + 1, &tail);
+            if (has_free_task(mc, x))
+                found = mc->level[x];
+        }
+    }
+    *tailp = tail;
+    return found;
+}
+
 /* Level 0: the servers holding an uncovered task; then forward along
  * x -> y up to the first layer with a server below its cap.  Returns that
- * layer's level, INT32_MAX without one; *tail: servers reached. */
+ * layer's level, INT32_MAX without one; *tailp: servers reached. */
 static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
                               int64_t nunc, int64_t *tailp)
 {
@@ -401,14 +438,9 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
     int32_t found = INT32_MAX;
     for (int64_t k = 0; k < nunc; k++) {
         int32_t t = unc[k];
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
-            int32_t y = inst->task_srv[i];
-            if (mc->level[y] != -1)
-                continue;
-            mc->level[y] = 0;
-            mc->arc[y] = inst->srv_off[y];
-            mc->queue[tail++] = y;
-        }
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            if (mc->level[inst->task_srv[i]] == -1)
+                reach(mc, inst->task_srv[i], 0, &tail);
     }
     while (head < tail) {
         int32_t x = mc->queue[head++];
@@ -423,9 +455,7 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
                 int32_t y = inst->task_srv[i];
                 if (y == x || mc->level[y] != -1)
                     continue;
-                mc->level[y] = mc->level[x] + 1;
-                mc->arc[y] = inst->srv_off[y];
-                mc->queue[tail++] = y;
+                reach(mc, y, mc->level[x] + 1, &tail);
                 if (found == INT32_MAX && mc->loads[y] < mc->cap[y])
                     found = mc->level[y];
             }
@@ -438,8 +468,8 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
 static int64_t phase(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
-    int64_t head = 0, tail = 0, augmented = 0;
-    int32_t found = INT32_MAX;
+    int64_t tail = 0, augmented = 0;
+    int32_t found;
 
     int32_t kept = 0; /* the seeds that reached their cap leave */
     for (int32_t k = 0; k < mc->nseeds; k++) {
@@ -457,32 +487,8 @@ static int64_t phase(hta_maxcover *mc)
     int64_t nunc = 0;
     if (forward && !(unc = uncovered_tasks(mc, &nunc)))
         forward = 0; /* out of memory: the backward search needs none */
-    if (forward) {
-        found = forward_search(mc, unc, nunc, &tail);
-    } else {
-        for (int32_t k = 0; k < kept; k++) {
-            int32_t s = mc->seeds[k];
-            mc->level[s] = 0;
-            mc->arc[s] = inst->srv_off[s];
-            mc->queue[tail++] = s;
-        }
-        while (head < tail) {
-            int32_t y = mc->queue[head++];
-            if (mc->level[y] >= found)
-                break;
-            for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1];
-                 i++) {
-                int32_t x = mc->cover[inst->srv_task[i]];
-                if (x < 0 || x == y || mc->level[x] != -1)
-                    continue;
-                mc->level[x] = mc->level[y] + 1;
-                mc->arc[x] = inst->srv_off[x];
-                mc->queue[tail++] = x;
-                if (has_free_task(mc, x))
-                    found = mc->level[x];
-            }
-        }
-    }
+    found = forward ? forward_search(mc, unc, nunc, &tail) :
+                      backward_search(mc, kept, &tail);
     mc->stats.phases++;
     mc->stats.forward += forward;
     mc->stats.visited += tail;

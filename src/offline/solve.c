@@ -96,7 +96,6 @@ typedef struct run {
     int32_t *fsy;       /* the fsy assignment, once fsy ran */
     double fsy_span;    /* its makespan */
     int have_flow;      /* the flow bound is in res */
-    int in_exact;       /* running inside exact's portfolio */
 } run;
 
 static hta_row *add_row(run *s, hta_algo algo)
@@ -305,8 +304,6 @@ static hta_status run_ilp(run *s, hta_diag *d)
                        o->progress,
                        o->progress_ctx,
                        o->ilp_engine >= 0 ? (hta_ilp_engine)o->ilp_engine :
-                       s->in_exact && hta_cbc_available() ?
-                                            HTA_ILP_ENGINE_BOTH :
                                             HTA_ILP_ENGINE_GLPK};
     int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
     hta_ilp_result ir;
@@ -629,6 +626,10 @@ static hta_status run_exact(run *s, hta_diag *d)
      * 350 MB and GLPK's LP does not end in 5 minutes). */
     budget.ilp_max_tasks = o->ilp_max_tasks > EXACT_ILP_MAX ?
                                o->ilp_max_tasks : EXACT_ILP_MAX;
+    /* and GLPK beside CBC by default, when hta has CBC */
+    if (o->ilp_engine < 0)
+        budget.ilp_engine = hta_cbc_available() ? HTA_ILP_ENGINE_BOTH :
+                                                  HTA_ILP_ENGINE_GLPK;
     for (int k = 0; k < 2 && st == HTA_OK; k++) {
         if (best_proven(s) || stopped(s))
             break;
@@ -636,9 +637,7 @@ static hta_status run_exact(run *s, hta_diag *d)
         int ilp = ilp_first == (k == 0);
         budget.time_limit = k == 1 ? left : ilp ? 0.75 * left : 0.5 * left;
         s->o = &budget;
-        s->in_exact = 1;
         st = ilp ? run_ilp(s, d) : run_sat(s, d);
-        s->in_exact = 0;
         s->o = o;
     }
     return st;
@@ -650,7 +649,7 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
     memset(res, 0, sizeof *res);
     res->inst = inst;
     res->best_span = INFINITY;
-    run s = {inst, opts, res, NULL, INFINITY, 0, 0};
+    run s = {inst, opts, res, NULL, INFINITY, 0};
     hta_status st = HTA_OK;
     int rows = 0;
     for (int i = 0; i < opts->nalgos && i < HTA_SOLVE_MAX_ROWS; i++)
