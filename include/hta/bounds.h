@@ -53,6 +53,18 @@ double hta_bound_flow_piece(const hta_instance *inst, const int64_t *f,
 hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
                                   hta_diag *d);
 
+/* The least makespan an assignment can have above lo (INFINITY: none),
+ * or lo itself when the search would exceed max_work steps (about 20 per
+ * candidate).  A makespan is the load of some server, a*w_loc +
+ * b*w_rem(R) by the evaluator's formula, with integers a, b >= 0 and R
+ * >= b the assignment's remote tasks (R <= m), so the least such value
+ * above lo, over every a, b and R, is at most any makespan above lo;
+ * after a proof that nothing has makespan <= lo, it is a lower bound on
+ * L^O.  Time: O((lo/w_loc + 1) * B * log m), B the number of b values
+ * tried (those with b * w_rem(b) below the best candidate). */
+double hta_bound_next_load(const hta_instance *inst, double lo,
+                           int64_t max_work);
+
 /* Theorem 5.4's additive term (1 - 1/(n-1)) * w_rem(m), an upper bound on
  * (1 - 1/(n-1)) * w_rem^O; 0 when n <= 2. */
 double hta_bound_fsy_additive(const hta_instance *inst);

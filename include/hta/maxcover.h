@@ -45,6 +45,14 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
  * G'_rho, O(|E| * sqrt(m + n)) or worse per call. */
 hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d);
 
+/* The same with a cap per server (incremental engine): cap[s] >= the
+ * current cap of every server (0 for a new state), n entries; the cover
+ * stays valid and is augmented to a maximum b-matching with these caps.
+ * A state raised this way is not raised by hta_maxcover_raise after, and
+ * keeps no free counts (hta_maxcover_free_counts returns NULL). */
+hta_status hta_maxcover_raise_caps(hta_maxcover *mc, const int64_t *cap,
+                                   hta_diag *d);
+
 /* Retiring (incremental engine, on by default): a phase that finds no
  * augmenting path takes every server its search reached out of the rest of
  * the sweep, since none of them can be on an augmenting path again; the

@@ -81,7 +81,7 @@ typedef struct hta_row {
     double makespan;
     int64_t local, remote;
     double seconds;
-    char note[200];     /* free text: rr spread, fsy tau, ilp bound, why */
+    char note[256];     /* free text: rr spread, fsy tau, ilp bound, why */
 } hta_row;
 
 typedef struct hta_solve_result {

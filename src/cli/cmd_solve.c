@@ -35,12 +35,14 @@ static const cli_opt options[] = {
      "ilp    exact optimum by GLPK\n"
      "brute  exhaustive search, tiny instances only\n"
      "close  gap closing: an assignment of makespan <= the lower\n"
-     "       bound by search (any size; only a yes is an answer)\n"
+     "       bound by search, and the envelope bound refuting what\n"
+     "       lies below the best (the bound rises; any size)\n"
      "sat    makespan <= bound, bound + 1, ... decided by CaDiCaL:\n"
      "       a yes is the optimum, a no raises the bound (constant\n"
      "       integer w_rem >= w_loc)\n"
      "exact  close, then ilp (3/4 of the time left) and sat (the\n"
-     "       rest), each while the best is not proven (one row each)"},
+     "       rest; all to ilp where sat does not apply), each while\n"
+     "       the best is not proven (one row each)"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",

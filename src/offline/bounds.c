@@ -112,6 +112,58 @@ double hta_bound_flow_piece(const hta_instance *inst, const int64_t *f,
     return flow_scan(inst, f, &k0, K, NULL, c, max_remote, &found);
 }
 
+/* The least R in [r, m] with load(a, b, w_rem(R)) > lo, or -1: the load
+ * grows with R (w_rem non-decreasing, the formula monotone in c). */
+static int64_t least_remote(const hta_instance *inst, int64_t a, int64_t b,
+                            int64_t r, double lo)
+{
+    int64_t hi = inst->m;
+    if (!(hta_load(inst, a, b, hta_wrem_at(&inst->wrem, hi)) > lo))
+        return -1;
+    while (r < hi) {
+        int64_t mid = r + (hi - r) / 2;
+        if (hta_load(inst, a, b, hta_wrem_at(&inst->wrem, mid)) > lo)
+            hi = mid;
+        else
+            r = mid + 1;
+    }
+    return r;
+}
+
+double hta_bound_next_load(const hta_instance *inst, double lo,
+                           int64_t max_work)
+{
+    double best = INFINITY;
+    int64_t work = 0;
+    /* a is at most the least count whose local load alone exceeds lo */
+    double top = floor(lo / inst->w_loc) + 1;
+    if (!(top >= 1) || top > (double)inst->m + 1)
+        top = (double)inst->m + 1;
+    int64_t A = (int64_t)top;
+    while (A > 0 && hta_load(inst, A - 1, 0, 0.0) > lo)
+        A--;
+    while (A <= inst->m && hta_load(inst, A, 0, 0.0) <= lo)
+        A++;
+    if (A <= inst->m)
+        best = hta_load(inst, A, 0, 0.0);
+    for (int64_t b = 1; b <= inst->m; b++) {
+        /* every load with b remote tasks is at least b * w_rem(b) */
+        if (hta_load(inst, 0, b, hta_wrem_at(&inst->wrem, b)) >= best)
+            break;
+        for (int64_t a = 0; a <= A && a <= inst->m - b; a++) {
+            if ((work += 20) > max_work)
+                return lo; /* too much work: no rounding */
+            int64_t R = least_remote(inst, a, b, b, lo);
+            if (R < 0)
+                continue;
+            double v = hta_load(inst, a, b, hta_wrem_at(&inst->wrem, R));
+            if (v < best)
+                best = v;
+        }
+    }
+    return best;
+}
+
 double hta_bound_fsy_additive(const hta_instance *inst)
 {
     if (inst->n <= 2)

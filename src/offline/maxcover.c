@@ -732,6 +732,31 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
     return incremental_run(mc);
 }
 
+hta_status hta_maxcover_raise_caps(hta_maxcover *mc, const int64_t *cap,
+                                  hta_diag *d)
+{
+    const hta_instance *inst = mc->inst;
+    if (mc->engine != HTA_MAXFLOW_INCREMENTAL)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "max-cover: per-server caps need the incremental "
+                            "engine");
+    for (int32_t s = 0; s < inst->n; s++)
+        if (cap[s] < mc->cap[s])
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "max-cover: the cap of server %ld must not "
+                                "decrease, found %lld after %lld",
+                                (long)s, (long long)cap[s],
+                                (long long)mc->cap[s]);
+    /* Fact 5.1 and retiring hold for any caps that only grow: the cover
+     * stays valid, and no cap enters the definition of H (above). */
+    memcpy(mc->cap, cap, (size_t)inst->n * sizeof *cap);
+    /* The free counts belong to sweeps, as in a fill (a tenth of the
+     * time of the envelope bound's flows): stale from here on. */
+    free(mc->nfree);
+    mc->nfree = NULL;
+    return incremental_run(mc);
+}
+
 hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
                              const int64_t *cap, int32_t *a, hta_diag *d)
 {

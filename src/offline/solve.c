@@ -14,6 +14,7 @@
 #include "hta/brute.h"
 #include "hta/cbcx.h"
 #include "hta/close.h"
+#include "hta/envelope.h"
 #include "hta/num.h"
 #include "hta/rr.h"
 #include "hta/reduce.h"
@@ -389,8 +390,112 @@ static double decision_start(run *s)
     return L;
 }
 
-/* Gap closing: decides makespan <= the lower bound by search (close.h);
- * without an answer there, a bisection up to the best so far. */
+/* The no side of gap closing: the envelope bound (envelope.h) refutes
+ * makespans from L0 up, by bisection below the best (refutation is
+ * monotone in L: U, r0's cost and every slot count move one way with
+ * it).  With exact integer costs, over integers: the bound rises to the
+ * least value not refuted.  Otherwise "< best" first (a yes proves the
+ * best optimal), then "<= L" for at most 6 reals (the gap to 1/64; each
+ * costs a few max-flows, 0.2-0.4 s on Zipf s = 1 at 10^6 tasks), the
+ * bound rising to the least makespan possible above the largest value
+ * refuted (hta_bound_next_load: with few remote costs, e.g. w_rem 2.5,
+ * the values a + 2.5 b are a grid and this is exact; with affine costs
+ * they are dense).  Without a best, the step above L0 doubles until one
+ * is not refuted. */
+typedef struct refutation {
+    int refuted;  /* something was */
+    int proven;   /* the best is now optimal */
+    int calls;    /* decisions made */
+    double lo;    /* the largest value refuted */
+    int strict;   /* lo was refuted as "< lo" */
+    double start; /* where the search goes on: the least value tested
+                     and not refuted (the raised bound), or L0 */
+    hta_envelope_result er; /* the last refutation */
+} refutation;
+
+/* The least makespan possible above lo (bounds.h), at most best. */
+static double next_load(const run *s, double lo)
+{
+    double v = hta_bound_next_load(s->inst, lo, 10000000);
+    return fmin(v, s->res->best_span);
+}
+
+/* One decision of refute: *no when the envelope refutes L. */
+static hta_status envelope_no(run *s, double L, int strict, refutation *rf,
+                              int *no, hta_diag *d)
+{
+    hta_envelope_result er;
+    rf->calls++;
+    hta_status st =
+        hta_envelope_refute(s->inst, L, strict, s->o->stop, &er, d);
+    *no = st == HTA_OK && er.refuted;
+    if (*no) {
+        rf->refuted = 1;
+        rf->lo = L;
+        rf->strict = strict;
+        rf->er = er;
+    }
+    return st;
+}
+
+static hta_status refute(run *s, double L0, double t0, refutation *rf,
+                         hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    double best = res->best_span;
+    int step = hta_instance_exact_costs(s->inst), no;
+    memset(rf, 0, sizeof *rf);
+    rf->start = L0;
+    hta_status st = HTA_OK;
+    if (!step && isfinite(best)) {
+        if ((st = envelope_no(s, best, 1, rf, &no, d)) != HTA_OK)
+            return st;
+        if (no) {
+            hta_solve_bound(res, best, "envelope");
+            rf->proven = 1;
+            return HTA_OK;
+        }
+    }
+    if ((st = envelope_no(s, L0, 0, rf, &no, d)) != HTA_OK || !no)
+        return st;
+    /* hi: not refuted (the best is feasible, so never refuted), or the
+     * next power-of-two step above L0 without a best */
+    double unit = step ? 1.0 : s->inst->w_loc, hi = best;
+    for (int k = 0; st == HTA_OK && k < 40 && !isfinite(hi); k++) {
+        if (stopped(s) || hta_clock_now() - t0 > o->time_limit)
+            break;
+        double L = L0 + unit * ldexp(1.0, k);
+        if ((st = envelope_no(s, L, 0, rf, &no, d)) == HTA_OK && !no)
+            hi = L;
+    }
+    /* the bound: the least makespan possible above the largest value
+     * refuted (with integer costs, + 1) */
+    double bound = step ? rf->lo + 1 : next_load(s, rf->lo);
+    for (int k = 0; st == HTA_OK && isfinite(hi) && bound < hi; k++) {
+        if (stopped(s) || hta_clock_now() - t0 > o->time_limit ||
+            (!step && (hi - rf->lo <= 1e-6 * fmax(1.0, hi) || k >= 6)))
+            break;
+        double L = step ? floor((rf->lo + hi) / 2) : 0.5 * (rf->lo + hi);
+        if ((st = envelope_no(s, L, 0, rf, &no, d)) == HTA_OK && !no)
+            hi = L;
+        else if (st == HTA_OK)
+            bound = step ? rf->lo + 1 : next_load(s, rf->lo);
+    }
+    if (st != HTA_OK)
+        return st;
+    hta_solve_bound(res, bound, "envelope");
+    rf->proven = best_proven(s);
+    rf->start = bound > rf->lo ? bound : isfinite(hi) ? hi : rf->lo;
+    return HTA_OK;
+}
+
+/* Gap closing: the search (close.h) decides makespan <= the bound; after
+ * a failure there, the envelope bound refutes what it can below the best
+ * (refute: it may prove the best, or raise the bound, where the search
+ * goes on); then a bisection up to the best so far.  The search first:
+ * where it answers at the bound (Zipf s = 1, constant costs) the envelope
+ * would cost as much again for nothing. */
 static hta_status run_close(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
@@ -422,6 +527,9 @@ static hta_status run_close(run *s, hta_diag *d)
     int decisions = 0, found = 0;
     hta_close_result cr, first;
     memset(&first, 0, sizeof first);
+    refutation rf;
+    memset(&rf, 0, sizeof rf);
+    char no[112] = "";
     for (;;) {
         hta_close_opts co = {o->time_limit - (hta_clock_now() - t0), o->stop,
                              o->progress, o->progress_ctx};
@@ -440,6 +548,23 @@ static hta_status run_close(run *s, hta_diag *d)
         } else {
             lo = L;
         }
+        if (decisions == 1 && !found) {
+            /* the no side, once */
+            if ((st = refute(s, L0, t0, &rf, d)) != HTA_OK || rf.proven)
+                break;
+            if (rf.refuted) {
+                char by[48];
+                snprintf(by, sizeof by, "sum g <= %.1f of %lld",
+                         rf.er.bound, (long long)m);
+                snprintf(no, sizeof no, "envelope: <= %.10g refuted (%s); ",
+                         rf.lo, by);
+                lo = fmax(lo, rf.lo);
+                if (rf.start < hi) {
+                    L = rf.start; /* the raised bound, or just above */
+                    continue;
+                }
+            }
+        }
         if (!isfinite(hi) || (step ? hi - lo <= 1 :
                                      hi - lo <= 1e-6 * hi || decisions >= 24))
             break; /* nothing to bisect (no best yet), or done */
@@ -447,11 +572,19 @@ static hta_status run_close(run *s, hta_diag *d)
     }
     char at[32];
     hta_format_real(at, L0);
-    if (st == HTA_OK && found) {
+    if (st == HTA_OK && rf.proven) {
+        snprintf(row->status, sizeof row->status, "bound");
+        snprintf(row->note, sizeof row->note,
+                 "none found <= %s; makespan %s %.10g refuted by the "
+                 "envelope bound (sum g <= %.1f of %lld, %d decision%s): "
+                 "the bound rises to %.10g",
+                 at, rf.strict ? "<" : "<=", rf.lo, rf.er.bound,
+                 (long long)m, rf.calls, rf.calls == 1 ? "" : "s",
+                 res->lower_bound);
+    } else if (st == HTA_OK && found) {
         st = finish_row(s, row, keep, d);
-        int proven = row->makespan - L0 <= 1e-9 * fmax(1.0, L0);
         snprintf(row->status, sizeof row->status, "%s",
-                 proven ? "optimal" : "feasible");
+                 best_proven(s) ? "optimal" : "feasible");
         if (decisions == 1)
             snprintf(row->note, sizeof row->note,
                      "makespan <= %s (the bound): sum g %lld -> %lld of "
@@ -461,9 +594,9 @@ static hta_status run_close(run *s, hta_diag *d)
                      (long long)cr.rounds);
         else
             snprintf(row->note, sizeof row->note,
-                     "none found <= %s (sum g %lld of %lld); bisection "
+                     "none found <= %s (sum g %lld of %lld); %sbisection "
                      "above it, %d decisions",
-                     at, (long long)first.end, (long long)first.need,
+                     at, (long long)first.end, (long long)first.need, no,
                      decisions);
     } else if (st == HTA_OK) {
         snprintf(row->status, sizeof row->status, "%s",
@@ -472,9 +605,9 @@ static hta_status run_close(run *s, hta_diag *d)
                                "time_limit");
         snprintf(row->note, sizeof row->note,
                  "no assignment of makespan <= %s found (sum g %lld of "
-                 "%lld after %lld paths, %d decisions); not a proof",
+                 "%lld after %lld paths, %d decisions); %snot a proof",
                  at, (long long)first.end, (long long)first.need,
-                 (long long)first.moves, decisions);
+                 (long long)first.moves, decisions, no);
     }
     row->seconds = hta_clock_now() - t0;
     free(a);
@@ -592,10 +725,11 @@ static hta_status run_sat(run *s, hta_diag *d)
     return st;
 }
 
-/* The portfolio under one time limit: close (quick, yes only), then GLPK
- * with 3/4 of the time left and sat with the rest (sat first, with half
- * of it, when the instance is over --ilp-max-tasks), each only while the
- * best is not proven; the rows say which engine proved it.  GLPK first:
+/* The portfolio under one time limit: close (quick: its search and the
+ * envelope bound), then GLPK with 3/4 of the time left and sat with the
+ * rest (sat first, with half of it, when the instance is over
+ * --ilp-max-tasks; GLPK all of it where sat does not apply), each only
+ * while the best is not proven; the rows say which engine proved it.  GLPK first:
  * on make bench-exact it proves the 10^4-task Zipf instances that the
  * deficit encoding takes 30 s or more on, and the 20-variable 3SAT
  * reductions it cannot decide; but sat first on an instance that is a
@@ -630,12 +764,18 @@ static hta_status run_exact(run *s, hta_diag *d)
     if (o->ilp_engine < 0)
         budget.ilp_engine = hta_cbc_available() ? HTA_ILP_ENGINE_BOTH :
                                                   HTA_ILP_ENGINE_GLPK;
+    /* where sat does not apply (affine costs, a fractional w_rem), GLPK
+     * gets all the time left */
+    char why[160];
+    int sat = hta_satdec_applies(s->inst, why, sizeof why);
     for (int k = 0; k < 2 && st == HTA_OK; k++) {
         if (best_proven(s) || stopped(s))
             break;
         double left = fmax(0.0, o->time_limit - (hta_clock_now() - t0));
         int ilp = ilp_first == (k == 0);
-        budget.time_limit = k == 1 ? left : ilp ? 0.75 * left : 0.5 * left;
+        budget.time_limit = k == 1 || !sat ? left :
+                            ilp            ? 0.75 * left :
+                                             0.5 * left;
         s->o = &budget;
         st = ilp ? run_ilp(s, d) : run_sat(s, d);
         s->o = o;

@@ -125,12 +125,13 @@ static inline hta_instance *random_instance(hta_rng *r, int max_m, int max_n,
     return inst;
 }
 
-/* An HDFS-like instance from the library's generator. */
-static inline hta_instance *hdfs_instance(int32_t m, int32_t n, int32_t k,
-                                          double zipf, double c,
-                                          uint64_t seed)
+/* An HDFS-like instance from the library's generator, w_loc 1 and the
+ * given w_rem. */
+static inline hta_instance *hdfs_instance_wrem(int32_t m, int32_t n,
+                                               int32_t k, double zipf,
+                                               const hta_wrem *w,
+                                               uint64_t seed)
 {
-    double v[1] = {c};
     hta_gen_hdfs_params p;
     memset(&p, 0, sizeof p);
     p.tasks = m;
@@ -138,15 +139,26 @@ static inline hta_instance *hdfs_instance(int32_t m, int32_t n, int32_t k,
     p.replicas = k;
     p.zipf = zipf;
     p.w_loc = 1.0;
-    p.wrem.kind = HTA_WREM_TABLE;
-    p.wrem.k = 0;
-    p.wrem.v = v;
+    p.wrem = *w;
     p.seed = seed;
     hta_instance *inst = NULL;
     hta_diag d;
     if (hta_gen_hdfs(&p, &inst, &d) != HTA_OK)
         fail_msg("hdfs_instance: %s", d.msg);
     return inst;
+}
+
+/* The same with a constant w_rem c. */
+static inline hta_instance *hdfs_instance(int32_t m, int32_t n, int32_t k,
+                                          double zipf, double c,
+                                          uint64_t seed)
+{
+    double v[1] = {c};
+    hta_wrem w;
+    memset(&w, 0, sizeof w);
+    w.kind = HTA_WREM_TABLE;
+    w.v = v;
+    return hdfs_instance_wrem(m, n, k, zipf, &w, seed);
 }
 
 /* The makespan of a complete assignment by the evaluator; *remote (if

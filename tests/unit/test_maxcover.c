@@ -8,24 +8,37 @@
 #include "hta/balassign.h"
 #include "hta/maxcover.h"
 
-/* The largest cover with threshold tau by trying every choice (a local
- * server or none) per task.  Tiny instances only. */
-static int64_t exhaustive_cover(const hta_instance *inst, int64_t tau,
-                                int32_t t, int32_t *load)
+/* The largest cover with a cap per server by trying every choice (a
+ * local server or none) per task.  Tiny instances only. */
+static int64_t exhaustive_caps(const hta_instance *inst, const int64_t *cap,
+                               int32_t t, int32_t *load)
 {
     if (t == inst->m)
         return 0;
-    int64_t best = exhaustive_cover(inst, tau, t + 1, load);
+    int64_t best = exhaustive_caps(inst, cap, t + 1, load);
     for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
         int32_t s = inst->task_srv[i];
-        if (load[s] >= tau)
+        if (load[s] >= cap[s])
             continue;
         load[s]++;
-        int64_t x = 1 + exhaustive_cover(inst, tau, t + 1, load);
+        int64_t x = 1 + exhaustive_caps(inst, cap, t + 1, load);
         load[s]--;
         if (x > best)
             best = x;
     }
+    return best;
+}
+
+/* The same with threshold tau on every server. */
+static int64_t exhaustive_cover(const hta_instance *inst, int64_t tau,
+                                int32_t *load)
+{
+    int64_t *cap = malloc(((size_t)inst->n + 1) * sizeof *cap);
+    assert_non_null(cap);
+    for (int32_t s = 0; s < inst->n; s++)
+        cap[s] = tau;
+    int64_t best = exhaustive_caps(inst, cap, 0, load);
+    free(cap);
     return best;
 }
 
@@ -100,7 +113,7 @@ static void test_exhaustive_tiny(void **state)
         for (int64_t tau = 1; tau <= inst->m; tau++) {
             assert_int_equal(hta_maxcover_raise(mc, tau, &d), HTA_OK);
             assert_int_equal(hta_maxcover_size(mc),
-                             exhaustive_cover(inst, tau, 0, load));
+                             exhaustive_cover(inst, tau, load));
             check_cover(inst, mc, tau);
         }
         hta_maxcover_free(mc);
@@ -308,6 +321,76 @@ static void test_balassign_place(void **state)
     hta_instance_free(inst);
 }
 
+/* Per-server caps raised step by step (hta_maxcover_raise_caps, the
+ * envelope bound's flows): after each step a valid cover of the size of
+ * the exhaustive maximum on tiny instances, and of a fill from scratch on
+ * HDFS-like ones; a cap that decreases is refused. */
+static void test_raise_caps(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 23);
+    hta_diag d;
+    for (int i = 0; i < 300; i++) {
+        hta_instance *inst = i < 250 ?
+                                 random_instance(&r, 8, 5, 3, COST_CONSTANT) :
+                                 hdfs_instance(2000, 40, 3, 1.2, 3.0,
+                                               (uint64_t)i);
+        int32_t n = inst->n, m = inst->m;
+        int64_t *cap = calloc((size_t)n, sizeof *cap);
+        int32_t *load = calloc((size_t)n, sizeof *load);
+        int32_t *fixed = malloc((size_t)m * sizeof *fixed);
+        int32_t *a = malloc((size_t)m * sizeof *a);
+        for (int32_t t = 0; t < m; t++)
+            fixed[t] = -1;
+        hta_maxcover *mc, *scratch;
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d), HTA_OK);
+        assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL,
+                                          &scratch, &d),
+                         HTA_OK);
+        for (int step = 0; step < 6; step++) {
+            for (int32_t s = 0; s < n; s++)
+                cap[s] += (int64_t)hta_rng_below(&r, i < 250 ? 3 : 30);
+            assert_int_equal(hta_maxcover_raise_caps(mc, cap, &d), HTA_OK);
+            const int32_t *cover = hta_maxcover_cover(mc);
+            memset(load, 0, (size_t)n * sizeof *load);
+            int64_t size = 0;
+            for (int32_t t = 0; t < m; t++)
+                if (cover[t] >= 0) {
+                    assert_true(hta_instance_is_local(inst, t, cover[t]));
+                    load[cover[t]]++;
+                    size++;
+                }
+            for (int32_t s = 0; s < n; s++)
+                assert_true(load[s] <= cap[s]);
+            assert_int_equal(size, hta_maxcover_size(mc));
+            int64_t want;
+            if (i < 250) {
+                memset(load, 0, (size_t)n * sizeof *load);
+                want = exhaustive_caps(inst, cap, 0, load);
+            } else {
+                assert_int_equal(
+                    hta_maxcover_fill(scratch, fixed, cap, a, &d), HTA_OK);
+                want = hta_maxcover_size(scratch);
+            }
+            assert_int_equal(size, want);
+        }
+        if (n > 0 && cap[0] > 0) {
+            cap[0]--;
+            assert_int_equal(hta_maxcover_raise_caps(mc, cap, &d),
+                             HTA_ERR_INTERNAL);
+        }
+        hta_maxcover_free(mc);
+        hta_maxcover_free(scratch);
+        free(cap);
+        free(load);
+        free(fixed);
+        free(a);
+        hta_instance_free(inst);
+    }
+}
+
 static void test_raise_rejects_decrease(void **state)
 {
     (void)state;
@@ -333,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_balassign_fast_equals_literal),
         cmocka_unit_test(test_balassign_tie_rule),
         cmocka_unit_test(test_balassign_place),
+        cmocka_unit_test(test_raise_caps),
         cmocka_unit_test(test_raise_rejects_decrease),
     };
     return cmocka_run_group_tests_name("maxcover", tests, NULL, NULL);

@@ -1,0 +1,273 @@
+/* The envelope bound (envelope.h). */
+#include "hta/envelope.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hta/assign.h"
+#include "hta/buf.h"
+#include "hta/check.h"
+#include "hta/maxcover.h"
+
+/* Marginals in units of 2^-ONE_BITS: one remote slot is ONE. */
+#define ONE_BITS 30
+#define ONE ((uint64_t)1 << ONE_BITS)
+/* More distinct marginals than this are coarsened (rounded up further:
+ * still an upper bound); each level costs a max-flow round.  On make
+ * bench-close's instances there are 4 to 60. */
+#define MAX_LEVELS 256
+
+typedef struct env {
+    const hta_instance *inst;
+    double L, c;
+    int strict;
+} env;
+
+static int within(const env *e, int64_t x, int64_t j)
+{
+    double v = hta_load(e->inst, x, j, e->c);
+    return e->strict ? v < e->L : v <= e->L;
+}
+
+/* The most remote tasks j <= m beside x local ones (x within L alone). */
+static int64_t slots(const env *e, int64_t x)
+{
+    const hta_instance *inst = e->inst;
+    double q = floor((e->L - inst->w_loc * (double)x) / e->c);
+    int64_t j = q < 0 ? 0 : q > (double)inst->m ? inst->m : (int64_t)q;
+    while (j > 0 && !within(e, x, j))
+        j--;
+    while (j < inst->m && within(e, x, j + 1))
+        j++;
+    return j;
+}
+
+/* A marginal of the envelope: dy/dx (0 <= dy <= dx) rounded up to the
+ * grid. */
+static uint64_t marginal(int64_t dy, int64_t dx)
+{
+    return ((uint64_t)dy * ONE + (uint64_t)dx - 1) / (uint64_t)dx;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x < y) - (x > y);
+}
+
+typedef struct work {
+    int64_t *hx, *hy;       /* one server's hull */
+    int64_t *seg_off;       /* per server: its segments */
+    uint64_t *seg_th;       /* per segment: marginal, non-increasing */
+    int64_t *seg_units;
+    size_t cap_th, cap_units;
+    uint64_t *levels;
+    int64_t *caps, *cur;
+} work;
+
+static void work_free(work *w)
+{
+    free(w->hx);
+    free(w->hy);
+    free(w->seg_off);
+    free(w->seg_th);
+    free(w->seg_units);
+    free(w->levels);
+    free(w->caps);
+    free(w->cur);
+}
+
+#define OOM(d) hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory")
+
+/* Every server's envelope as segments (marginal, units), and sum_s G_s(0)
+ * into *base.  Returns the number of segments, -1 out of memory. */
+static int64_t envelopes(const env *e, int64_t U, work *w, int64_t *base)
+{
+    const hta_instance *inst = e->inst;
+    int64_t nseg = 0;
+    *base = 0;
+    w->seg_off[0] = 0;
+    for (int32_t s = 0; s < inst->n; s++) {
+        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+        int64_t ub = deg < U ? deg : U, k = 0, top = 0;
+        for (int64_t x = 0; x <= ub; x++) {
+            /* g made non-decreasing (a prefix maximum: still >= g), so
+             * that 0 <= dy <= dx and the products below fit */
+            int64_t y = x + slots(e, x);
+            top = x == 0 || y > top ? y : top;
+            /* pop the last vertex while it lies on or below the chord */
+            while (k >= 2) {
+                int64_t x0 = w->hx[k - 2], y0 = w->hy[k - 2];
+                if ((top - y0) * (w->hx[k - 1] - x0) <
+                    (w->hy[k - 1] - y0) * (x - x0))
+                    break;
+                k--;
+            }
+            w->hx[k] = x;
+            w->hy[k] = top;
+            k++;
+        }
+        *base += w->hy[0];
+        if (!HTA_RESERVE(w->seg_th, w->cap_th, (size_t)(nseg + k)) ||
+            !HTA_RESERVE(w->seg_units, w->cap_units, (size_t)(nseg + k)))
+            return -1;
+        for (int64_t i = 1; i < k; i++) {
+            int64_t dx = w->hx[i] - w->hx[i - 1], dy = w->hy[i] - w->hy[i - 1];
+            HTA_CHECK(dy >= 0 && dy <= dx);
+            w->seg_th[nseg] = marginal(dy, dx);
+            w->seg_units[nseg] = dx;
+            nseg++;
+        }
+        w->seg_off[s + 1] = nseg;
+    }
+    return nseg;
+}
+
+/* The distinct marginals, largest first, coarsened (rounded up to a
+ * coarser grid, segments too) until at most MAX_LEVELS. */
+static int64_t levels(work *w, int64_t nseg)
+{
+    int64_t K = 0;
+    for (int shift = 0; shift <= ONE_BITS; shift++) {
+        uint64_t unit = (uint64_t)1 << shift;
+        for (int64_t i = 0; i < nseg; i++) {
+            w->seg_th[i] = (w->seg_th[i] + unit - 1) / unit * unit;
+            w->levels[i] = w->seg_th[i];
+        }
+        qsort(w->levels, (size_t)nseg, sizeof *w->levels, cmp_desc);
+        K = 0;
+        for (int64_t i = 0; i < nseg; i++)
+            if (K == 0 || w->levels[K - 1] != w->levels[i])
+                w->levels[K++] = w->levels[i];
+        if (K <= MAX_LEVELS)
+            break;
+    }
+    return K;
+}
+
+hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
+                               volatile sig_atomic_t *stop,
+                               hta_envelope_result *res, hta_diag *d)
+{
+    memset(res, 0, sizeof *res);
+    if (!(L >= 0) || !isfinite(L))
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected a finite makespan L >= 0, found %g", L);
+    int32_t m = inst->m, n = inst->n;
+    env e = {inst, L, 0.0, strict};
+    /* U: the most local tasks within L (c plays no part with j = 0) */
+    e.c = inst->w_loc;
+    double u = floor(L / inst->w_loc);
+    int64_t U = u > (double)m ? m : (int64_t)u;
+    while (U > 0 && !within(&e, U, 0))
+        U--; /* the division's rounding, either way */
+    while (U < m && within(&e, U + 1, 0))
+        U++;
+    res->U = U;
+    if (!within(&e, 0, 0)) { /* L < 0 excluded; strict and L = 0 */
+        res->refuted = m > 0;
+        res->r0 = m;
+        res->c = hta_wrem_at(&inst->wrem, m);
+        return HTA_OK;
+    }
+    hta_maxcover *top = NULL, *mc = NULL;
+    work w;
+    memset(&w, 0, sizeof w);
+    hta_status st = HTA_OK;
+    int64_t F = 0;
+    if (U > 0) {
+        int64_t *caps = malloc(((size_t)n + 1) * sizeof *caps);
+        if (!caps) {
+            st = OOM(d);
+            goto done;
+        }
+        for (int32_t s = 0; s < n; s++)
+            caps[s] = U;
+        if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &top, d)) ==
+            HTA_OK)
+            st = hta_maxcover_raise_caps(top, caps, d);
+        free(caps);
+        if (st != HTA_OK)
+            goto done;
+        F = hta_maxcover_size(top);
+        hta_maxcover_free(top);
+        top = NULL;
+    }
+    res->r0 = m - F;
+    e.c = res->c = hta_wrem_at(&inst->wrem, res->r0);
+    int64_t maxub = 0;
+    for (int32_t s = 0; s < n; s++) {
+        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+        maxub = deg > maxub ? deg : maxub;
+    }
+    maxub = maxub < U ? maxub : U;
+    w.hx = malloc(((size_t)maxub + 1) * sizeof *w.hx);
+    w.hy = malloc(((size_t)maxub + 1) * sizeof *w.hy);
+    w.seg_off = malloc(((size_t)n + 1) * sizeof *w.seg_off);
+    if (!w.hx || !w.hy || !w.seg_off) {
+        st = OOM(d);
+        goto done;
+    }
+    int64_t base;
+    int64_t nseg = envelopes(&e, U, &w, &base);
+    if (nseg < 0) {
+        st = OOM(d);
+        goto done;
+    }
+    uint64_t need = (uint64_t)m * ONE, sum = 0;
+    res->bound = (double)base;
+    if (base >= m)
+        goto done; /* every server at 0 local tasks already fits m */
+    sum = (uint64_t)base * ONE;
+    w.levels = malloc(((size_t)nseg + 1) * sizeof *w.levels);
+    w.caps = calloc((size_t)n + 1, sizeof *w.caps);
+    w.cur = malloc(((size_t)n + 1) * sizeof *w.cur);
+    if (!w.levels || !w.caps || !w.cur) {
+        st = OOM(d);
+        goto done;
+    }
+    int64_t K = levels(&w, nseg);
+    res->levels = K;
+    for (int32_t s = 0; s < n; s++)
+        w.cur[s] = w.seg_off[s];
+    if ((st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, d)) !=
+        HTA_OK)
+        goto done;
+    /* sum: base + the levels so far; the rest lies between
+     * theta_{i+1} rho_i and theta_{i+1} F (rho only grows, up to F) */
+    int64_t rho = 0;
+    int open = 1; /* 0 once B >= m is certain */
+    for (int64_t i = 0; i < K && open; i++) {
+        uint64_t next = i + 1 < K ? w.levels[i + 1] : 0;
+        if (stop && *stop) {
+            open = 0;
+            break;
+        }
+        for (int32_t s = 0; s < n; s++)
+            while (w.cur[s] < w.seg_off[s + 1] &&
+                   w.seg_th[w.cur[s]] >= w.levels[i])
+                w.caps[s] += w.seg_units[w.cur[s]++];
+        if ((st = hta_maxcover_raise_caps(mc, w.caps, d)) != HTA_OK)
+            goto done;
+        res->flows++;
+        rho = hta_maxcover_size(mc);
+        HTA_CHECK(rho <= F);
+        sum += (w.levels[i] - next) * (uint64_t)rho;
+        if (sum + next * (uint64_t)rho >= need) {
+            sum += next * (uint64_t)rho; /* B >= m whatever follows */
+            open = 0;
+        }
+        if (sum + next * (uint64_t)F < need) {
+            sum += next * (uint64_t)F; /* B < m whatever follows */
+            break;
+        }
+    }
+    res->bound = (double)sum / (double)ONE;
+    res->refuted = open && sum < need;
+done:
+    hta_maxcover_free(top);
+    hta_maxcover_free(mc);
+    work_free(&w);
+    return st;
+}

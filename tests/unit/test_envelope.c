@@ -1,0 +1,353 @@
+/* The envelope bound (envelope.h): its refutations against brute force on
+ * every cost model (sound, and exactly the concave relaxation: refuted iff
+ * the exhaustive maximum of sum_s G_s(x_s) is below m), never weaker than
+ * the flow bound, and, on mid-size HDFS-like instances, the optimum it
+ * proves equal to GLPK's. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "hta/bounds.h"
+#include "hta/envelope.h"
+#include "hta/solve.h"
+
+static hta_envelope_result refute(const hta_instance *inst, double L,
+                                  int strict)
+{
+    hta_envelope_result res;
+    hta_diag d;
+    if (hta_envelope_refute(inst, L, strict, NULL, &res, &d) != HTA_OK)
+        fail_msg("envelope: %s", d.msg);
+    return res;
+}
+
+static int within(const hta_instance *inst, int64_t x, int64_t j, double c,
+                  double L, int strict)
+{
+    double v = hta_load(inst, x, j, c);
+    return strict ? v < L : v <= L;
+}
+
+/* g(x) = x + the most remote slots, straight from the definition. */
+static int64_t g_ref(const hta_instance *inst, int64_t x, double c, double L,
+                     int strict)
+{
+    int64_t j = 0;
+    while (j < inst->m && within(inst, x, j + 1, c, L, strict))
+        j++;
+    return x + j;
+}
+
+/* G(x): the upper concave envelope of g over 0..ub at x, by every chord. */
+static double G_ref(const int64_t *g, int64_t ub, int64_t x)
+{
+    double best = (double)g[x];
+    for (int64_t a = 0; a <= x; a++)
+        for (int64_t b = x; b <= ub; b++)
+            if (a < b) {
+                double v = (double)g[a] + (double)(g[b] - g[a]) *
+                                              (double)(x - a) /
+                                              (double)(b - a);
+                best = v > best ? v : best;
+            }
+    return best;
+}
+
+/* The exhaustive maximum of sum_s G_s(x_s) over partial local
+ * assignments with x_s <= U, after f(U) and c = w_rem(m - f(U)), all by
+ * enumeration. */
+static double max_envelope_ref(const hta_instance *inst, double L, int strict)
+{
+    int32_t m = inst->m, n = inst->n;
+    int64_t U = 0;
+    while (U < m && within(inst, U + 1, 0, 1.0, L, strict))
+        U++;
+    int32_t pick[8], x[8];
+    int64_t f = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        double c = hta_wrem_at(&inst->wrem, m - f), best = -1;
+        double G[8][9];
+        for (int32_t s = 0; pass == 1 && s < n; s++) {
+            int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+            int64_t ub = deg < U ? deg : U, g[9];
+            for (int64_t k = 0; k <= ub; k++)
+                g[k] = g_ref(inst, k, c, L, strict);
+            for (int64_t k = 0; k <= ub; k++)
+                G[s][k] = G_ref(g, ub, k);
+        }
+        memset(pick, 0, sizeof pick);
+        for (;;) {
+            memset(x, 0, sizeof x);
+            int64_t cov = 0;
+            for (int32_t t = 0; t < m; t++)
+                if (pick[t] > 0) {
+                    x[inst->task_srv[inst->task_off[t] + pick[t] - 1]]++;
+                    cov++;
+                }
+            int ok = 1;
+            double sum = 0;
+            for (int32_t s = 0; s < n && ok; s++) {
+                ok = x[s] <= U;
+                if (ok && pass == 1)
+                    sum += G[s][x[s]];
+            }
+            if (ok && pass == 0 && cov > f)
+                f = cov;
+            if (ok && pass == 1 && sum > best)
+                best = sum;
+            int32_t t = 0;
+            while (t < m &&
+                   ++pick[t] > inst->task_off[t + 1] - inst->task_off[t])
+                pick[t++] = 0;
+            if (t == m)
+                break;
+        }
+        if (pass == 1)
+            return best;
+    }
+    return -1;
+}
+
+/* Every cost model: never refutes the optimum (or anything above it),
+ * and refutes exactly when the concave relaxation's exhaustive maximum
+ * is below m; wherever the flow bound exceeds L, it refutes L too. */
+static void test_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 91);
+    int32_t opt[8];
+    int below = 0, gaps = 0, closed = 0, checked = 0;
+    for (int i = 0; i < 2000; i++) {
+        hta_instance *inst = random_instance(&r, 8, 3 + i % 3, 1 + i % 2,
+                                             i % (COST_MODELS + 1));
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL), flow;
+        assert_int_equal(hta_bound_flow_compute(inst, &flow, &d), HTA_OK);
+        if (refute(inst, lo, 0).refuted ||
+            refute(inst, lo * (1 + 1e-9) + 1e-9, 1).refuted ||
+            refute(inst, lo + 10, 0).refuted)
+            fail_msg("instance %d: the optimum %g refuted", i, lo);
+        const double Ls[] = {lo, lo * 0.97, lo * 0.9, lo * 0.75, lo * 0.5,
+                             lo - inst->w_loc};
+        for (int k = 0; k < 6; k++) {
+            int strict = k == 0;
+            double L = Ls[k];
+            if (!(L >= 0))
+                continue;
+            hta_envelope_result e = refute(inst, L, strict);
+            double ref = max_envelope_ref(inst, L, strict);
+            checked++;
+            if (e.refuted != (ref < inst->m - 1e-9))
+                fail_msg("instance %d, makespan %s %g: refuted %d, "
+                         "exhaustive max %g of %d (bound %g)",
+                         i, strict ? "<" : "<=", L, e.refuted, ref, inst->m,
+                         e.bound);
+            if (e.refuted)
+                assert_true(ref <= e.bound + 1e-6 && e.bound < inst->m);
+            if (!strict && flow > L * (1 + 1e-12) && !e.refuted)
+                fail_msg("instance %d: flow bound %g > %g, not refuted", i,
+                         flow, L);
+            below += e.refuted && L < lo;
+            if (strict && flow < lo * (1 - 1e-9)) {
+                gaps++; /* the flow bound below the optimum */
+                closed += e.refuted;
+            }
+        }
+        hta_instance_free(inst);
+    }
+    print_message("%d decisions, %d refuted below the optimum; the flow "
+                  "bound below the optimum on %d instances, \"< optimum\" "
+                  "refuted on %d of them\n",
+                  checked, below, gaps, closed);
+    assert_true(gaps >= 100 && closed >= gaps / 2);
+}
+
+/* An HDFS-like instance, 3 replicas, w_rem = a + b r. */
+static hta_instance *hdfs(int32_t m, int32_t n, double zipf, double a,
+                          double b, uint64_t seed)
+{
+    hta_wrem w;
+    memset(&w, 0, sizeof w);
+    w.kind = HTA_WREM_AFFINE;
+    w.a = a;
+    w.b = b;
+    return hdfs_instance_wrem(m, n, 3, zipf, &w, seed);
+}
+
+/* Zipf s = 1.5, 300-1000 tasks, w_rem 2.5 or 3: where fsy, close proves
+ * the best optimal by the envelope ("bound"), GLPK proves the same
+ * optimum; every raised bound is at most GLPK's optimum. */
+static void test_against_ilp(void **state)
+{
+    (void)state;
+    int proved = 0, runs = 0;
+    hta_solve_opts o;
+    hta_solve_opts_default(&o);
+    o.time_limit = 5;
+    const int32_t sizes[][2] = {{300, 10}, {600, 20}, {1000, 10}};
+    for (int z = 0; z < 3; z++)
+        for (uint64_t seed = 1; seed <= 10; seed++)
+            for (int w = 0; w < 2; w++) {
+                hta_instance *inst = hdfs(sizes[z][0], sizes[z][1], 1.5,
+                                          w ? 3.0 : 2.5, 0.0, seed);
+                hta_solve_result rc, ri;
+                solve_fsy_then(inst, HTA_ALGO_CLOSE, &rc);
+                solve_fsy_then_opts(inst, HTA_ALGO_ILP, &o, &ri);
+                const hta_row *cl = &rc.rows[1], *ilp = &ri.rows[1];
+                if (strcmp(ilp->status, "optimal") != 0)
+                    fail_msg("%d tasks seed %llu: GLPK %s", sizes[z][0],
+                             (unsigned long long)seed, ilp->status);
+                if (rc.lower_bound > ilp->makespan + 1e-9)
+                    fail_msg("%d tasks seed %llu: bound %g above the "
+                             "optimum %g",
+                             sizes[z][0], (unsigned long long)seed,
+                             rc.lower_bound, ilp->makespan);
+                if (strcmp(cl->status, "bound") == 0) {
+                    assert_true(rc.rows[0].makespan == ilp->makespan);
+                    assert_true(hta_solve_proven(&rc));
+                    proved++;
+                }
+                runs++;
+                hta_solve_result_free(&rc);
+                hta_solve_result_free(&ri);
+                hta_instance_free(inst);
+            }
+    print_message("the envelope proved fsy optimal on %d of %d\n", proved,
+                  runs);
+    assert_true(proved >= 8); /* 11 of 60 when written */
+}
+
+/* Affine costs at 300-3000 tasks, where GLPK proves nothing in 20 s:
+ * never a refutation at or above a makespan an assignment reaches (fsy's,
+ * close's), and fsy proven optimal by "< fsy" on some. */
+static void test_affine_sound(void **state)
+{
+    (void)state;
+    int proved = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        hta_instance *inst = hdfs(300 * (int32_t)(1 + seed % 4),
+                                  10 * (int32_t)(1 + seed % 4), 1.5, 3.0,
+                                  0.01, seed);
+        hta_solve_result rc;
+        solve_fsy_then(inst, HTA_ALGO_CLOSE, &rc);
+        for (int i = 0; i < rc.nrows; i++)
+            if (rc.rows[i].has_value) {
+                double span = rc.rows[i].makespan;
+                assert_false(refute(inst, span, 0).refuted);
+                assert_true(rc.lower_bound <= span);
+            }
+        proved += strcmp(rc.rows[1].status, "bound") == 0;
+        hta_solve_result_free(&rc);
+        hta_instance_free(inst);
+    }
+    print_message("fsy proven optimal on %d of 10\n", proved);
+    assert_true(proved >= 3);
+}
+
+/* HDFS Zipf s = 1.5, 10^5 tasks, 1000 servers, seed 1: "makespan <= 220"
+ * refuted, where the flow bound allows it (GLPK's LP agrees, in 18 s:
+ * README), and 221, fsy's makespan, not. */
+static void test_scale(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs(100000, 1000, 1.5, 3.0, 0.0, 1);
+    hta_diag d;
+    double flow;
+    assert_int_equal(hta_bound_flow_compute(inst, &flow, &d), HTA_OK);
+    assert_true(flow <= 220);
+    hta_envelope_result e = refute(inst, 220, 0);
+    assert_true(e.refuted && e.U == 220 && e.c == 3.0);
+    assert_true(e.r0 > 0 && e.bound < inst->m && e.levels >= 2);
+    hta_solve_result rc;
+    solve_fsy_then(inst, HTA_ALGO_CLOSE, &rc);
+    assert_true(rc.rows[0].makespan == 221);
+    assert_false(refute(inst, 221, 0).refuted);
+    assert_string_equal(rc.rows[1].status, "bound");
+    assert_true(hta_solve_proven(&rc) && rc.lower_bound == 221);
+    hta_solve_result_free(&rc);
+    hta_instance_free(inst);
+}
+
+/* hta_bound_next_load: above lo, and at most every makespan above lo,
+ * over every assignment of tiny instances of every cost model. */
+static void test_next_load(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 92);
+    int exact = 0;
+    for (int i = 0; i < 400; i++) {
+        hta_instance *inst = random_instance(&r, 6, 3, 3, i % COST_MODELS);
+        int32_t m = inst->m, n = inst->n, a[6];
+        int64_t count = 1;
+        for (int32_t t = 0; t < m; t++)
+            count *= n;
+        double *spans = malloc((size_t)count * sizeof *spans);
+        assert_non_null(spans);
+        for (int64_t k = 0; k < count; k++) {
+            int64_t q = k;
+            for (int32_t t = 0; t < m; t++, q /= n)
+                a[t] = (int32_t)(q % n);
+            spans[k] = evaluate(inst, a, NULL);
+        }
+        for (int j = 0; j < 8; j++) {
+            double lo = j < 4 ? spans[hta_rng_below(&r, (uint64_t)count)] :
+                                spans[hta_rng_below(&r, (uint64_t)count)] *
+                                    (0.5 + 0.1 * (double)j);
+            double next = INFINITY;
+            for (int64_t k = 0; k < count; k++)
+                if (spans[k] > lo && spans[k] < next)
+                    next = spans[k];
+            double v = hta_bound_next_load(inst, lo, 1000000);
+            if (!(v > lo) || v > next)
+                fail_msg("instance %d: next load above %.17g: %.17g, "
+                         "the least makespan above it %.17g",
+                         i, lo, v, next);
+            exact += v == next;
+            /* no budget: lo itself (no rounding) or the same answer */
+            double v0 = hta_bound_next_load(inst, lo, 0);
+            assert_true(v0 == lo || v0 == v);
+        }
+        free(spans);
+        hta_instance_free(inst);
+    }
+    print_message("next load equal to the least makespan above in %d of "
+                  "3200\n",
+                  exact);
+    assert_true(exact >= 1600);
+}
+
+/* Bad L is refused; the stop flag leaves the answer "not refuted". */
+static void test_edges(void **state)
+{
+    (void)state;
+    hta_instance *inst = hdfs(100000, 1000, 1.5, 3.0, 0.0, 1);
+    hta_envelope_result e;
+    hta_diag d;
+    volatile sig_atomic_t stop = 1;
+    assert_int_equal(hta_envelope_refute(inst, NAN, 0, NULL, &e, &d),
+                     HTA_ERR_USAGE);
+    assert_int_equal(hta_envelope_refute(inst, -1, 0, NULL, &e, &d),
+                     HTA_ERR_USAGE);
+    assert_int_equal(hta_envelope_refute(inst, 220, 0, &stop, &e, &d),
+                     HTA_OK);
+    assert_false(e.refuted);
+    /* nothing fits below one local task: "< 0" and "<= 0.5" */
+    assert_true(refute(inst, 0, 1).refuted && refute(inst, 0.5, 0).refuted);
+    hta_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_brute),
+        cmocka_unit_test(test_against_ilp),
+        cmocka_unit_test(test_affine_sound),
+        cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_next_load),
+        cmocka_unit_test(test_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
