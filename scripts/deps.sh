@@ -7,7 +7,7 @@
 # (cbc: build plus CBC's library, for make CBC=yes)
 set -eu
 build="gcc g++ make pkg-config libigraph-dev libglpk-dev libcadical-dev scdoc"
-test="$build coinor-libcbc-dev libcmocka-dev picosat valgrind python3 python3-jsonschema bash-completion"
+test="$build coinor-libcbc-dev libcmocka-dev picosat glpk-utils valgrind python3 python3-jsonschema bash-completion"
 bench="$test coinor-cbc gnuplot-nox hyperfine time parallel"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in

@@ -72,4 +72,21 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
                                volatile sig_atomic_t *stop,
                                hta_envelope_result *res, hta_diag *d);
 
+/* The certificate: writes the relaxation of "makespan <= L" (< L when
+ * strict) as a linear program in CPLEX LP format to path, for another
+ * solver to re-check: columns x_t_s in [0, 1] (task t local on s), X_s =
+ * sum_t x_t_s <= min(U, deg_s), y_s >= 0 (remote slots); rows: each task
+ * at most once, and per segment of G_s the line through it,
+ *   (dx - dy) X_s + dx y_s <= G_i dx - dy x_i  (integer coefficients),
+ * so y_s <= G_s(X_s) - X_s; and sum_s X_s + y_s >= m.  Its maximum of
+ * sum X + y is the relaxation's B (without the rounding to 2^-30), so it
+ * is infeasible exactly when B < m, which a refutation implies; glpsol
+ * --lp FILE then says "PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION".  The
+ * first line names L, U, r0 and c = w_rem(r0), the facts the rows rest
+ * on (r0: a maximum b-matching with caps U, which a max-flow re-checks).
+ * Refused when a coefficient would exceed 2^53 or GLPK's int indices. */
+hta_status hta_envelope_write_lp(const hta_instance *inst, double L,
+                                 int strict, const char *path, int verbose,
+                                 hta_diag *d);
+
 #endif

@@ -72,10 +72,13 @@ static const cli_opt options[] = {
      "sat: the deficit encoding even on an instance that is a 3SAT\n"
      "reduction (by default sat decides makespan <= 3 there on the\n"
      "formula read off the instance, Theorem 3.1)"},
-    {"write-lp", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_ILP | M_EXACT, "FILE",
-     "ilp: the model of the first w_rem piece in CPLEX LP format,\n"
-     "L free (no incumbent cutoff); for a constant w_rem it is the\n"
-     "whole problem (its first line says which)"},
+    {"write-lp", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL,
+     M_ILP | M_CLOSE | M_EXACT, "FILE",
+     "close: the LP of the envelope bound's largest refutation\n"
+     "(infeasible: a certificate for another solver); ilp, when\n"
+     "close wrote none: the model of the first w_rem piece in CPLEX\n"
+     "LP format, L free (no incumbent cutoff); for a constant w_rem\n"
+     "it is the whole problem (the first line says which)"},
     {"ilp-engine", 0, OPT_ENUM, 0, 0, 0, 0, 0, "glpk|cbc|both",
      M_ILP | M_EXACT, "ENGINE",
      "ilp: the branch and bound after GLPK's LP relaxation: glpk,\n"
@@ -283,8 +286,12 @@ int cmd_solve(int argc, char **argv)
         goto cleanup;
     }
     if (lp && !res.lp_written) {
-        code = cli_usage_error(&args, "--write-lp: no model was built (%s)",
-                               why_none(&res));
+        const char *why = why_none(&res);
+        code = cli_usage_error(&args,
+                               "--write-lp: nothing to write (close refuted "
+                               "nothing below the best, no ilp model was "
+                               "built%s%s)",
+                               *why ? ": " : "", why);
         goto cleanup;
     }
     if (cnf && !res.cnf_written) {

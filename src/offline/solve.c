@@ -298,7 +298,8 @@ static hta_status run_ilp(run *s, hta_diag *d)
                        o->verbose,
                        o->ilp_plain,
                        o->model,
-                       o->write_lp,
+                       /* close's certificate, when it wrote one, stays */
+                       s->res->lp_written ? NULL : o->write_lp,
                        o->ilp_plain ? NULL : incumbent,
                        s->res->has_lower_bound ? s->res->lower_bound : 0,
                        o->stop,
@@ -550,7 +551,14 @@ static hta_status run_close(run *s, hta_diag *d)
         }
         if (decisions == 1 && !found) {
             /* the no side, once */
-            if ((st = refute(s, L0, t0, &rf, d)) != HTA_OK || rf.proven)
+            if ((st = refute(s, L0, t0, &rf, d)) == HTA_OK && rf.refuted &&
+                o->write_lp) {
+                /* the certificate of the largest value refuted */
+                st = hta_envelope_write_lp(s->inst, rf.lo, rf.strict,
+                                           o->write_lp, o->verbose, d);
+                res->lp_written = st == HTA_OK;
+            }
+            if (st != HTA_OK || rf.proven)
                 break;
             if (rf.refuted) {
                 char by[48];

@@ -6,6 +6,9 @@
 #include "helpers.h"
 
 #include <math.h>
+#include <unistd.h>
+
+#include <glpk.h>
 
 #include "hta/bounds.h"
 #include "hta/envelope.h"
@@ -319,6 +322,66 @@ static void test_next_load(void **state)
     assert_true(exact >= 1600);
 }
 
+/* The LP of hta_envelope_write_lp, read back and solved by GLPK's simplex
+ * from the file: infeasible exactly where the envelope refutes, on tiny
+ * instances of every cost model and on a 1000-task affine one. */
+static int lp_feasible(const hta_instance *inst, double L, int strict)
+{
+    char path[] = "/tmp/hta-envelope-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    hta_diag d;
+    if (hta_envelope_write_lp(inst, L, strict, path, 0, &d) != HTA_OK)
+        fail_msg("write: %s", d.msg);
+    glp_prob *P = glp_create_prob();
+    glp_term_out(GLP_OFF);
+    assert_int_equal(glp_read_lp(P, NULL, path), 0);
+    glp_smcp smcp;
+    glp_init_smcp(&smcp);
+    smcp.msg_lev = GLP_MSG_OFF;
+    assert_int_equal(glp_simplex(P, &smcp), 0);
+    int status = glp_get_status(P);
+    assert_true(status == GLP_OPT || status == GLP_NOFEAS);
+    glp_delete_prob(P);
+    unlink(path);
+    return status == GLP_OPT;
+}
+
+static void test_certificate_lp(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 93);
+    int32_t opt[8];
+    int infeasible = 0;
+    for (int i = 0; i < 300; i++) {
+        hta_instance *inst = random_instance(&r, 7, 4, 3, i % COST_MODELS);
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        const double Ls[] = {lo, lo, 0.9 * lo, lo - inst->w_loc};
+        for (int k = 0; k < 4; k++) {
+            if (!(Ls[k] > 0))
+                continue;
+            int refuted = refute(inst, Ls[k], k == 1).refuted;
+            if (lp_feasible(inst, Ls[k], k == 1) == refuted)
+                fail_msg("instance %d, makespan %s %g: refuted %d, the LP "
+                         "disagrees",
+                         i, k == 1 ? "<" : "<=", Ls[k], refuted);
+            infeasible += refuted;
+        }
+        hta_instance_free(inst);
+    }
+    print_message("%d infeasible LPs, each a refutation\n", infeasible);
+    assert_true(infeasible >= 300);
+    hta_instance *inst = hdfs(1000, 10, 1.5, 3.0, 0.0001, 1);
+    assert_true(refute(inst, 105, 1).refuted);
+    assert_false(lp_feasible(inst, 105, 1));
+    assert_true(lp_feasible(inst, 105, 0));
+    hta_instance_free(inst);
+}
+
 /* Bad L is refused; the stop flag leaves the answer "not refuted". */
 static void test_edges(void **state)
 {
@@ -347,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_affine_sound),
         cmocka_unit_test(test_scale),
         cmocka_unit_test(test_next_load),
+        cmocka_unit_test(test_certificate_lp),
         cmocka_unit_test(test_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

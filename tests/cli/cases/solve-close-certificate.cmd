@@ -1,0 +1,1 @@
+cd "$TMP" && $HTA gen hdfs --tasks 1000 --servers 10 --zipf 1.5 --seed 1 --w-rem-affine 3,0.0001 -o z.txt && $HTA solve z.txt --algo fsy,close --write-lp e.lp --no-timing | grep '^close' && head -n 1 e.lp && glpsol --lp e.lp | grep -c 'NO PRIMAL FEASIBLE SOLUTION'
