@@ -42,6 +42,15 @@ static inline double hta_load(const hta_instance *inst, int64_t nloc,
     return inst->w_loc * (double)nloc + c * (double)nrem;
 }
 
+/* Room within a makespan L (strict: below L) by hta_load's arithmetic,
+ * so that what fits here fits for the evaluator too: the most local tasks
+ * a server can run alone (0 .. m, 0 also when none fits), and the most
+ * remote tasks beside x local ones at remote cost c (0 .. m; -1 when the
+ * x local tasks alone do not fit).  O(1) steps past one division. */
+int64_t hta_room_local(const hta_instance *inst, double L, int strict);
+int64_t hta_room_remote(const hta_instance *inst, int64_t x, double c,
+                        double L, int strict);
+
 /* The load of the i-th tail server of ev. */
 static inline double hta_eval_tail_load(const hta_instance *inst,
                                         const hta_eval *ev, int64_t i)

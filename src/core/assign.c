@@ -3,10 +3,43 @@
 #include "hta/assign.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hta/lex.h"
+
+static int fits(double load, double L, int strict)
+{
+    return strict ? load < L : load <= L;
+}
+
+int64_t hta_room_local(const hta_instance *inst, double L, int strict)
+{
+    int64_t m = inst->m;
+    double u = floor(L / inst->w_loc);
+    int64_t x = !(u > 0) ? 0 : u > (double)m ? m : (int64_t)u;
+    while (x > 0 && !fits(hta_load(inst, x, 0, 1.0), L, strict))
+        x--; /* the division's rounding, either way */
+    while (x < m && fits(hta_load(inst, x + 1, 0, 1.0), L, strict))
+        x++;
+    return x;
+}
+
+int64_t hta_room_remote(const hta_instance *inst, int64_t x, double c,
+                        double L, int strict)
+{
+    int64_t m = inst->m;
+    if (!fits(hta_load(inst, x, 0, c), L, strict))
+        return -1;
+    double q = floor((L - inst->w_loc * (double)x) / c);
+    int64_t j = !(q > 0) ? 0 : q > (double)m ? m : (int64_t)q;
+    while (j > 0 && !fits(hta_load(inst, x, j, c), L, strict))
+        j--;
+    while (j < m && fits(hta_load(inst, x, j + 1, c), L, strict))
+        j++;
+    return j;
+}
 
 void hta_eval_free(hta_eval *ev)
 {

@@ -136,14 +136,7 @@ double hta_bound_next_load(const hta_instance *inst, double lo,
     double best = INFINITY;
     int64_t work = 0;
     /* a is at most the least count whose local load alone exceeds lo */
-    double top = floor(lo / inst->w_loc) + 1;
-    if (!(top >= 1) || top > (double)inst->m + 1)
-        top = (double)inst->m + 1;
-    int64_t A = (int64_t)top;
-    while (A > 0 && hta_load(inst, A - 1, 0, 0.0) > lo)
-        A--;
-    while (A <= inst->m && hta_load(inst, A, 0, 0.0) <= lo)
-        A++;
+    int64_t A = lo < 0 ? 0 : hta_room_local(inst, lo, 0) + 1;
     if (A <= inst->m)
         best = hta_load(inst, A, 0, 0.0);
     for (int64_t b = 1; b <= inst->m; b++) {

@@ -47,7 +47,10 @@ typedef struct cl {
 
 /* Remote slots beside x local tasks: the most j <= m with
  * hta_load(x, j) <= L, -1 when x alone exceeds L.  The same arithmetic as
- * the evaluator's, so a yes is a yes there too. */
+ * the evaluator's, so a yes is a yes there too.  hta_room_remote
+ * (assign.h) computes the same; this copy stays because calling it cost
+ * 5% of the search's time (HDFS Zipf s = 1, affine, 10^5 tasks, 8 runs
+ * interleaved: 0.19-0.20 s against 0.18-0.19 s). */
 static int64_t slots(const cl *k, int64_t x)
 {
     const hta_instance *inst = k->inst;

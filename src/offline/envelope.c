@@ -27,23 +27,10 @@ typedef struct env {
     int strict;
 } env;
 
-static int within(const env *e, int64_t x, int64_t j)
-{
-    double v = hta_load(e->inst, x, j, e->c);
-    return e->strict ? v < e->L : v <= e->L;
-}
-
-/* The most remote tasks j <= m beside x local ones (x within L alone). */
+/* The most remote tasks beside x local ones (x within L alone). */
 static int64_t slots(const env *e, int64_t x)
 {
-    const hta_instance *inst = e->inst;
-    double q = floor((e->L - inst->w_loc * (double)x) / e->c);
-    int64_t j = q < 0 ? 0 : q > (double)inst->m ? inst->m : (int64_t)q;
-    while (j > 0 && !within(e, x, j))
-        j--;
-    while (j < inst->m && within(e, x, j + 1))
-        j++;
-    return j;
+    return hta_room_remote(e->inst, x, e->c, e->L, e->strict);
 }
 
 /* A marginal of the envelope: dy/dx (0 <= dy <= dx) rounded up to the
@@ -171,16 +158,9 @@ static hta_status prepare(const hta_instance *inst, double L, int strict,
                             "expected a finite makespan L >= 0, found %g", L);
     int32_t m = inst->m, n = inst->n;
     *e = (env){inst, L, inst->w_loc, strict};
-    /* U: the most local tasks within L (c plays no part with j = 0) */
-    double u = floor(L / inst->w_loc);
-    int64_t U = u > (double)m ? m : (int64_t)u;
-    while (U > 0 && !within(e, U, 0))
-        U--; /* the division's rounding, either way */
-    while (U < m && within(e, U + 1, 0))
-        U++;
-    res->U = U;
+    int64_t U = res->U = hta_room_local(inst, L, strict);
     *F = 0;
-    if (!within(e, 0, 0)) { /* L < 0 excluded; strict and L = 0 */
+    if (slots(e, 0) < 0) { /* L < 0 excluded; strict and L = 0 */
         res->refuted = m > 0;
         res->r0 = m;
         res->c = hta_wrem_at(&inst->wrem, m);
@@ -411,7 +391,7 @@ hta_status hta_envelope_write_lp(const hta_instance *inst, double L,
     hta_status st = prepare(inst, L, strict, &e, &F, &res, d);
     if (st != HTA_OK)
         return st;
-    if (res.refuted && !within(&e, 0, 0))
+    if (res.refuted && slots(&e, 0) < 0)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "makespan < 0: nothing to write");
     lp_ctx c;

@@ -762,10 +762,10 @@ static hta_status run_exact(run *s, hta_diag *d)
         hta_reduce_match_free(r);
     }
     /* --ilp-max-tasks only orders the engines here: above it GLPK runs
-     * second, up to EXACT_ILP_MAX tasks (Zipf s = 1.5, 10^5 tasks, seed
-     * 1: the LP of "makespan <= 220" is infeasible, 221 proven in 20 s,
-     * where close and sat cannot decide; at 10^6 tasks the model takes
-     * 350 MB and GLPK's LP does not end in 5 minutes). */
+     * second, up to EXACT_ILP_MAX tasks (zipf-3k-c1.5 with
+     * --ilp-max-tasks 100: 36.5 proven, which close and sat cannot
+     * decide; at 10^6 tasks the model takes 350 MB and GLPK's LP does
+     * not end in 5 minutes). */
     budget.ilp_max_tasks = o->ilp_max_tasks > EXACT_ILP_MAX ?
                                o->ilp_max_tasks : EXACT_ILP_MAX;
     /* and GLPK beside CBC by default, when hta has CBC */

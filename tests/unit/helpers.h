@@ -161,6 +161,25 @@ static inline hta_instance *hdfs_instance(int32_t m, int32_t n, int32_t k,
     return hdfs_instance_wrem(m, n, k, zipf, &w, seed);
 }
 
+/* The most remote tasks beside x local ones within L (below L when
+ * strict) at cost c, -1 when x alone does not fit: straight from the
+ * definition, one remote task at a time (the oracle of close's and the
+ * envelope bound's slot counts). */
+static inline int64_t slots_ref(const hta_instance *inst, int64_t x,
+                                double c, double L, int strict)
+{
+    double v = hta_load(inst, x, 0, c);
+    if (strict ? !(v < L) : !(v <= L))
+        return -1;
+    int64_t j = 0;
+    for (; j < inst->m; j++) {
+        v = hta_load(inst, x, j + 1, c);
+        if (strict ? !(v < L) : !(v <= L))
+            break;
+    }
+    return j;
+}
+
 /* The makespan of a complete assignment by the evaluator; *remote (if
  * not NULL) receives r^A. */
 static inline double evaluate(const hta_instance *inst, const int32_t *a,

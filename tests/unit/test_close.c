@@ -20,19 +20,6 @@ static hta_close_result decide(const hta_instance *inst, double L,
     return res;
 }
 
-/* The most remote tasks beside x local ones under L at cost c, -1 when
- * x alone exceeds L: straight from the definition. */
-static int64_t slots_ref(const hta_instance *inst, int64_t x, double c,
-                         double L)
-{
-    if (hta_load(inst, x, 0, c) > L)
-        return -1;
-    int64_t j = 0;
-    while (j < inst->m && hta_load(inst, x, j + 1, c) <= L)
-        j++;
-    return j;
-}
-
 /* Does some partial local assignment (each task on one of its servers or
  * uncovered) reach sum_s g(x_s) >= m, every x_s within L?  Exhaustive. */
 static int some_cover_fits(const hta_instance *inst, double c, double L)
@@ -48,7 +35,7 @@ static int some_cover_fits(const hta_instance *inst, double c, double L)
         int64_t sum = 0;
         int ok = 1;
         for (int32_t s = 0; s < n && ok; s++) {
-            int64_t j = slots_ref(inst, x[s], c, L);
+            int64_t j = slots_ref(inst, x[s], c, L, 0);
             ok = j >= 0;
             sum += x[s] + j;
         }

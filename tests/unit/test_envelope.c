@@ -24,22 +24,6 @@ static hta_envelope_result refute(const hta_instance *inst, double L,
     return res;
 }
 
-static int within(const hta_instance *inst, int64_t x, int64_t j, double c,
-                  double L, int strict)
-{
-    double v = hta_load(inst, x, j, c);
-    return strict ? v < L : v <= L;
-}
-
-/* g(x) = x + the most remote slots, straight from the definition. */
-static int64_t g_ref(const hta_instance *inst, int64_t x, double c, double L,
-                     int strict)
-{
-    int64_t j = 0;
-    while (j < inst->m && within(inst, x, j + 1, c, L, strict))
-        j++;
-    return x + j;
-}
 
 /* G(x): the upper concave envelope of g over 0..ub at x, by every chord. */
 static double G_ref(const int64_t *g, int64_t ub, int64_t x)
@@ -63,7 +47,7 @@ static double max_envelope_ref(const hta_instance *inst, double L, int strict)
 {
     int32_t m = inst->m, n = inst->n;
     int64_t U = 0;
-    while (U < m && within(inst, U + 1, 0, 1.0, L, strict))
+    while (U < m && slots_ref(inst, U + 1, 1.0, L, strict) >= 0)
         U++;
     int32_t pick[8], x[8];
     int64_t f = 0;
@@ -74,7 +58,7 @@ static double max_envelope_ref(const hta_instance *inst, double L, int strict)
             int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
             int64_t ub = deg < U ? deg : U, g[9];
             for (int64_t k = 0; k <= ub; k++)
-                g[k] = g_ref(inst, k, c, L, strict);
+                g[k] = k + slots_ref(inst, k, c, L, strict);
             for (int64_t k = 0; k <= ub; k++)
                 G[s][k] = G_ref(g, ub, k);
         }
