@@ -41,9 +41,20 @@ hta_status hta_balassign_slots_literal(const hta_instance *inst,
                                        double c, int64_t *q, hta_diag *d);
 
 /* Completes the assignment a (a[t] = covering server or -1 on entry) from
- * the slots q by the fill rule above.  scratch: an incremental max-cover
- * object of inst, used as work space.  O(m + n + |E|) per matching phase. */
+ * the slots q by the fill rule above.  nfree (or NULL when unknown): per
+ * server, its local tasks with a[t] = -1; when no server with a slot has
+ * one, no task can be placed locally and the matching is not run (then
+ * scratch may be NULL: hta_balassign_matching_needed).  scratch: an
+ * incremental max-cover object of inst, used as work space.  used (or
+ * NULL): per server, the slot tasks placed locally; the others are remote
+ * (a maximum matching leaves no task beside a free slot of its own
+ * server).  O(m + n + |E|) per matching phase. */
 hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
-                               const int64_t *q, int32_t *a, hta_diag *d);
+                               const int64_t *q, const int32_t *nfree,
+                               int32_t *a, int32_t *used, hta_diag *d);
+
+/* Whether hta_balassign_place needs its matching (and scratch).  O(n). */
+int hta_balassign_matching_needed(const hta_instance *inst, const int64_t *q,
+                                  const int32_t *nfree);
 
 #endif

@@ -22,7 +22,9 @@ double hta_bound_trivial(const hta_instance *inst);
  *   L   >= ceil((m - f(k))/n) * w_rem(m - f(k))           (pigeonhole),
  * because both right-hand sides shrink as l grows (w_rem(0) >= w_loc and
  * w_rem non-decreasing).  The bound is the least L meeting both with
- * k = floor(L/w_loc); beyond K, f(k) <= m is used.  The result is at least
+ * k = floor(L/w_loc); beyond K, f's concavity bounds f(k) by
+ * min(m, f(K) + (k - K) * (f(K) - f(K-1))) (proof in bounds.c; up to 64
+ * thresholds examined).  The result is at least
  * the trivial bound.  With a constant w_rem = c, L^O is the load of some
  * server, a*w_loc + b*c, so the bound rounds up to the least such value.
  * O(K + L/c). */

@@ -307,23 +307,45 @@ done:
     return st;
 }
 
+int hta_balassign_matching_needed(const hta_instance *inst, const int64_t *q,
+                                  const int32_t *nfree)
+{
+    for (int32_t s = 0; s < inst->n; s++)
+        if (q[s] > 0 && (!nfree || nfree[s] > 0))
+            return 1;
+    return 0;
+}
+
 hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
-                               const int64_t *q, int32_t *a, hta_diag *d)
+                               const int64_t *q, const int32_t *nfree,
+                               int32_t *a, int32_t *used, hta_diag *d)
 {
     /* Most local tasks first: a maximum b-matching of the uncovered tasks
      * into the slots, then the rest fill the remaining slots. */
-    hta_status st = hta_maxcover_fill(scratch, a, q, a, d);
-    if (st != HTA_OK)
-        return st;
-    const int32_t *used = hta_maxcover_loads(scratch);
+    const int32_t *matched = NULL;
+    if (!nfree || hta_balassign_matching_needed(inst, q, nfree)) {
+        if (!scratch)
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "bal-assign: no work space for the matching");
+        hta_status st = hta_maxcover_fill(scratch, a, q, a, d);
+        if (st != HTA_OK)
+            return st;
+        matched = hta_maxcover_loads(scratch);
+    }
     int32_t s = 0, n = inst->n;
-    int64_t room = n ? q[0] - used[0] : 0;
+    if (used) {
+        if (matched)
+            memcpy(used, matched, (size_t)n * sizeof *used);
+        else
+            memset(used, 0, (size_t)n * sizeof *used);
+    }
+    int64_t room = n ? q[0] - (matched ? matched[0] : 0) : 0;
     for (int32_t t = 0; t < inst->m; t++) {
         if (a[t] >= 0)
             continue;
         while (room == 0 && s + 1 < n) {
             s++;
-            room = q[s] - used[s];
+            room = q[s] - (matched ? matched[s] : 0);
         }
         if (room <= 0)
             return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,

@@ -41,32 +41,61 @@ static double round_to_load(const hta_instance *inst, double c, double lb)
     return best;
 }
 
+/* The candidate of threshold k with at most fk local tasks: the least L
+ * with floor(L/w_loc) = k that the total load and the pigeonhole allow
+ * (bounds.h), or INFINITY when more than max_remote tasks stay remote.
+ * Non-increasing in fk. */
+static double candidate(const hta_instance *inst, int64_t k, int64_t fk,
+                        const hta_wrem *w, double c, int64_t max_remote)
+{
+    int64_t m = inst->m, n = inst->n, rem = m - fk;
+    if (rem > max_remote)
+        return INFINITY;
+    double w_loc = inst->w_loc, ck = w ? hta_wrem_at(w, rem) : c;
+    double need = shrink((w_loc * (double)fk + ck * (double)rem) /
+                         (double)n);
+    double pigeon = (double)((rem + n - 1) / n) * ck;
+    double cand = fmax(fmax((double)k * w_loc, need), pigeon);
+    return fmax(cand, hta_bound_trivial(inst));
+}
+
+/* Thresholds examined beyond the last f value, per call (below). */
+#define TAIL_STEPS 64
+
 /* The flow bound with remote cost w_rem(r) (w != NULL) or a constant c,
  * and at most max_remote remote tasks (k with m - f(k) > max_remote are
  * infeasible), scanning k = *k0 .. K.  Returns the bound when some k is
- * feasible (setting *found); otherwise the tail bound (K+1)*w_loc, and
- * *k0 = K + 1 so that a later call with more f values goes on from
- * there: the candidates of k <= K never change. */
+ * feasible (setting *found); otherwise a bound from the thresholds beyond
+ * K (the tail, below), and *k0 = K + 1 so that a later call with more f
+ * values goes on from there: the candidates of k <= K never change.
+ *
+ * The tail.  f is concave: by the deficiency form of Hall's theorem, f(k)
+ * = min over task sets X of (m - |X| + k * |N(X)|), N(X) the servers
+ * holding a replica of a task of X, a minimum of functions affine in k.
+ * So f(k) <= fbar(k) = min(m, f(K) + (k - K) * (f(K) - f(K-1))) for k > K,
+ * exact when f(K) = f(K-1) (then f is constant from K on).  A candidate
+ * only falls as f grows (w_rem non-decreasing, w_rem(0) >= w_loc), so
+ * fbar's candidate is at most f's: a k infeasible with fbar is infeasible,
+ * and at the first k feasible with fbar (if the true first k* is larger,
+ * its candidate is >= k* w_loc > fbar's) the candidate bounds L^O.  Up to
+ * TAIL_STEPS thresholds beyond K are examined (a jump first when fbar is
+ * constant); past them every examined k is infeasible and the bound is the
+ * next threshold's (k + 1) * w_loc, as with f(k) <= m alone.  On Zipf
+ * s = 1 placements with as many servers as tasks, f(1) alone gives f(2)
+ * <= 2 f(1) < m: the bound at tau = 1 is already the optimum's, and the
+ * sweep stops there. */
 static double flow_scan(const hta_instance *inst, const int64_t *f,
                         int64_t *k0, int64_t K, const hta_wrem *w, double c,
                         int64_t max_remote, int *found)
 {
-    int64_t m = inst->m, n = inst->n;
+    int64_t m = inst->m;
     double w_loc = inst->w_loc, trivial = hta_bound_trivial(inst);
     int constant = !w || hta_wrem_is_constant(w);
     if (w && constant)
         c = hta_wrem_at(w, 0);
     *found = 0;
     for (int64_t k = *k0; k <= K; k++) {
-        int64_t rem = m - f[k];
-        if (rem > max_remote)
-            continue;
-        double ck = w ? hta_wrem_at(w, rem) : c;
-        double need = shrink((w_loc * (double)f[k] + ck * (double)rem) /
-                             (double)n);
-        double pigeon = (double)((rem + n - 1) / n) * ck;
-        double cand = fmax(fmax((double)k * w_loc, need), pigeon);
-        cand = fmax(cand, trivial);
+        double cand = candidate(inst, k, f[k], w, c, max_remote);
         /* L = cand has floor(L/w_loc) = k when cand < (k+1)*w_loc; the
          * candidate of the first such k is the least feasible L. */
         if (cand < (double)(k + 1) * w_loc) {
@@ -76,9 +105,34 @@ static double flow_scan(const hta_instance *inst, const int64_t *f,
         }
     }
     *k0 = K + 1;
-    /* Both terms are multiples of w_loc, already values of load(a, 0, c):
-     * no rounding needed (and none wanted: it would cost O(K) per call). */
-    return fmax((double)(K + 1) * w_loc, trivial);
+    /* Multiples of w_loc are values of load(a, 0, c) already: no rounding
+     * for the threshold bound (and none wanted: O(K) per call). */
+    double tail = fmax((double)(K + 1) * w_loc, trivial);
+    if (K < 1)
+        return tail;
+    int64_t slope = f[K] - f[K - 1], k = K + 1;
+    if (slope == 0) {
+        /* fbar constant: every k with (k+1)*w_loc below the candidate's
+           other terms is infeasible (a whole w_loc of slack) */
+        double rest = candidate(inst, 0, f[K], w, c, max_remote);
+        double jump = floor(rest / w_loc) - 1;
+        if (isfinite(jump) && jump > (double)k && jump < 0x1p52) {
+            k = (int64_t)jump;
+            tail = fmax(tail, (double)k * w_loc);
+        }
+    }
+    for (int steps = 0; steps < TAIL_STEPS; steps++, k++) {
+        int64_t fk = m;
+        if (slope == 0)
+            fk = f[K];
+        else if ((k - K) <= (m - f[K]) / slope)
+            fk = f[K] + (k - K) * slope;
+        double cand = candidate(inst, k, fk, w, c, max_remote);
+        if (cand < (double)(k + 1) * w_loc)
+            return fmax(tail, constant ? round_to_load(inst, c, cand) : cand);
+        tail = fmax(tail, (double)(k + 1) * w_loc);
+    }
+    return tail;
 }
 
 double hta_bound_flow(const hta_instance *inst, const int64_t *f, int64_t K)

@@ -128,6 +128,7 @@ typedef struct sweep {
     double lower_min; /* pass 1: the least LB^tau so far */
     int solved;       /* the probe met the lower bound: no pass 2 */
     hta_maxcover *scratch; /* bal-assign's matching (build_b) */
+    int32_t *used;    /* build_b: slot tasks placed locally per server */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
     /* pass 1's log: the covers of its sweep (maxcover.h), or NULL */
@@ -226,32 +227,58 @@ static void covers_free(covers *c)
     hta_maxcover_free(c->ref);
 }
 
-/* B^tau into w->a: bal-assign's slots for the cover's loads, the uncovered
- * tasks placed (by w->scratch, made at the first build and kept for the
- * next ones), and its real makespan. */
+/* B^tau into w->a: bal-assign's slots for the cover's loads (unless w->q
+ * holds them already: have_q), the uncovered tasks placed (by w->scratch,
+ * made at the first build that needs a matching and kept for the next
+ * ones), and its real makespan.  nfree (or NULL): the cover's free counts;
+ * with them the matching is skipped where no server with a slot holds an
+ * uncovered task (a maximum cover leaves none on a server below tau, so
+ * where only those get slots, every slot task is remote).  The makespan
+ * comes from the counts: a covered task and a matched one are local, the
+ * rest remote (balassign.h); checked builds compare it with the
+ * evaluator's. */
 static hta_status build_b(sweep *w, const int32_t *cover,
-                          const int32_t *loads, int64_t u, double c,
-                          double *span, hta_diag *d)
+                          const int32_t *loads, const int32_t *nfree,
+                          int have_q, int64_t u, double c, double *span,
+                          hta_diag *d)
 {
     const hta_instance *inst = w->inst;
     hta_status st = HTA_OK;
-    if (!w->scratch && (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL,
-                                              &w->scratch, d)) != HTA_OK)
+    if (!have_q && (st = w->opts->literal_balance ?
+                             hta_balassign_slots_literal(inst, loads, u, c,
+                                                         w->q, d) :
+                             hta_balassign_slots(inst, loads, u, c, w->q,
+                                                 d)) != HTA_OK)
         return st;
-    st = w->opts->literal_balance ?
-        hta_balassign_slots_literal(inst, loads, u, c, w->q, d) :
-        hta_balassign_slots(inst, loads, u, c, w->q, d);
-    if (st != HTA_OK)
+    if (!w->used &&
+        !(w->used = malloc((size_t)inst->n * sizeof *w->used)))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (!w->scratch && (!nfree ||
+                        hta_balassign_matching_needed(inst, w->q, nfree)) &&
+        (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &w->scratch,
+                               d)) != HTA_OK)
         return st;
     memcpy(w->a, cover, (size_t)inst->m * sizeof *w->a);
-    if ((st = hta_balassign_place(inst, w->scratch, w->q, w->a, d)) !=
-        HTA_OK)
+    if ((st = hta_balassign_place(inst, w->scratch, w->q, nfree, w->a,
+                                  w->used, d)) != HTA_OK)
         return st;
+    int64_t remote = 0;
+    for (int32_t s = 0; s < inst->n; s++)
+        remote += w->q[s] - w->used[s];
+    double cr = hta_wrem_at(&inst->wrem, remote), max = 0.0;
+    for (int32_t s = 0; s < inst->n; s++) {
+        double x = hta_load(inst, loads[s] + w->used[s],
+                            w->q[s] - w->used[s], cr);
+        max = x > max ? x : max;
+    }
+    *span = max;
+#ifdef HTA_CHECKED
     hta_eval ev;
     if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
         return st;
-    *span = ev.makespan;
+    HTA_CHECK(ev.makespan == max && ev.remote == remote);
     hta_eval_free(&ev);
+#endif
     return HTA_OK;
 }
 
@@ -263,7 +290,8 @@ static hta_status probe(sweep *w, const hta_maxcover *mc, int64_t tau,
 {
     double span = INFINITY, t0 = hta_clock_now();
     hta_status st = build_b(w, hta_maxcover_cover(mc), hta_maxcover_loads(mc),
-                            u, c, &span, d);
+                            hta_maxcover_free_counts(mc),
+                            !w->opts->literal_balance, u, c, &span, d);
     w->res->seconds_balance += hta_clock_now() - t0;
     if (st != HTA_OK)
         return st;
@@ -425,7 +453,9 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         const int32_t *cover = replay ? rcover : hta_maxcover_cover(mc);
         const int32_t *loads = replay ? rloads : hta_maxcover_loads(mc);
         double span;
-        if ((st = build_b(w, cover, loads, u, c, &span, d)) != HTA_OK)
+        const int32_t *nfree = replay ? NULL : hta_maxcover_free_counts(mc);
+        if ((st = build_b(w, cover, loads, nfree, 0, u, c, &span, d)) !=
+            HTA_OK)
             goto cleanup;
         res->balanced++;
         res->seconds_balance += hta_clock_now() - t1;
@@ -484,6 +514,7 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
         res->lower_bound = hta_bound_flow(inst, res->f, res->K);
 cleanup:
     hta_maxcover_free(w.scratch);
+    free(w.used);
     free(w.log_t);
     free(w.log_s);
     free(w.log_end);

@@ -160,7 +160,9 @@ static void test_flow_bound_by_hand(void **state)
                                     "task 2 0\ntask 3 0\n");
     int64_t f[] = {0, 1, 2, 3, 4};
     assert_true(hta_bound_flow(inst, f, 4) == 3.0);
-    assert_true(hta_bound_flow(inst, f, 1) == 2.0); /* tail (K+1)*w_loc */
+    /* f(1) = 1 alone: concavity gives f(k) <= k, the same argument */
+    assert_true(hta_bound_flow(inst, f, 1) == 3.0);
+    assert_true(hta_bound_flow(inst, f, 0) == 2.0); /* (K+1)*w_loc */
     assert_true(hta_bound_trivial(inst) == 2.0);
     hta_diag d;
     double lb;
@@ -172,6 +174,59 @@ static void test_flow_bound_by_hand(void **state)
     assert_true(res.lower_bound == 3.0);
     hta_fsy_result_free(&res);
     hta_instance_free(inst);
+}
+
+/* The flow bound from a prefix f[0..K] of the sweep (the concave tail,
+ * bounds.c): f is concave on every instance; the bound never exceeds the
+ * bound from the whole sweep nor (tiny instances) the brute-force optimum,
+ * and grows with K.  Teeth: where the whole sweep's bound is above the
+ * plain (K+1)*w_loc, the tail must beat it on a fifth of the prefixes
+ * and reach the whole sweep's bound on some. */
+static void test_flow_bound_tail(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 34);
+    int beats = 0, reaches = 0, gainable = 0;
+    for (int i = 0; i < 600; i++) {
+        hta_instance *inst =
+            i % 3 == 2 ? hdfs_instance(300 + i, 300 + i, 1 + i % 3,
+                                       (i % 4) * 0.5, 1.5 + i % 3,
+                                       (uint64_t)i) :
+                         random_instance(&r, 8, 4, 3, i % COST_MODELS);
+        hta_diag d;
+        int64_t *f = NULL, K = 0;
+        assert_int_equal(hta_maxcover_sweep(inst, NULL, NULL, &f, &K, &d),
+                         HTA_OK);
+        for (int64_t k = 1; k < K; k++)
+            assert_true(f[k + 1] - f[k] <= f[k] - f[k - 1]);
+        double whole = hta_bound_flow(inst, f, K), prev = 0;
+        double opt = INFINITY;
+        if (inst->m <= 8) {
+            int32_t best[8];
+            assert_int_equal(brute_opt(inst, best, &d), HTA_OK);
+            opt = evaluate(inst, best, NULL);
+            assert_true(whole <= opt);
+        }
+        for (int64_t k = 0; k <= K; k++) {
+            double b = hta_bound_flow(inst, f, k);
+            assert_true(b <= whole && b >= prev);
+            prev = b;
+            double plain = fmax((double)(k + 1) * inst->w_loc,
+                                hta_bound_trivial(inst));
+            if (k < K && whole > plain) { /* the tail has room */
+                gainable++;
+                beats += b > plain;
+                reaches += b == whole;
+            }
+        }
+        free(f);
+        hta_instance_free(inst);
+    }
+    print_message("of %d prefixes with room, the tail is above (K+1)*w_loc "
+                  "on %d, the whole sweep's bound on %d\n",
+                  gainable, beats, reaches);
+    assert_true(beats > gainable / 5 && reaches > 0);
 }
 
 /* Large uniform placements: fsy reaches the trivial bound. */
@@ -282,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_fsy_two_servers_optimal),
         cmocka_unit_test(test_prune_equals_full),
         cmocka_unit_test(test_flow_bound_by_hand),
+        cmocka_unit_test(test_flow_bound_tail),
         cmocka_unit_test(test_uniform_proven),
         cmocka_unit_test(test_idle_tail),
     };

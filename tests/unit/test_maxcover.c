@@ -277,6 +277,93 @@ static void test_balassign_fast_equals_literal(void **state)
 /* The documented tie rule, by hand: least (virtual load, server id).
  * Loads 2, 0, 0 with w_loc 1 and c = 2: picks s1 (0), s2 (0), s0 (2),
  * s1 (2), s2 (2), s0 (4): q = {2, 2, 2}; five picks give {1, 2, 2}. */
+/* Placement with the free counts (the matching skipped when no slot
+ * server holds an uncovered task) gives the very assignment and local
+ * counts of the full matching, on random partial covers and on maximum
+ * covers (where slots on servers below tau are all remote). */
+static void test_balassign_place_free_counts(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 35);
+    int skipped = 0, matched = 0;
+    for (int i = 0; i < 1500; i++) {
+        hta_instance *inst = i % 2 ? random_instance(&r, 10, 5, 3, i % 3) :
+                                     hdfs_instance(60, 60, 1 + i % 3,
+                                                   (i % 4) * 0.5, 3.0,
+                                                   (uint64_t)i);
+        int32_t m = inst->m, n = inst->n;
+        int32_t *a = malloc((size_t)m * sizeof *a);
+        int32_t *b = malloc((size_t)m * sizeof *b);
+        int32_t *loads = calloc((size_t)n, sizeof *loads);
+        int32_t *nfree = calloc((size_t)n, sizeof *nfree);
+        int32_t *ua = malloc((size_t)n * sizeof *ua);
+        int32_t *ub = malloc((size_t)n * sizeof *ub);
+        int64_t *q = malloc((size_t)n * sizeof *q);
+        hta_diag d;
+        hta_maxcover *mc = NULL, *sa = NULL, *sb = NULL;
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d), HTA_OK);
+        if (i % 3 == 0) { /* a random partial cover */
+            for (int32_t t = 0; t < m; t++) {
+                int64_t deg = inst->task_off[t + 1] - inst->task_off[t];
+                a[t] = -1;
+                if (deg && hta_rng_below(&r, 2))
+                    a[t] = inst->task_srv[inst->task_off[t] +
+                                          (int64_t)hta_rng_below(&r, deg)];
+            }
+        } else { /* a maximum cover */
+            assert_int_equal(
+                hta_maxcover_raise(mc, 1 + hta_rng_below(&r, 3), &d), HTA_OK);
+            memcpy(a, hta_maxcover_cover(mc), (size_t)m * sizeof *a);
+        }
+        int64_t u = 0;
+        for (int32_t t = 0; t < m; t++) {
+            if (a[t] >= 0) {
+                loads[a[t]]++;
+                continue;
+            }
+            u++;
+            for (int64_t k = inst->task_off[t]; k < inst->task_off[t + 1];
+                 k++)
+                nfree[inst->task_srv[k]]++;
+        }
+        double c = hta_wrem_at(&inst->wrem, u);
+        assert_int_equal(hta_balassign_slots(inst, loads, u, c, q, &d),
+                         HTA_OK);
+        memcpy(b, a, (size_t)m * sizeof *a);
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &sa, &d), HTA_OK);
+        assert_int_equal(hta_balassign_place(inst, sa, q, NULL, a, ua, &d),
+                         HTA_OK);
+        int need = hta_balassign_matching_needed(inst, q, nfree);
+        if (need)
+            assert_int_equal(
+                hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &sb, &d),
+                HTA_OK);
+        assert_int_equal(hta_balassign_place(inst, sb, q, nfree, b, ub, &d),
+                         HTA_OK);
+        assert_memory_equal(a, b, (size_t)m * sizeof *a);
+        assert_memory_equal(ua, ub, (size_t)n * sizeof *ua);
+        int64_t local = 0;
+        for (int32_t s = 0; s < n; s++)
+            local += ua[s];
+        assert_true(need || local == 0);
+        skipped += !need && u > 0;
+        matched += local > 0;
+        hta_maxcover_free(mc);
+        hta_maxcover_free(sa);
+        hta_maxcover_free(sb);
+        free(a), free(b), free(loads), free(nfree), free(ua), free(ub);
+        free(q);
+        hta_instance_free(inst);
+    }
+    print_message("matching skipped on %d placements, local slot tasks on "
+                  "%d\n",
+                  skipped, matched);
+    assert_true(skipped > 100 && matched > 100);
+}
+
 static void test_balassign_tie_rule(void **state)
 {
     (void)state;
@@ -313,7 +400,8 @@ static void test_balassign_place(void **state)
     hta_maxcover *scratch = NULL;
     assert_int_equal(
         hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &scratch, &d), HTA_OK);
-    assert_int_equal(hta_balassign_place(inst, scratch, q, a, &d), HTA_OK);
+    assert_int_equal(hta_balassign_place(inst, scratch, q, NULL, a, NULL, &d),
+                     HTA_OK);
     assert_int_equal(a[3], 1); /* local to server 1 */
     assert_int_equal(a[2], 2); /* local to server 2 */
     assert_int_equal(a[1], 1); /* the rest in order */
@@ -416,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_balassign_fast_equals_literal),
         cmocka_unit_test(test_balassign_tie_rule),
         cmocka_unit_test(test_balassign_place),
+        cmocka_unit_test(test_balassign_place_free_counts),
         cmocka_unit_test(test_raise_caps),
         cmocka_unit_test(test_raise_rejects_decrease),
     };
