@@ -42,9 +42,10 @@ hta_status hta_balassign_slots_literal(const hta_instance *inst,
 
 /* Completes the assignment a (a[t] = covering server or -1 on entry) from
  * the slots q by the fill rule above.  nfree (or NULL when unknown): per
- * server, its local tasks with a[t] = -1; when no server with a slot has
- * one, no task can be placed locally and the matching is not run (then
- * scratch may be NULL: hta_balassign_matching_needed).  scratch: an
+ * server, at least the number of its local tasks with a[t] = -1 (0 only
+ * where there is none); when it is 0 on every server with a slot, no task
+ * can be placed locally and the matching is not run (then scratch may be
+ * NULL: hta_balassign_matching_needed).  scratch: an
  * incremental max-cover object of inst, used as work space.  used (or
  * NULL): per server, the slot tasks placed locally; the others are remote
  * (a maximum matching leaves no task beside a free slot of its own

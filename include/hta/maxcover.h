@@ -78,8 +78,14 @@ const int32_t *hta_maxcover_loads(const hta_maxcover *mc);
 
 /* nfree[s]: the uncovered tasks local to s (F_s).  Maintained in O(1) per
  * covered replica by the incremental engine, recomputed in O(|E|) by the
- * igraph engine when the cover changes. */
+ * igraph engine when the cover changes; NULL once dropped (below). */
 const int32_t *hta_maxcover_free_counts(const hta_maxcover *mc);
+
+/* Stops maintaining the free counts (incremental engine; the igraph
+ * engine keeps its own).  Their upkeep is a random read of every newly
+ * covered task's replicas, a fifth of a Zipf sweep's time: a sweep that
+ * does not read them drops them (fsy bounds them from the loads). */
+void hta_maxcover_drop_free_counts(hta_maxcover *mc);
 
 /* A maximum b-matching for bal-assign's slots: the tasks with fixed[t] < 0
  * are matched to servers holding their block, at most cap[s] to server s,

@@ -23,7 +23,10 @@
  *     virtual load (balassign.h).  Lower: server s keeps its l_s
  *     covered tasks and gets q_s slots, of which at most A_s =
  *     min(q_s, F_s) can hold a local task (F_s uncovered tasks are local to
- *     s).  At most P = sum_s A_s slot tasks are local in all, so r >= u - P
+ *     s; the sweep does not count them, F_s <= Fbar_s is used: 0 below
+ *     tau, where a maximum cover leaves no uncovered task, else deg_s -
+ *     l_s; a larger A_s only lowers the bound, w_rem being >= w_loc and
+ *     non-decreasing).  At most P = sum_s A_s slot tasks are local in all, so r >= u - P
  *     and a remote task costs at least w_rem(u - P).  A load only grows
  *     when a local task becomes remote (w_rem >= w_loc), hence L^{B^tau} >=
  *     max_s load(l_s + A_s local, q_s - A_s remote, w_rem(u - P)).
@@ -82,15 +85,15 @@ void hta_fsy_result_free(hta_fsy_result *res)
 
 /* Rule (5): bounds on the real makespan of B^tau from the counts. */
 static void balance_bounds(const hta_instance *inst, const int32_t *loads,
-                           const int32_t *nfree, const int64_t *q, int64_t u,
+                           const int32_t *fbar, const int64_t *q, int64_t u,
                            double c, double *lower, double *upper)
 {
     int64_t P = 0;
     for (int32_t s = 0; s < inst->n; s++)
-        P += q[s] < nfree[s] ? q[s] : nfree[s];
+        P += q[s] < fbar[s] ? q[s] : fbar[s];
     double c_lo = hta_wrem_at(&inst->wrem, u - P), lo = 0.0, up = 0.0;
     for (int32_t s = 0; s < inst->n; s++) {
-        int64_t A = q[s] < nfree[s] ? q[s] : nfree[s];
+        int64_t A = q[s] < fbar[s] ? q[s] : fbar[s];
         double x = hta_load(inst, loads[s] + A, q[s] - A, c_lo);
         double v = hta_balassign_virtual(inst, loads[s], q[s], c);
         lo = x > lo ? x : lo;
@@ -129,6 +132,7 @@ typedef struct sweep {
     int solved;       /* the probe met the lower bound: no pass 2 */
     hta_maxcover *scratch; /* bal-assign's matching (build_b) */
     int32_t *used;    /* build_b: slot tasks placed locally per server */
+    int32_t *fbar;    /* pass 1: Fbar of rule (5) at the current tau */
     double lb;        /* lower bound on L^O */
     hta_flow_bound fb; /* the flow bound, updated as f grows */
     /* pass 1's log: the covers of its sweep (maxcover.h), or NULL */
@@ -137,6 +141,28 @@ typedef struct sweep {
     int64_t *log_end;      /* [tau]: log length after raising to tau */
     size_t cap_log_end;
 } sweep;
+
+/* Fbar_s of rule (5): at least the uncovered tasks local to s in a
+ * maximum cover at tau, 0 where there are none (below tau, or when all of
+ * s's tasks are covered by s).  Checked builds count them.  O(n). */
+static void free_bound(const hta_instance *inst, const hta_maxcover *mc,
+                       int64_t tau, int32_t *fbar)
+{
+    const int32_t *loads = hta_maxcover_loads(mc);
+    for (int32_t s = 0; s < inst->n; s++)
+        fbar[s] = loads[s] < tau ? 0 :
+                                   (int32_t)(inst->srv_off[s + 1] -
+                                             inst->srv_off[s] - loads[s]);
+#ifdef HTA_CHECKED
+    const int32_t *cover = hta_maxcover_cover(mc);
+    for (int32_t s = 0; s < inst->n; s++) {
+        int32_t nfree = 0;
+        for (int64_t i = inst->srv_off[s]; i < inst->srv_off[s + 1]; i++)
+            nfree += cover[inst->srv_task[i]] == -1;
+        HTA_CHECK(fbar[s] >= nfree && (fbar[s] > 0 || nfree == 0));
+    }
+#endif
+}
 
 static hta_status grow(sweep *w, int64_t tau, hta_diag *d)
 {
@@ -230,8 +256,9 @@ static void covers_free(covers *c)
 /* B^tau into w->a: bal-assign's slots for the cover's loads (unless w->q
  * holds them already: have_q), the uncovered tasks placed (by w->scratch,
  * made at the first build that needs a matching and kept for the next
- * ones), and its real makespan.  nfree (or NULL): the cover's free counts;
- * with them the matching is skipped where no server with a slot holds an
+ * ones), and its real makespan.  nfree (or NULL): at least the cover's
+ * free counts, 0 only where there is none (Fbar, or the counts); with
+ * them the matching is skipped where no server with a slot holds an
  * uncovered task (a maximum cover leaves none on a server below tau, so
  * where only those get slots, every slot task is remote).  The makespan
  * comes from the counts: a covered task and a matched one are local, the
@@ -290,8 +317,8 @@ static hta_status probe(sweep *w, const hta_maxcover *mc, int64_t tau,
 {
     double span = INFINITY, t0 = hta_clock_now();
     hta_status st = build_b(w, hta_maxcover_cover(mc), hta_maxcover_loads(mc),
-                            hta_maxcover_free_counts(mc),
-                            !w->opts->literal_balance, u, c, &span, d);
+                            w->fbar, !w->opts->literal_balance, u, c, &span,
+                            d);
     w->res->seconds_balance += hta_clock_now() - t0;
     if (st != HTA_OK)
         return st;
@@ -331,8 +358,12 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     double margin = hta_instance_exact_costs(inst) ? 0.0 : 16 * DBL_EPSILON;
     hta_status st = covers_new(inst, w->opts->engine, &cv, d);
     hta_maxcover *mc = cv.mc;
-    if (st == HTA_OK)
+    if (st == HTA_OK) {
         hta_maxcover_log_start(mc);
+        hta_maxcover_drop_free_counts(mc); /* Fbar instead, rule (5) */
+        if (!(w->fbar = malloc((size_t)inst->n * sizeof *w->fbar)))
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
     w->X = INFINITY;
     for (int64_t tau = 1; st == HTA_OK && tau <= inst->m; tau++) {
         double t0 = hta_clock_now();
@@ -357,8 +388,9 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         const int32_t *loads = hta_maxcover_loads(mc);
         if ((st = hta_balassign_slots(inst, loads, u, c, w->q, d)) != HTA_OK)
             break;
-        balance_bounds(inst, loads, hta_maxcover_free_counts(mc), w->q, u, c,
-                       &w->lower[tau], &upper);
+        free_bound(inst, mc, tau, w->fbar);
+        balance_bounds(inst, loads, w->fbar, w->q, u, c, &w->lower[tau],
+                       &upper);
         w->X = fmin(w->X, upper * (1.0 + margin));
         if (!w->probed && w->lower[tau] <= w->lb * (1.0 + margin) &&
             w->lower[tau] * (1.0 + margin) < w->lower_min &&
@@ -515,6 +547,7 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
 cleanup:
     hta_maxcover_free(w.scratch);
     free(w.used);
+    free(w.fbar);
     free(w.log_t);
     free(w.log_s);
     free(w.log_end);

@@ -703,6 +703,14 @@ oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
+void hta_maxcover_drop_free_counts(hta_maxcover *mc)
+{
+    if (mc->engine != HTA_MAXFLOW_INCREMENTAL)
+        return;
+    free(mc->nfree);
+    mc->nfree = NULL;
+}
+
 void hta_maxcover_set_forward(hta_maxcover *mc, int on)
 {
     mc->forward = on;

@@ -278,9 +278,10 @@ static void test_balassign_fast_equals_literal(void **state)
  * Loads 2, 0, 0 with w_loc 1 and c = 2: picks s1 (0), s2 (0), s0 (2),
  * s1 (2), s2 (2), s0 (4): q = {2, 2, 2}; five picks give {1, 2, 2}. */
 /* Placement with the free counts (the matching skipped when no slot
- * server holds an uncovered task) gives the very assignment and local
- * counts of the full matching, on random partial covers and on maximum
- * covers (where slots on servers below tau are all remote). */
+ * server holds an uncovered task), or with an upper bound on them that is
+ * 0 where they are, gives the very assignment and local counts of the
+ * full matching, on random partial covers and on maximum covers (where
+ * slots on servers below tau are all remote). */
 static void test_balassign_place_free_counts(void **state)
 {
     (void)state;
@@ -295,6 +296,7 @@ static void test_balassign_place_free_counts(void **state)
         int32_t m = inst->m, n = inst->n;
         int32_t *a = malloc((size_t)m * sizeof *a);
         int32_t *b = malloc((size_t)m * sizeof *b);
+        int32_t *a0 = malloc((size_t)m * sizeof *a0);
         int32_t *loads = calloc((size_t)n, sizeof *loads);
         int32_t *nfree = calloc((size_t)n, sizeof *nfree);
         int32_t *ua = malloc((size_t)n * sizeof *ua);
@@ -332,6 +334,7 @@ static void test_balassign_place_free_counts(void **state)
         assert_int_equal(hta_balassign_slots(inst, loads, u, c, q, &d),
                          HTA_OK);
         memcpy(b, a, (size_t)m * sizeof *a);
+        memcpy(a0, a, (size_t)m * sizeof *a);
         assert_int_equal(
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &sa, &d), HTA_OK);
         assert_int_equal(hta_balassign_place(inst, sa, q, NULL, a, ua, &d),
@@ -345,6 +348,16 @@ static void test_balassign_place_free_counts(void **state)
                          HTA_OK);
         assert_memory_equal(a, b, (size_t)m * sizeof *a);
         assert_memory_equal(ua, ub, (size_t)n * sizeof *ua);
+        /* an upper bound on the counts (0 where they are) does the same */
+        for (int32_t s = 0; s < n; s++)
+            nfree[s] += nfree[s] ? (int32_t)hta_rng_below(&r, 3) : 0;
+        memcpy(b, a0, (size_t)m * sizeof *b);
+        int need2 = hta_balassign_matching_needed(inst, q, nfree);
+        assert_true(need2 == need);
+        assert_int_equal(hta_balassign_place(inst, sb, q, nfree, b, ub, &d),
+                         HTA_OK);
+        assert_memory_equal(a, b, (size_t)m * sizeof *a);
+        assert_memory_equal(ua, ub, (size_t)n * sizeof *ua);
         int64_t local = 0;
         for (int32_t s = 0; s < n; s++)
             local += ua[s];
@@ -354,7 +367,8 @@ static void test_balassign_place_free_counts(void **state)
         hta_maxcover_free(mc);
         hta_maxcover_free(sa);
         hta_maxcover_free(sb);
-        free(a), free(b), free(loads), free(nfree), free(ua), free(ub);
+        free(a), free(b), free(a0), free(loads), free(nfree), free(ua);
+        free(ub);
         free(q);
         hta_instance_free(inst);
     }
