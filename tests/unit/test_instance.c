@@ -407,6 +407,47 @@ static void test_first_repeat(void **state)
     }
 }
 
+/* The server side of the placement graph with many servers (built in two
+ * passes by blocks of servers from 32768 on, instance.c): each server's
+ * list is strictly increasing and holds exactly the tasks with a replica
+ * on it, checked from the task side; Zipf and uniform, 5e4 and 1e5
+ * servers, and the one-pass build below the threshold. */
+static void test_server_side_many(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t m, n;
+        double zipf;
+    } cases[] = {{60000, 50000, 1.0}, {30000, 100000, 0.0},
+                 {20000, 32767, 0.5}, {20000, 32768, 1.5}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        hta_instance *inst = hdfs_instance(cases[c].m, cases[c].n, 3,
+                                           cases[c].zipf, 3.0, 7 + c);
+        assert_int_equal(inst->srv_off[0], 0);
+        assert_int_equal(inst->srv_off[inst->n], inst->edges);
+        for (int32_t s = 0; s < inst->n; s++)
+            for (int64_t i = inst->srv_off[s] + 1; i < inst->srv_off[s + 1];
+                 i++)
+                assert_true(inst->srv_task[i - 1] < inst->srv_task[i]);
+        for (int32_t t = 0; t < inst->m; t++)
+            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
+                 i++) {
+                int32_t s = inst->task_srv[i];
+                int64_t lo = inst->srv_off[s], hi = inst->srv_off[s + 1];
+                while (lo < hi) {
+                    int64_t mid = lo + (hi - lo) / 2;
+                    if (inst->srv_task[mid] < t)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                assert_true(lo < inst->srv_off[s + 1] &&
+                            inst->srv_task[lo] == t);
+            }
+        hta_instance_free(inst);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_lex_numbers),
         cmocka_unit_test(test_quote_long),
         cmocka_unit_test(test_gen_deterministic),
+        cmocka_unit_test(test_server_side_many),
     };
     return cmocka_run_group_tests_name("instance", tests, NULL, NULL);
 }
