@@ -29,6 +29,7 @@ typedef struct hta_maxcover_stats {
     int64_t phases;     /* breadth-first phases */
     int64_t forward;    /* of which searched forward */
     int64_t visited;    /* servers visited by the phases */
+    int64_t one_step;   /* phases run as one-step phases */
     int64_t flow_calls; /* igraph_maxflow calls */
 } hta_maxcover_stats;
 
@@ -66,6 +67,13 @@ void hta_maxcover_set_retire(hta_maxcover *mc, int on);
  * hence the same covers (maxcover.c says why).  0 (off) is the
  * reference, 1 the default, 2 searches every phase forward (tests). */
 void hta_maxcover_set_forward(hta_maxcover *mc, int on);
+
+/* One-step phases (incremental engine, on by default): a backward phase
+ * whose shortest paths have one step (a seed's task moves to it from a
+ * server that takes a free task of its own) is run without its
+ * breadth-first search; the same paths, hence the same covers
+ * (maxcover.c).  Off is the reference for tests and benchmarks. */
+void hta_maxcover_set_one_step(hta_maxcover *mc, int on);
 
 /* f(tau): the number of covered tasks. */
 int64_t hta_maxcover_size(const hta_maxcover *mc);

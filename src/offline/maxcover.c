@@ -45,6 +45,9 @@ struct hta_maxcover {
     int retire;         /* retire servers (phase); 0 is the reference */
     int forward;        /* forward phases: 0 never (the reference), 1 by
                            the counts, 2 always (tests) */
+    int one_step;       /* one-step phases: 0 never (the reference), 1 try
+                           (the first phase of a run, and after a success),
+                           -1 not again in this run */
     int32_t *unc;       /* forward phases: the uncovered tasks (a superset,
                            compacted when read), NULL until needed */
     int64_t nunc;
@@ -465,6 +468,60 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
     return found;
 }
 
+/* One-step phases.  After a run's direct covers, most shortest augmenting
+ * paths usually have one step: a seed s0 takes a task t local to it from
+ * the server x covering t, which covers a free task of its own instead.
+ * A backward phase finds them as follows: its search gives level 0 to the
+ * seeds and level 1 to every other server x = cover[t] of a seed's task t
+ * that is not retired, and stops there when one of those has a free task
+ * (found = 1); its depth-first search then walks each seed's tasks in
+ * order, stepping to such an x and succeeding when x has a free task, else
+ * marking x dead.  The pass below does the same walk without the search:
+ * "level 1" is read as "not a seed, not retired, not dead", which is the
+ * same set, since during the phase a seed's task only changes hands to
+ * the seed itself (a free task is never local to a seed: the direct
+ * covers took those).  A walk that augments proves found = 1 (its x had
+ * a free task from the phase's start: free tasks only go), so it is the
+ * phase; one that does not proves found > 1 and leaves nothing changed but
+ * cursors, and the full phase runs (once a run: the next try waits for
+ * the next run).  Saves the search, about half such a phase: fsy on 10^7
+ * uniform tasks, whose bal-assign matching makes 790k one-step paths,
+ * 1.01 -> 0.93 s. */
+static int64_t one_step_phase(hta_maxcover *mc, int32_t kept, int64_t *tailp)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t tail = 0, augmented = 0;
+    for (int32_t k = 0; k < kept; k++) {
+        mc->level[mc->seeds[k]] = 0;
+        mc->queue[tail++] = mc->seeds[k];
+    }
+    for (int32_t k = 0; k < kept; k++) {
+        int32_t s0 = mc->seeds[k];
+        int64_t end = inst->srv_off[s0 + 1];
+        for (int64_t i = inst->srv_off[s0];
+             i < end && mc->loads[s0] < mc->cap[s0]; i++) {
+            int32_t t = inst->srv_task[i], x = mc->cover[t];
+            /* x < 0: t excluded (a fill; a seed has no free task) */
+            if (x < 0 || mc->level[x] != -1)
+                continue;
+            if (!has_free_task(mc, x)) {
+                mc->level[x] = -2; /* dead */
+                mc->queue[tail++] = x;
+                continue;
+            }
+            take_free_task(mc, x);
+            set_cover(mc, t, s0);
+            mc->loads[x]--;
+            mc->loads[s0]++;
+            augmented++;
+        }
+    }
+    for (int64_t q = 0; q < tail; q++)
+        mc->level[mc->queue[q]] = -1;
+    *tailp = tail;
+    return augmented;
+}
+
 static int64_t phase(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
@@ -487,6 +544,18 @@ static int64_t phase(hta_maxcover *mc)
     int64_t nunc = 0;
     if (forward && !(unc = uncovered_tasks(mc, &nunc)))
         forward = 0; /* out of memory: the backward search needs none */
+    if (!forward && mc->one_step == 1) {
+        augmented = one_step_phase(mc, kept, &tail);
+        mc->stats.visited += tail;
+        if (augmented > 0) {
+            mc->stats.phases++;
+            mc->stats.one_step++;
+            mc->stats.augmented += augmented;
+            return augmented;
+        }
+        mc->one_step = -1; /* found > 1: not again in this run */
+        tail = 0;
+    }
     found = forward ? forward_search(mc, unc, nunc, &tail) :
                       backward_search(mc, kept, &tail);
     mc->stats.phases++;
@@ -639,6 +708,8 @@ static hta_status incremental_run(hta_maxcover *mc)
     }
     /* Longer paths start at a server below tau: all of them have no
      * uncovered task left, the phases move covered tasks towards them. */
+    if (mc->one_step)
+        mc->one_step = 1;
     while (mc->size < mc->coverable && phase(mc) > 0)
         ;
     if (mc->nfree)
@@ -661,6 +732,7 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
     mc->engine = e;
     mc->retire = 1;
     mc->forward = 1;
+    mc->one_step = 1;
     size_t m = (size_t)inst->m, n = (size_t)inst->n;
     mc->cover = malloc(m * sizeof *mc->cover);
     mc->loads = calloc(n, sizeof *mc->loads);
@@ -714,6 +786,11 @@ void hta_maxcover_drop_free_counts(hta_maxcover *mc)
 void hta_maxcover_set_forward(hta_maxcover *mc, int on)
 {
     mc->forward = on;
+}
+
+void hta_maxcover_set_one_step(hta_maxcover *mc, int on)
+{
+    mc->one_step = on ? 1 : 0;
 }
 
 void hta_maxcover_set_retire(hta_maxcover *mc, int on)
