@@ -26,8 +26,8 @@
  *     s; the sweep does not count them, F_s <= Fbar_s is used: 0 below
  *     tau, where a maximum cover leaves no uncovered task, else deg_s -
  *     l_s; a larger A_s only lowers the bound, w_rem being >= w_loc and
- *     non-decreasing).  At most P = sum_s A_s slot tasks are local in all, so r >= u - P
- *     and a remote task costs at least w_rem(u - P).  A load only grows
+ *     non-decreasing).  At most P = sum_s A_s slot tasks are local in
+ *     all, so r >= u - P and a remote task costs at least w_rem(u - P).  A load only grows
  *     when a local task becomes remote (w_rem >= w_loc), hence L^{B^tau} >=
  *     max_s load(l_s + A_s local, q_s - A_s remote, w_rem(u - P)).
  *
@@ -145,22 +145,22 @@ typedef struct sweep {
 /* Fbar_s of rule (5): at least the uncovered tasks local to s in a
  * maximum cover at tau, 0 where there are none (below tau, or when all of
  * s's tasks are covered by s).  Checked builds count them.  O(n). */
-static void free_bound(const hta_instance *inst, const hta_maxcover *mc,
-                       int64_t tau, int32_t *fbar)
+static void free_bound(const hta_instance *inst, const int32_t *cover,
+                       const int32_t *loads, int64_t tau, int32_t *fbar)
 {
-    const int32_t *loads = hta_maxcover_loads(mc);
     for (int32_t s = 0; s < inst->n; s++)
         fbar[s] = loads[s] < tau ? 0 :
                                    (int32_t)(inst->srv_off[s + 1] -
                                              inst->srv_off[s] - loads[s]);
 #ifdef HTA_CHECKED
-    const int32_t *cover = hta_maxcover_cover(mc);
     for (int32_t s = 0; s < inst->n; s++) {
         int32_t nfree = 0;
         for (int64_t i = inst->srv_off[s]; i < inst->srv_off[s + 1]; i++)
             nfree += cover[inst->srv_task[i]] == -1;
         HTA_CHECK(fbar[s] >= nfree && (fbar[s] > 0 || nfree == 0));
     }
+#else
+    (void)cover;
 #endif
 }
 
@@ -388,7 +388,7 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
         const int32_t *loads = hta_maxcover_loads(mc);
         if ((st = hta_balassign_slots(inst, loads, u, c, w->q, d)) != HTA_OK)
             break;
-        free_bound(inst, mc, tau, w->fbar);
+        free_bound(inst, hta_maxcover_cover(mc), loads, tau, w->fbar);
         balance_bounds(inst, loads, w->fbar, w->q, u, c, &w->lower[tau],
                        &upper);
         w->X = fmin(w->X, upper * (1.0 + margin));
@@ -485,7 +485,12 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         const int32_t *cover = replay ? rcover : hta_maxcover_cover(mc);
         const int32_t *loads = replay ? rloads : hta_maxcover_loads(mc);
         double span;
-        const int32_t *nfree = replay ? NULL : hta_maxcover_free_counts(mc);
+        /* the replayed cover is pass 1's, a maximum one: Fbar holds */
+        const int32_t *nfree = w->fbar;
+        if (replay && w->fbar)
+            free_bound(inst, cover, loads, tau, w->fbar);
+        else
+            nfree = replay ? NULL : hta_maxcover_free_counts(mc);
         if ((st = build_b(w, cover, loads, nfree, 0, u, c, &span, d)) !=
             HTA_OK)
             goto cleanup;
