@@ -29,7 +29,8 @@ typedef struct hta_maxcover_stats {
     int64_t phases;     /* breadth-first phases */
     int64_t forward;    /* of which searched forward */
     int64_t visited;    /* servers visited by the phases */
-    int64_t one_step;   /* phases run as one-step phases */
+    int64_t guessed;    /* phases run as guessed phases */
+    int64_t missed;     /* guesses short of the shortest paths */
     int64_t flow_calls; /* igraph_maxflow calls */
 } hta_maxcover_stats;
 
@@ -68,12 +69,15 @@ void hta_maxcover_set_retire(hta_maxcover *mc, int on);
  * reference, 1 the default, 2 searches every phase forward (tests). */
 void hta_maxcover_set_forward(hta_maxcover *mc, int on);
 
-/* One-step phases (incremental engine, on by default): a backward phase
- * whose shortest paths have one step (a seed's task moves to it from a
- * server that takes a free task of its own) is run without its
- * breadth-first search; the same paths, hence the same covers
- * (maxcover.c).  Off is the reference for tests and benchmarks. */
-void hta_maxcover_set_one_step(hta_maxcover *mc, int on);
+/* Guessed phases (incremental engine, on by default): a backward phase
+ * guesses that its shortest paths are one step longer than the last
+ * phase's (at least that, Dinic) and searches only that far, the last
+ * layer read off by its depth-first search; the same paths, hence the same
+ * covers (maxcover.c), and the rest of the search when the guess is short.
+ * 0 (off) is the reference for tests and benchmarks, 1 the default (a
+ * guess after a phase of many paths), 2 a guess after every phase (tests:
+ * the guesses that miss). */
+void hta_maxcover_set_guess(hta_maxcover *mc, int on);
 
 /* f(tau): the number of covered tasks. */
 int64_t hta_maxcover_size(const hta_maxcover *mc);

@@ -153,15 +153,16 @@ static void test_engines_hdfs_families(void **state)
     }
 }
 
-/* Retiring servers, forward phases and one-step phases are exact: with
+/* Retiring servers, forward phases and guessed phases are exact: with
  * them and without any a sweep makes the same cover, task by task, at
  * every tau; and they do shrink the searches (retiring on skewed
  * placements: fewer servers visited; forward phases run on the m = n
- * ones; one-step phases run), so the check is not vacuous. */
+ * ones; guessed phases run, and guesses that miss when every phase
+ * guesses), so the check is not vacuous. */
 static void test_retire_same_covers(void **state)
 {
     (void)state;
-    int64_t one_step = 0;
+    int64_t guessed = 0, missed = 0;
     static const struct {
         int32_t m, n, k;
         double zipf;
@@ -177,7 +178,7 @@ static void test_retire_same_covers(void **state)
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
                                            fam[i].zipf, 3.0, 300 + i);
-        hta_maxcover *on = NULL, *off = NULL, *fw = NULL;
+        hta_maxcover *on = NULL, *off = NULL, *fw = NULL, *ga = NULL;
         hta_diag d;
         assert_int_equal(
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &on, &d), HTA_OK);
@@ -185,17 +186,23 @@ static void test_retire_same_covers(void **state)
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &off, &d), HTA_OK);
         assert_int_equal(
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &fw, &d), HTA_OK);
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &ga, &d), HTA_OK);
+        hta_maxcover_set_guess(ga, 2); /* guesses that miss too */
         hta_maxcover_set_retire(off, 0);
         hta_maxcover_set_forward(off, 0);
-        hta_maxcover_set_one_step(off, 0);
+        hta_maxcover_set_guess(off, 0);
         hta_maxcover_set_forward(fw, 2); /* every phase forward */
         for (int64_t tau = 1; hta_maxcover_size(on) < inst->m; tau++) {
             assert_int_equal(hta_maxcover_raise(on, tau, &d), HTA_OK);
             assert_int_equal(hta_maxcover_raise(off, tau, &d), HTA_OK);
             assert_int_equal(hta_maxcover_raise(fw, tau, &d), HTA_OK);
+            assert_int_equal(hta_maxcover_raise(ga, tau, &d), HTA_OK);
             assert_memory_equal(hta_maxcover_cover(on), hta_maxcover_cover(off),
                                 (size_t)inst->m * sizeof(int32_t));
             assert_memory_equal(hta_maxcover_cover(fw), hta_maxcover_cover(off),
+                                (size_t)inst->m * sizeof(int32_t));
+            assert_memory_equal(hta_maxcover_cover(ga), hta_maxcover_cover(off),
                                 (size_t)inst->m * sizeof(int32_t));
             assert_memory_equal(hta_maxcover_free_counts(on),
                                 hta_maxcover_free_counts(off),
@@ -208,8 +215,10 @@ static void test_retire_same_covers(void **state)
         assert_int_equal(a->augmented, b->augmented);
         assert_int_equal(a->phases, b->phases);
         assert_int_equal(b->forward, 0);
-        assert_int_equal(b->one_step, 0);
-        one_step += a->one_step;
+        assert_int_equal(b->guessed, 0);
+        guessed += a->guessed;
+        missed += hta_maxcover_stats_get(ga)->missed;
+        assert_int_equal(hta_maxcover_stats_get(ga)->augmented, b->augmented);
         assert_int_equal(c->augmented, b->augmented);
         assert_true(a->visited <= b->visited);
         if (fam[i].fewer && !(2 * a->visited < b->visited))
@@ -220,10 +229,13 @@ static void test_retire_same_covers(void **state)
         hta_maxcover_free(on);
         hta_maxcover_free(off);
         hta_maxcover_free(fw);
+        hta_maxcover_free(ga);
         hta_instance_free(inst);
     }
-    print_message("one-step phases: %lld\n", (long long)one_step);
-    assert_true(one_step > 0);
+    print_message("guessed phases: %lld; guesses after every phase: %lld "
+                  "missed\n",
+                  (long long)guessed, (long long)missed);
+    assert_true(guessed > 0 && missed > 0);
 }
 
 /* The literal greedy and the water-filling give the same slots. */
@@ -285,7 +297,7 @@ static void test_balassign_fast_equals_literal(void **state)
  * s1 (2), s2 (2), s0 (4): q = {2, 2, 2}; five picks give {1, 2, 2}. */
 /* Placement with the free counts (the matching skipped when no slot
  * server holds an uncovered task), or with an upper bound on them that is
- * 0 where they are, and with one-step phases, gives the very assignment
+ * 0 where they are, and with guessed phases, gives the very assignment
  * and local counts of the full matching without them, on random partial
  * covers and on maximum covers (where slots on servers below tau are all
  * remote). */
@@ -344,7 +356,7 @@ static void test_balassign_place_free_counts(void **state)
         memcpy(a0, a, (size_t)m * sizeof *a);
         assert_int_equal(
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &sa, &d), HTA_OK);
-        hta_maxcover_set_one_step(sa, 0); /* the reference matching */
+        hta_maxcover_set_guess(sa, 0); /* the reference matching */
         assert_int_equal(hta_balassign_place(inst, sa, q, NULL, a, ua, &d),
                          HTA_OK);
         int need = hta_balassign_matching_needed(inst, q, nfree);
