@@ -514,8 +514,9 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
  * With g = 1 the search labels the seeds only: a walk over their tasks
  * (one_step_phase).  Saves the search's last layer, the largest: fsy on
  * 10^7 uniform tasks (bal-assign's matching: guesses 1, 2, 3, all right)
- * 0.84 -> 0.69 s, uniform 10^6 x 10^4 0.032 -> 0.028 s, uniform m = n
- * 0.24 -> 0.23 s (12 of its first run's 13 phases guessed). */
+ * 0.84 -> 0.66 s, uniform 10^6 x 10^4 0.032 -> 0.027 s, uniform m = n
+ * 0.243 -> 0.227 s (9 of its first run's 13 phases guessed, none
+ * missed); the Zipf families within 2%. */
 /* A guessed phase with g = 1 as a plain walk: the seeds labelled, each
  * seed's tasks in order, a step to their unlabelled covering servers
  * (lighter than the search and walk below, which do the same). */
