@@ -517,6 +517,7 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
  * 0.84 -> 0.66 s, uniform 10^6 x 10^4 0.032 -> 0.027 s, uniform m = n
  * 0.243 -> 0.227 s (9 of its first run's 13 phases guessed, none
  * missed); the Zipf families within 2%. */
+
 /* A guessed phase with g = 1 as a plain walk: the seeds labelled, each
  * seed's tasks in order, a step to their unlabelled covering servers
  * (lighter than the search and walk below, which do the same). */
