@@ -54,6 +54,16 @@ hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
                                const int64_t *q, const int32_t *nfree,
                                int32_t *a, int32_t *used, hta_diag *d);
 
+/* The real makespan of a placement from its counts, as the evaluator
+ * computes it (hta_load, remote tasks at w_rem of their number): server
+ * s runs loads[s] covered and used[s] matched tasks locally and its
+ * q[s] - used[s] other slot tasks remotely (hta_balassign_place).  The
+ * remote count into *remote.  O(n), where the evaluator reads every
+ * task. */
+double hta_balassign_makespan(const hta_instance *inst, const int32_t *loads,
+                              const int64_t *q, const int32_t *used,
+                              int64_t *remote);
+
 /* Whether hta_balassign_place needs its matching (and scratch).  O(n). */
 int hta_balassign_matching_needed(const hta_instance *inst, const int64_t *q,
                                   const int32_t *nfree);

@@ -307,6 +307,22 @@ done:
     return st;
 }
 
+double hta_balassign_makespan(const hta_instance *inst, const int32_t *loads,
+                              const int64_t *q, const int32_t *used,
+                              int64_t *remote)
+{
+    int64_t r = 0;
+    for (int32_t s = 0; s < inst->n; s++)
+        r += q[s] - used[s];
+    double c = hta_wrem_at(&inst->wrem, r), max = 0.0;
+    for (int32_t s = 0; s < inst->n; s++) {
+        double x = hta_load(inst, loads[s] + used[s], q[s] - used[s], c);
+        max = x > max ? x : max;
+    }
+    *remote = r;
+    return max;
+}
+
 int hta_balassign_matching_needed(const hta_instance *inst, const int64_t *q,
                                   const int32_t *nfree)
 {

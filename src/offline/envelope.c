@@ -391,7 +391,7 @@ hta_status hta_envelope_write_lp(const hta_instance *inst, double L,
     hta_status st = prepare(inst, L, strict, &e, &F, &res, d);
     if (st != HTA_OK)
         return st;
-    if (res.refuted && slots(&e, 0) < 0)
+    if (res.refuted) /* nothing fits at all (prepare) */
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "makespan < 0: nothing to write");
     lp_ctx c;

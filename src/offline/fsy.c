@@ -261,9 +261,8 @@ static void covers_free(covers *c)
  * them the matching is skipped where no server with a slot holds an
  * uncovered task (a maximum cover leaves none on a server below tau, so
  * where only those get slots, every slot task is remote).  The makespan
- * comes from the counts: a covered task and a matched one are local, the
- * rest remote (balassign.h); checked builds compare it with the
- * evaluator's. */
+ * comes from the counts (hta_balassign_makespan); checked builds compare
+ * it with the evaluator's. */
 static hta_status build_b(sweep *w, const int32_t *cover,
                           const int32_t *loads, const int32_t *nfree,
                           int have_q, int64_t u, double c, double *span,
@@ -289,21 +288,13 @@ static hta_status build_b(sweep *w, const int32_t *cover,
     if ((st = hta_balassign_place(inst, w->scratch, w->q, nfree, w->a,
                                   w->used, d)) != HTA_OK)
         return st;
-    int64_t remote = 0;
-    for (int32_t s = 0; s < inst->n; s++)
-        remote += w->q[s] - w->used[s];
-    double cr = hta_wrem_at(&inst->wrem, remote), max = 0.0;
-    for (int32_t s = 0; s < inst->n; s++) {
-        double x = hta_load(inst, loads[s] + w->used[s],
-                            w->q[s] - w->used[s], cr);
-        max = x > max ? x : max;
-    }
-    *span = max;
+    int64_t remote;
+    *span = hta_balassign_makespan(inst, loads, w->q, w->used, &remote);
 #ifdef HTA_CHECKED
     hta_eval ev;
     if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
         return st;
-    HTA_CHECK(ev.makespan == max && ev.remote == remote);
+    HTA_CHECK(ev.makespan == *span && ev.remote == remote);
     hta_eval_free(&ev);
 #endif
     return HTA_OK;
