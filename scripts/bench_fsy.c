@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         }
         t_parse[r] = hta_clock_now() - t0;
         int32_t *a = malloc((size_t)inst->m * sizeof *a);
-        hta_fsy_opts o = {HTA_MAXFLOW_INCREMENTAL, 1, 0, NULL, NULL, NULL, NULL};
+        hta_fsy_opts o = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL, NULL, NULL};
         hta_fsy_result_free(&res);
         t0 = hta_clock_now();
         if (hta_fsy_run(inst, &o, a, &res, &d) != HTA_OK) {

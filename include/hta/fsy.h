@@ -24,7 +24,10 @@ typedef struct hta_fsy_step {
 
 typedef struct hta_fsy_opts {
     hta_maxflow_engine engine;
-    int prune;           /* the exact shortcuts of the sweep (fsy.c) */
+    int prune;           /* 0 the full sweep tau = 1..m; 1 its exact
+                            shortcuts (fsy.c), the full sweep's answer;
+                            2 also the jump (fsy.c): the full sweep's
+                            makespan and tau, maybe another cover */
     int literal_balance; /* bal-assign task by task (reference, slow) */
     void (*trace)(void *ctx, const hta_fsy_step *step);
     void *trace_ctx;
@@ -38,6 +41,9 @@ typedef struct hta_fsy_result {
     int64_t K;         /* f is known for tau = 0..K */
     int64_t *f;        /* f[0..K], f[0] = 0 */
     int64_t balanced;  /* taus for which B^tau was built */
+    int64_t jumped;    /* the jump's tau (prune 2), else 0: then f[tau]
+                          for 0 < tau < jumped holds sum_s min(tau, deg_s),
+                          an upper bound below m, not f(tau) */
     double lower_bound; /* flow bound from f (bounds.h) */
     hta_maxcover_stats stats;
     double seconds_cover;   /* wall time in max-cover */
@@ -45,7 +51,8 @@ typedef struct hta_fsy_result {
 } hta_fsy_result;
 
 /* Runs the sweep and writes the best assignment into best.  With prune the
- * returned makespan equals that of the full sweep (tau = 1..m).
+ * returned makespan and tau equal those of the full sweep (tau = 1..m);
+ * with prune 1 the assignment too.
  * Time: one max-cover sweep plus O(n log n + m + |E|) per tau balanced. */
 hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
                        int32_t *best, hta_fsy_result *res, hta_diag *d);

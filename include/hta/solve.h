@@ -42,7 +42,7 @@ typedef struct hta_solve_opts {
     int64_t rr_runs;    /* >= 1: seeds seed..seed+rr_runs-1, best kept */
     /* fsy */
     hta_maxflow_engine engine;
-    int prune;
+    int prune;          /* as hta_fsy_opts: 0, 1, 2 (default) */
     int literal_balance;
     void (*trace)(void *ctx, const hta_fsy_step *step);
     void *trace_ctx;

@@ -52,6 +52,8 @@ static const cli_opt options[] = {
      "ENGINE", "max-cover engine: incremental (default) or igraph"},
     {"no-prune", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
      "fsy tries every tau = 1..m"},
+    {"no-jump", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
+     "fsy keeps the sweep's own cover where the jump would take another"},
     {"trace", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
      "print tau, f(tau), w_rem^alpha, L^B per tau on stderr"},
     {"literal-balance", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
@@ -144,7 +146,7 @@ static int read_options(const cli_args *a, hta_solve_opts *o)
         o->rr_runs = cli_value(a, "rr-runs")->i;
     if (cli_has(a, "maxflow") && cli_value(a, "maxflow")->e == 1)
         o->engine = HTA_MAXFLOW_IGRAPH;
-    o->prune = !cli_has(a, "no-prune");
+    o->prune = cli_has(a, "no-prune") ? 0 : cli_has(a, "no-jump") ? 1 : 2;
     o->literal_balance = cli_has(a, "literal-balance");
     if (cli_has(a, "trace"))
         o->trace = print_step;

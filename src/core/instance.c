@@ -112,9 +112,18 @@ static int32_t working_servers(int64_t declared, int64_t k, int64_t m)
  * misses (a third of the parse of 10^7 tasks, which grew 12x for 10x the
  * input).  Instead: the replicas, in task order, to BLOCKS groups of
  * consecutive servers first (few streams), then each group's to its
- * servers (the group's lists fit in the cache).  Both passes keep task
- * order, so the lists come out the same.  Needs 8 bytes per replica for
- * the groups; 0 when that cannot be had (the caller does it in one pass). */
+ * servers (the group's lists fit in the cache).  A group's lists fill
+ * exactly the part of srv_task between its first server's offset and the
+ * next group's, so the first pass writes the task ids there already and
+ * keeps only each replica's server within its group aside (2 bytes: a
+ * group has at most 65536 servers, n <= 2^24); the second pass copies a
+ * group's task ids out to a buffer of the largest group's size and puts
+ * them back, each to its server's list.  Both passes keep task order, so
+ * the lists come out the same.  Memory: 2 bytes per replica and the
+ * largest group (it was 8 bytes per replica, the pairs (task, server):
+ * their first touch was a tenth of the parse of 10^7 tasks, the kernel
+ * clearing fresh pages).  0 when that cannot be had (the caller does it
+ * in one pass). */
 #define BLOCKS 256
 #define BLOCKS_FROM 32768 /* servers: below, the lists stay in the cache */
 static int scatter_by_blocks(hta_instance *inst, int64_t *fill)
@@ -123,25 +132,39 @@ static int scatter_by_blocks(hta_instance *inst, int64_t *fill)
     if (n < BLOCKS_FROM)
         return 0;
     int64_t width = ((int64_t)n + BLOCKS - 1) / BLOCKS;
-    int64_t start[BLOCKS + 1], at[BLOCKS];
-    int32_t (*pair)[2] = malloc(((size_t)inst->edges + 1) * sizeof *pair);
-    if (!pair)
+    int64_t start[BLOCKS + 1], at[BLOCKS], widest = 0;
+    if (width > 65536)
         return 0;
     for (int b = 0; b <= BLOCKS; b++) {
         int64_t s = (int64_t)b * width;
         start[b] = inst->srv_off[s < n ? s : n];
+        if (b > 0 && start[b] - start[b - 1] > widest)
+            widest = start[b] - start[b - 1];
+    }
+    uint16_t *within = malloc(((size_t)inst->edges + 1) * sizeof *within);
+    int32_t *group = malloc(((size_t)widest + 1) * sizeof *group);
+    if (!within || !group) {
+        free(within);
+        free(group);
+        return 0;
     }
     memcpy(at, start, sizeof at);
     for (int32_t t = 0; t < inst->m; t++)
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
             int32_t s = inst->task_srv[i];
-            int64_t k = at[s / width]++;
-            pair[k][0] = t;
-            pair[k][1] = s;
+            int64_t b = s / width, k = at[b]++;
+            inst->srv_task[k] = t;
+            within[k] = (uint16_t)(s - b * width);
         }
-    for (int64_t k = 0; k < inst->edges; k++)
-        inst->srv_task[fill[pair[k][1]]++] = pair[k][0];
-    free(pair);
+    for (int b = 0; b < BLOCKS; b++) {
+        int64_t lo = start[b], len = start[b + 1] - lo;
+        const int64_t base = (int64_t)b * width;
+        memcpy(group, inst->srv_task + lo, (size_t)len * sizeof *group);
+        for (int64_t k = 0; k < len; k++)
+            inst->srv_task[fill[base + within[lo + k]]++] = group[k];
+    }
+    free(within);
+    free(group);
     return 1;
 }
 

@@ -108,7 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ev.makespan != r.best_span)
             abort();
         hta_eval_free(&ev);
-        /* fsy's pruned sweep returns the full sweep's tau and assignment */
+        /* fsy's pruned sweep returns the full sweep's tau and assignment,
+         * and with the jump its tau and makespan */
         if (inst->m <= 300) {
             int32_t *a = malloc((size_t)inst->m * sizeof *a);
             int32_t *b = malloc((size_t)inst->m * sizeof *b);
@@ -122,6 +123,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 pr.best_tau != fr.best_tau || pr.makespan != fr.makespan ||
                 memcmp(a, b, (size_t)inst->m * sizeof *a) != 0)
                 abort();
+            /* the jump: the same tau and makespan, optimal (the bound) */
+            hta_fsy_result jr;
+            fo.prune = 2;
+            if (hta_fsy_run(inst, &fo, a, &jr, &d) != HTA_OK ||
+                jr.best_tau != fr.best_tau || jr.makespan != fr.makespan ||
+                (jr.jumped && jr.lower_bound != jr.makespan) ||
+                (!jr.jumped && memcmp(a, b, (size_t)inst->m * sizeof *a)))
+                abort();
+            hta_fsy_result_free(&jr);
             hta_fsy_result_free(&pr);
             hta_fsy_result_free(&fr);
             free(a);

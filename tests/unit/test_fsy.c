@@ -12,6 +12,7 @@
 #include "hta/bounds.h"
 #include "hta/brute.h"
 #include "hta/fsy.h"
+#include "hta/maxcover.h"
 
 static double run_fsy(const hta_instance *inst, hta_maxflow_engine e,
                       int prune, int literal, int32_t *a, hta_fsy_result *res)
@@ -330,12 +331,136 @@ static void test_idle_tail(void **state)
     }
 }
 
+/* tau* of the jump by its definition (fsy.c), 0 where a condition fails:
+ * the least tau with sum_s min(tau, deg_s) >= m, tau* >= 2, a server
+ * with no replica, one remote task dearer than tau* local ones. */
+static int64_t jump_ref(const hta_instance *inst)
+{
+    double alone = hta_load(inst, 0, 1, hta_wrem_at(&inst->wrem, 1));
+    int empty = 0;
+    for (int32_t s = 0; s < inst->n; s++)
+        empty |= inst->srv_off[s + 1] == inst->srv_off[s];
+    for (int64_t tau = 1; tau <= inst->m; tau++) {
+        int64_t D = 0;
+        for (int32_t s = 0; s < inst->n; s++) {
+            int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+            D += deg < tau ? deg : tau;
+        }
+        if (D >= inst->m)
+            return tau >= 2 && empty &&
+                           hta_load(inst, tau, 0, 0.0) < alone ?
+                       tau : 0;
+    }
+    return 0;
+}
+
+/* The jump (prune 2) gives the full sweep's makespan and tau, and where
+ * it fires a cover of every task within tau* that is optimal (brute
+ * force on tiny instances) with the lower bound equal to it and f below
+ * tau* bounded by the degrees; where it does not, prune 1's assignment.
+ * Both outcomes of an attempt (a cover of every task, or a miss and the
+ * sweep after it) occur. */
+static void test_jump(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 35);
+    int jumped = 0, missed = 0, brute = 0;
+    for (int i = 0; i < 600; i++) {
+        hta_instance *inst;
+        int tiny = i % 3 == 0;
+        if (tiny) {
+            inst = random_instance(&r, 6, 8, 2, i % COST_MODELS);
+        } else {
+            int32_t m = 100 + (int32_t)hta_rng_below(&r, 400);
+            int32_t n = m - 20 + (int32_t)hta_rng_below(&r, 60);
+            double zipf = (double)hta_rng_below(&r, 3) * 0.5;
+            double v[1] = {2.0 + (double)hta_rng_below(&r, 7) * 0.5};
+            hta_wrem w;
+            memset(&w, 0, sizeof w);
+            if (i % 3 == 1) {
+                w.kind = HTA_WREM_TABLE;
+                w.v = v;
+            } else {
+                w.kind = HTA_WREM_AFFINE;
+                w.a = v[0];
+                w.b = 0.01;
+            }
+            inst = hdfs_instance_wrem(m, n, 1 + (int32_t)(i % 4 == 2) +
+                                                 (int32_t)(i % 8 < 4) * 2,
+                                      zipf, &w, (uint64_t)i);
+        }
+        int32_t *a = malloc((size_t)inst->m * sizeof *a);
+        int32_t *b = malloc((size_t)inst->m * sizeof *b);
+        hta_fsy_result full, one, two;
+        double span_full = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 0, 0, b,
+                                   &full);
+        run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, b, &one);
+        double span = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 2, 0, a, &two);
+        assert_true(span == span_full);
+        assert_int_equal(two.best_tau, full.best_tau);
+        int64_t ref = jump_ref(inst);
+        if (two.jumped) {
+            jumped++;
+            assert_int_equal(two.jumped, ref);
+            int64_t tau = two.jumped, r_jump;
+            assert_true(evaluate(inst, a, &r_jump) ==
+                        hta_load(inst, tau, 0, 0.0));
+            assert_int_equal(r_jump, 0);
+            assert_int_equal(full.f[tau], inst->m);
+            assert_true(full.f[tau - 1] < inst->m);
+            for (int64_t k = 1; k < tau; k++)
+                assert_true(two.f[k] >= full.f[k] && two.f[k] < inst->m);
+            assert_true(two.lower_bound == span);
+            assert_true(one.lower_bound == span);
+            assert_int_equal(two.balanced, 0);
+            if (tiny && hta_brute_fits(inst)) {
+                int32_t *opt = malloc((size_t)inst->m * sizeof *opt);
+                hta_diag d;
+                assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+                assert_true(evaluate(inst, opt, NULL) == span);
+                brute++;
+                free(opt);
+            }
+        } else {
+            /* a miss: the cover at tau* left a task out */
+            if (ref) {
+                missed++;
+                int64_t fk = 0;
+                hta_maxcover *mc;
+                hta_diag d;
+                assert_int_equal(hta_maxcover_new(inst,
+                                                  HTA_MAXFLOW_INCREMENTAL,
+                                                  &mc, &d), HTA_OK);
+                assert_int_equal(hta_maxcover_raise(mc, ref, &d), HTA_OK);
+                fk = hta_maxcover_size(mc);
+                hta_maxcover_free(mc);
+                assert_true(fk < inst->m);
+            }
+            assert_memory_equal(a, b, (size_t)inst->m * sizeof *a);
+            assert_true(two.lower_bound == one.lower_bound);
+        }
+        hta_fsy_result_free(&full);
+        hta_fsy_result_free(&one);
+        hta_fsy_result_free(&two);
+        free(a);
+        free(b);
+        hta_instance_free(inst);
+    }
+    print_message("jump: %d of 600 (%d against brute force), %d missed\n",
+                  jumped, brute, missed);
+    assert_true(jumped >= 50);
+    assert_true(brute >= 10);
+    assert_true(missed >= 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fsy_vs_brute),
         cmocka_unit_test(test_fsy_two_servers_optimal),
         cmocka_unit_test(test_prune_equals_full),
+        cmocka_unit_test(test_jump),
         cmocka_unit_test(test_flow_bound_by_hand),
         cmocka_unit_test(test_flow_bound_tail),
         cmocka_unit_test(test_uniform_proven),
