@@ -96,6 +96,13 @@ int hta_instance_exact_costs(const hta_instance *inst);
 hta_status hta_instance_parse(const char *path, hta_instance **out,
                               hta_diag *d);
 
+/* Task lines in the plain form "task T S1 S2 ..." (one space between
+ * ids, digits only, T the next task) are read in place, without the
+ * general path's tokens; on (1) by default.  0 reads every line by the
+ * general path, the reference (tests compare both: the same instances,
+ * the same diagnostics).  Process-wide; for tests and benchmarks. */
+void hta_instance_fast_lines(int on);
+
 /* Same, from memory; name is used in diagnostics. */
 hta_status hta_instance_parse_memory(const char *name, const char *text,
                                      size_t len, hta_instance **out,

@@ -66,6 +66,17 @@ hta_status hta_lex_next(hta_lex *lx, hta_diag *d);
  * No comments, no tokens.  O(length of the line). */
 hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d);
 
+/* The next raw line when it lies whole in the read buffer, without its
+ * '\n', and *len its length; NULL when it does not (the next
+ * hta_lex_next or hta_lex_raw reads it as usual).  A reader's fast path
+ * may parse such a line in place and take it (hta_lex_take) or leave it
+ * to the general path, which then sees it unchanged.  O(length). */
+const char *hta_lex_peek(hta_lex *lx, size_t *len);
+
+/* Takes the line of length len that hta_lex_peek returned: lx->line
+ * becomes its number; lx->buf and the tokens are not updated.  O(1). */
+void hta_lex_take(hta_lex *lx, size_t len);
+
 /* Copies at most 40 characters of tok, marking a cut with "...", into out. */
 const char *hta_lex_quote(const char *tok, char out[64]);
 

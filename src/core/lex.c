@@ -152,6 +152,33 @@ hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d)
     }
 }
 
+const char *hta_lex_peek(hta_lex *lx, size_t *len)
+{
+    const char *p, *eol;
+    if (!lx->f) {
+        p = lx->mem + lx->mem_pos;
+        eol = lx->mem_pos < lx->mem_len ?
+                  memchr(p, '\n', lx->mem_len - lx->mem_pos) : NULL;
+    } else {
+        p = lx->chunk + lx->chunk_pos;
+        eol = lx->chunk_pos < lx->chunk_len ?
+                  memchr(p, '\n', lx->chunk_len - lx->chunk_pos) : NULL;
+    }
+    if (!eol)
+        return NULL;
+    *len = (size_t)(eol - p);
+    return p;
+}
+
+void hta_lex_take(hta_lex *lx, size_t len)
+{
+    if (!lx->f)
+        lx->mem_pos += len + 1;
+    else
+        lx->chunk_pos += len + 1;
+    lx->line = lx->next_line++;
+}
+
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';

@@ -81,6 +81,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(st, &d);
     if (st == HTA_OK)
         roundtrip(inst);
+    /* the general path alone reads the same (hta_instance_fast_lines) */
+    hta_instance *slow = NULL;
+    hta_diag ds;
+    hta_diag_clear(&ds);
+    hta_instance_fast_lines(0);
+    hta_status st2 = hta_instance_parse_memory("<fuzz>", (const char *)data,
+                                               size, &slow, &ds);
+    hta_instance_fast_lines(1);
+    if (st2 != st || ds.line != d.line || strcmp(ds.msg, d.msg) != 0 ||
+        (st == HTA_OK && !hta_instance_equal(inst, slow)))
+        abort();
+    hta_instance_free(slow);
     hta_instance_free(inst);
 #elif TARGET_solve
     hta_instance *inst = NULL;

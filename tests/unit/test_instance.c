@@ -1,9 +1,12 @@
 /* Instance model: parsing, validation, writing, parse(write(x)) == x. */
 #include "helpers.h"
+#include <dirent.h>
 #include <errno.h>
+#include <unistd.h>
 
 #include <stdio.h>
 
+#include "hta/buf.h"
 #include "hta/lex.h"
 #include "hta/num.h"
 
@@ -448,6 +451,167 @@ static void test_server_side_many(void **state)
     }
 }
 
+/* One reading of text (a file at path when path is not NULL, else
+ * memory) with the fast path of task lines on or off. */
+typedef struct reading {
+    hta_status st;
+    hta_diag d;
+    hta_instance *inst;
+} reading;
+
+static reading read_one(const char *path, const char *text, size_t len,
+                        int fast)
+{
+    reading r;
+    memset(&r, 0, sizeof r);
+    hta_instance_fast_lines(fast);
+    r.st = path ? hta_instance_parse(path, &r.inst, &r.d) :
+                  hta_instance_parse_memory("<mem>", text, len, &r.inst,
+                                            &r.d);
+    hta_instance_fast_lines(1);
+    return r;
+}
+
+/* The same status, diagnostic and instance both ways; 1 when it parsed. */
+static int same_both_ways(const char *path, const char *text, size_t len)
+{
+    reading a = read_one(path, text, len, 1), b = read_one(path, text, len, 0);
+    if (a.st != b.st || a.d.line != b.d.line ||
+        (a.st != HTA_OK && strcmp(a.d.msg, b.d.msg) != 0))
+        fail_msg("%s: fast path: %d line %ld '%s'; general: %d line %ld "
+                 "'%s'",
+                 path ? path : "<mem>", a.st, a.d.line, a.d.msg, b.st,
+                 b.d.line, b.d.msg);
+    int ok = a.st == HTA_OK;
+    if (ok) {
+        const hta_instance *x = a.inst, *y = b.inst;
+        assert_int_equal(x->m, y->m);
+        assert_int_equal(x->n, y->n);
+        assert_int_equal(x->n_declared, y->n_declared);
+        assert_int_equal(x->edges, y->edges);
+        assert_true(x->w_loc == y->w_loc);
+        assert_memory_equal(x->task_off, y->task_off,
+                            ((size_t)x->m + 1) * sizeof *x->task_off);
+        assert_memory_equal(x->task_srv, y->task_srv,
+                            (size_t)x->edges * sizeof *x->task_srv);
+        assert_memory_equal(x->srv_off, y->srv_off,
+                            ((size_t)x->n + 1) * sizeof *x->srv_off);
+        assert_memory_equal(x->srv_task, y->srv_task,
+                            (size_t)x->edges * sizeof *x->srv_task);
+    }
+    hta_instance_free(a.inst);
+    hta_instance_free(b.inst);
+    return ok;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        assert_true(HTA_RESERVE(buf, cap, n + 65536));
+        got = fread(buf + n, 1, 65536, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* The fast path of task lines (hta_instance_fast_lines) against the
+ * general path: every file of the bad-input corpus and every bundled
+ * instance, as a file and from memory, and 4000 mutations of generated
+ * instances (a character changed, inserted, removed or a line swapped:
+ * ids out of order, repeated, out of range, signs, leading zeros, blanks,
+ * comments, CR), as files of over 64 KiB (lines across the read buffer's
+ * end) and from memory: the same status, diagnostic and instance. */
+static void test_fast_lines(void **state)
+{
+    (void)state;
+    const char *dirs[] = {"tests/bad", "instances"};
+    int files = 0, parsed = 0;
+    for (size_t k = 0; k < 2; k++) {
+        DIR *dir = opendir(dirs[k]);
+        assert_non_null(dir);
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t nl = strlen(e->d_name);
+            if (nl < 5 || strcmp(e->d_name + nl - 4, ".txt") != 0)
+                continue;
+            char path[512], *text;
+            size_t len;
+            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
+            text = slurp(path, &len);
+            parsed += same_both_ways(path, NULL, 0);
+            same_both_ways(NULL, text, len);
+            free(text);
+            files++;
+        }
+        closedir(dir);
+    }
+    assert_true(files >= 40 && parsed >= 10);
+    hta_rng r;
+    hta_rng_seed(&r, 91);
+    static const char pool[] = "0123456789  -+\t\r#x\n0";
+    int mutated_ok = 0;
+    for (int i = 0; i < 4000; i++) {
+        int32_t m = 1 + (int32_t)hta_rng_below(&r, i % 10 == 0 ? 9000 : 40);
+        int32_t n = 1 + (int32_t)hta_rng_below(&r, 30);
+        size_t cap = (size_t)m * 64 + 256, len = 0;
+        char *text = malloc(cap + 8);
+        assert_non_null(text);
+        len += (size_t)snprintf(text + len, cap - len,
+                                "hta-instance 1\ntasks %d\nservers %d\n"
+                                "w_loc 1\nw_rem 3\n",
+                                (int)m, (int)n);
+        for (int32_t t = 0; t < m; t++) {
+            int k = 1 + (int)hta_rng_below(&r, 3);
+            len += (size_t)snprintf(text + len, cap - len, "task %d", (int)t);
+            int32_t first = (int32_t)hta_rng_below(&r, (uint64_t)n);
+            for (int j = 0; j < k && j < n; j++)
+                len += (size_t)snprintf(text + len, cap - len, " %d",
+                                        (int)((first + j) % n));
+            text[len++] = '\n';
+        }
+        int edits = (int)hta_rng_below(&r, 4);
+        for (int e = 0; e < edits; e++) {
+            size_t at = (size_t)hta_rng_below(&r, len);
+            char c = pool[hta_rng_below(&r, sizeof pool - 1)];
+            switch (hta_rng_below(&r, 3)) {
+            case 0:
+                text[at] = c;
+                break;
+            case 1:
+                if (len < cap) {
+                    memmove(text + at + 1, text + at, len - at);
+                    text[at] = c;
+                    len++;
+                }
+                break;
+            default:
+                memmove(text + at, text + at + 1, len - at - 1);
+                len--;
+            }
+        }
+        text[len] = '\0';
+        if (i % 2 == 0) {
+            mutated_ok += same_both_ways(NULL, text, len);
+        } else {
+            char path[] = "/tmp/hta-fast-XXXXXX";
+            temp_text(path, text);
+            mutated_ok += same_both_ways(path, NULL, 0);
+            unlink(path);
+        }
+        free(text);
+    }
+    print_message("%d corpus files, %d valid; %d of 4000 mutations "
+                  "valid\n",
+                  files, parsed, mutated_ok);
+    assert_true(mutated_ok >= 500 && mutated_ok <= 3900);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_quote_long),
         cmocka_unit_test(test_gen_deterministic),
         cmocka_unit_test(test_server_side_many),
+        cmocka_unit_test(test_fast_lines),
     };
     return cmocka_run_group_tests_name("instance", tests, NULL, NULL);
 }
