@@ -268,15 +268,27 @@ static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
     mc->log_s[mc->log_len++] = s;
 }
 
-/* Moves s's cursor past covered tasks; 1 when s has an uncovered task. */
+/* Moves s's cursor past covered tasks; 1 when s has an uncovered task.
+ * The cover of the task AHEAD places further along is fetched early: the
+ * tasks are read in list order, their covers at random (10^7 tasks: the
+ * cover array is 40 MB), and the direct step of bal-assign's matching
+ * reads every server's list through here: fsy on 10^7 uniform tasks
+ * 1.00 -> 0.80 s, Zipf s = 1 10^6 x 10^4 0.084 -> 0.075 s (side by side;
+ * 8 and 32 places ahead within the noise of 16).  The same reads, the
+ * same covers. */
+#define AHEAD 16
 static int has_free_task(hta_maxcover *mc, int32_t s)
 {
     const hta_instance *inst = mc->inst;
-    int64_t end = inst->srv_off[s + 1];
-    while (mc->next_free[s] < end &&
-           mc->cover[inst->srv_task[mc->next_free[s]]] != -1)
-        mc->next_free[s]++;
-    return mc->next_free[s] < end;
+    int64_t end = inst->srv_off[s + 1], i = mc->next_free[s];
+    for (; i < end; i++) {
+        if (i + AHEAD < end)
+            HTA_PREFETCH(&mc->cover[inst->srv_task[i + AHEAD]]);
+        if (mc->cover[inst->srv_task[i]] == -1)
+            break;
+    }
+    mc->next_free[s] = i;
+    return i < end;
 }
 
 /* The free counts of the newly covered tasks' servers, in one pass over
