@@ -154,16 +154,11 @@ hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d)
 
 const char *hta_lex_peek(hta_lex *lx, size_t *len)
 {
-    const char *p, *eol;
-    if (!lx->f) {
-        p = lx->mem + lx->mem_pos;
-        eol = lx->mem_pos < lx->mem_len ?
-                  memchr(p, '\n', lx->mem_len - lx->mem_pos) : NULL;
-    } else {
-        p = lx->chunk + lx->chunk_pos;
-        eol = lx->chunk_pos < lx->chunk_len ?
-                  memchr(p, '\n', lx->chunk_len - lx->chunk_pos) : NULL;
-    }
+    /* the read buffer: the stream's chunk, or the memory input */
+    const char *p = lx->f ? lx->chunk + lx->chunk_pos : lx->mem + lx->mem_pos;
+    size_t left = lx->f ? lx->chunk_len - lx->chunk_pos :
+                          lx->mem_len - lx->mem_pos;
+    const char *eol = left > 0 ? memchr(p, '\n', left) : NULL;
     if (!eol)
         return NULL;
     *len = (size_t)(eol - p);
@@ -172,10 +167,7 @@ const char *hta_lex_peek(hta_lex *lx, size_t *len)
 
 void hta_lex_take(hta_lex *lx, size_t len)
 {
-    if (!lx->f)
-        lx->mem_pos += len + 1;
-    else
-        lx->chunk_pos += len + 1;
+    *(lx->f ? &lx->chunk_pos : &lx->mem_pos) += len + 1;
     lx->line = lx->next_line++;
 }
 

@@ -452,6 +452,11 @@ static hta_status jump(sweep *w, hta_diag *d)
         res->K = tau;
         memcpy(w->best, hta_maxcover_cover(cv.mc),
                (size_t)inst->m * sizeof *w->best);
+        /* B^tau* is the cover itself (no task uncovered, no slot): its
+           makespan is tau* local tasks by the evaluator's formula (the
+           proof above; checked builds evaluate it).  Building it through
+           bal-assign (build_b) gave the same and cost 8 ms of the 0.1 s
+           on 10^6 tasks and servers. */
         double c = hta_wrem_at(&inst->wrem, 0);
         res->makespan = hta_load(inst, tau, 0, c);
         res->best_tau = tau;

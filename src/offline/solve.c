@@ -559,13 +559,7 @@ static hta_status run_close(run *s, hta_diag *d)
         }
         if (decisions == 1 && !found) {
             /* the no side, once */
-            if ((st = refute(s, L0, t0, &rf, d)) == HTA_OK && rf.refuted &&
-                o->write_lp) {
-                /* the certificate of the largest value refuted */
-                st = hta_envelope_write_lp(s->inst, rf.lo, rf.strict,
-                                           o->write_lp, o->verbose, d);
-                res->lp_written = st == HTA_OK;
-            }
+            st = refute(s, L0, t0, &rf, d);
             if (st != HTA_OK || rf.proven)
                 break;
             if (rf.refuted) {
@@ -586,6 +580,26 @@ static hta_status run_close(run *s, hta_diag *d)
             break; /* nothing to bisect (no best yet), or done */
         L = step ? floor((lo + hi) / 2) : 0.5 * (lo + hi);
     }
+    /* refute ran against the best before the bisection improved it: the
+     * envelope once more, "< the new best" (HDFS Zipf s = 1, affine, 10^4
+     * tasks: 116 found, "< 116" refuted, where the bisection below 116.22
+     * had stopped at 115.9983) */
+    int again = 0;
+    refutation rb;
+    memset(&rb, 0, sizeof rb);
+    if (st == HTA_OK && found && (st = finish_row(s, row, keep, d)) == HTA_OK &&
+        decisions > 1 && !best_proven(s) && !stopped(s) &&
+        hta_clock_now() - t0 <= o->time_limit &&
+        (st = envelope_no(s, res->best_span, 1, &rb, &again, d)) == HTA_OK &&
+        again)
+        hta_solve_bound(res, res->best_span, "envelope");
+    /* the certificate: the largest value refuted, written once */
+    const refutation *cert = again ? &rb : rf.refuted ? &rf : NULL;
+    if (st == HTA_OK && cert && o->write_lp) {
+        st = hta_envelope_write_lp(s->inst, cert->lo, cert->strict,
+                                   o->write_lp, o->verbose, d);
+        res->lp_written = st == HTA_OK;
+    }
     char at[32];
     hta_format_real(at, L0);
     if (st == HTA_OK && rf.proven) {
@@ -598,26 +612,6 @@ static hta_status run_close(run *s, hta_diag *d)
                  (long long)m, rf.calls, rf.calls == 1 ? "" : "s",
                  res->lower_bound);
     } else if (st == HTA_OK && found) {
-        st = finish_row(s, row, keep, d);
-        /* refute ran against the best before the bisection improved it:
-         * the envelope once more, "< the new best" (HDFS Zipf s = 1,
-         * affine, 10^4 tasks: 116 found, "< 116" refuted, where the
-         * bisection below 116.22 had stopped at 115.9983) */
-        int again = 0;
-        refutation rb;
-        memset(&rb, 0, sizeof rb);
-        if (st == HTA_OK && decisions > 1 && !best_proven(s) &&
-            !stopped(s) && hta_clock_now() - t0 <= o->time_limit &&
-            (st = envelope_no(s, res->best_span, 1, &rb, &again, d)) ==
-                HTA_OK &&
-            again) {
-            hta_solve_bound(res, res->best_span, "envelope");
-            if (o->write_lp) { /* the certificate of this one instead */
-                st = hta_envelope_write_lp(s->inst, rb.lo, 1, o->write_lp,
-                                           o->verbose, d);
-                res->lp_written = st == HTA_OK;
-            }
-        }
         snprintf(row->status, sizeof row->status, "%s",
                  best_proven(s) ? "optimal" : "feasible");
         if (again)

@@ -526,7 +526,9 @@ static char *slurp(const char *path, size_t *len)
  * instances (a character changed, inserted, removed or a line swapped:
  * ids out of order, repeated, out of range, signs, leading zeros, blanks,
  * comments, CR), as files of over 64 KiB (lines across the read buffer's
- * end) and from memory: the same status, diagnostic and instance. */
+ * end) and from memory, and 80 of them with every line ending in CRLF
+ * (the fast path gives up after 64 task lines it left): the same status,
+ * diagnostic and instance. */
 static void test_fast_lines(void **state)
 {
     (void)state;
@@ -555,7 +557,7 @@ static void test_fast_lines(void **state)
     hta_rng r;
     hta_rng_seed(&r, 91);
     static const char pool[] = "0123456789  -+\t\r#x\n0";
-    int mutated_ok = 0;
+    int mutated_ok = 0, crlf_ok = 0;
     for (int i = 0; i < 4000; i++) {
         int32_t m = 1 + (int32_t)hta_rng_below(&r, i % 10 == 0 ? 9000 : 40);
         int32_t n = 1 + (int32_t)hta_rng_below(&r, 30);
@@ -596,6 +598,18 @@ static void test_fast_lines(void **state)
             }
         }
         text[len] = '\0';
+        if (i % 50 == 0) { /* every line CRLF: the fast path gives up */
+            char *crlf = malloc(2 * len + 1);
+            assert_non_null(crlf);
+            size_t n2 = 0;
+            for (size_t j = 0; j < len; j++) {
+                if (text[j] == '\n')
+                    crlf[n2++] = '\r';
+                crlf[n2++] = text[j];
+            }
+            crlf_ok += same_both_ways(NULL, crlf, n2);
+            free(crlf);
+        }
         if (i % 2 == 0) {
             mutated_ok += same_both_ways(NULL, text, len);
         } else {
@@ -607,9 +621,10 @@ static void test_fast_lines(void **state)
         free(text);
     }
     print_message("%d corpus files, %d valid; %d of 4000 mutations "
-                  "valid\n",
-                  files, parsed, mutated_ok);
+                  "valid, %d of 80 as CRLF\n",
+                  files, parsed, mutated_ok, crlf_ok);
     assert_true(mutated_ok >= 500 && mutated_ok <= 3900);
+    assert_true(crlf_ok >= 5); /* valid CRLF files, over 64 task lines among them */
 }
 
 int main(void)
