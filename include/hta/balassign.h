@@ -34,6 +34,27 @@ double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
 hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
                                int64_t u, double c, int64_t *q, hta_diag *d);
 
+/* The same slots by runs of equal covered load: count[x] servers of load
+ * load[x] (x < runs, loads increasing) have q[x] slots each, and plus[x]
+ * of them, the least ids of the run, one more.  The arrays are allocated
+ * here (hta_slot_runs_free).  O(n + max nloc), where the scan for the
+ * ties stops at the last server given one. */
+typedef struct hta_slot_runs {
+    int32_t runs;
+    int32_t *load;
+    int64_t *count, *q, *plus;
+    int32_t *ridx; /* internal: the run of each load, or NULL */
+} hta_slot_runs;
+
+hta_status hta_balassign_slot_runs(const hta_instance *inst,
+                                   const int32_t *nloc, int64_t u, double c,
+                                   hta_slot_runs *r, hta_diag *d);
+/* The slots per server of the runs r of nloc: what hta_balassign_slots
+ * gives.  seen: scratch of r->runs entries.  O(n). */
+void hta_slot_runs_expand(const hta_instance *inst, const int32_t *nloc,
+                          const hta_slot_runs *r, int64_t *q, int64_t *seen);
+void hta_slot_runs_free(hta_slot_runs *r);
+
 /* The literal greedy, one task at a time with a heap: O(u log n).  Kept as
  * the reference that hta_balassign_slots must reproduce exactly. */
 hta_status hta_balassign_slots_literal(const hta_instance *inst,

@@ -47,6 +47,16 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
  * G'_rho, O(|E| * sqrt(m + n)) or worse per call. */
 hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d);
 
+/* A new state's first raise (incremental engine, nothing covered yet)
+ * from a task-side greedy: each task in turn goes to the least loaded of
+ * its servers below tau (the first of them on a tie), then the phases
+ * make the cover maximum.  The same f(tau) as hta_maxcover_raise, another
+ * cover; the state then goes on like any other (later raises, the log).
+ * On placements with about as many servers as tasks the greedy leaves
+ * few tasks out, where the servers' scan leaves many to the phases. */
+hta_status hta_maxcover_raise_greedy(hta_maxcover *mc, int64_t tau,
+                                     hta_diag *d);
+
 /* The same with a cap per server (incremental engine): cap[s] >= the
  * current cap of every server (0 for a new state), n entries; the cover
  * stays valid and is augmented to a maximum b-matching with these caps.
@@ -81,6 +91,12 @@ void hta_maxcover_set_guess(hta_maxcover *mc, int on);
 
 /* f(tau): the number of covered tasks. */
 int64_t hta_maxcover_size(const hta_maxcover *mc);
+
+/* After a raise of the incremental engine: servers in increasing order,
+ * among them every server at its cap (and others); *len of them.  With
+ * retiring on, most servers of a skewed placement are below tau and left
+ * out, so a sweep reads the servers at tau in O(len), not O(n). */
+const int32_t *hta_maxcover_alive(const hta_maxcover *mc, int32_t *len);
 
 /* cover[t]: the server running t locally, or -1 for an uncovered task. */
 const int32_t *hta_maxcover_cover(const hta_maxcover *mc);

@@ -205,13 +205,14 @@ static int32_t run_of(const int32_t *load, int32_t runs, int32_t l)
     return lo;
 }
 
-hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
-                               int64_t u, double c, int64_t *q, hta_diag *d)
+/* The runs of equal load (load_runs), the slots of each run below the
+ * last value V and the value V (-INFINITY when no pick is a tie) into
+ * *r, with *ridx as load_runs gives it.  The common part of
+ * hta_balassign_slots and hta_balassign_slot_runs. */
+static hta_status slots_core(const hta_instance *inst, const int32_t *nloc,
+                             int64_t u, double c, hta_slot_runs *r,
+                             int32_t **ridx_out, double *V_out, hta_diag *d)
 {
-    int32_t n = inst->n;
-    memset(q, 0, (size_t)n * sizeof *q);
-    if (u == 0)
-        return HTA_OK;
     /* The greedy's picks are the u least pairs (w_loc*l_s + j*c, s), j >= 0,
      * in lexicographic order: each server's values grow with j, so the
      * picks are every pair below the value V of the u-th pick and, of the
@@ -233,25 +234,30 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
     cand *cands = NULL;
     size_t cap = 0;
     hta_status st = HTA_OK;
+    double V = -INFINITY; /* no pick at a tie when k == 0 */
+    memset(r, 0, sizeof *r);
+    *ridx_out = NULL;
     if (!load_runs(inst, nloc, &load, &count, &runs, &ridx) ||
-        !(qr = malloc((size_t)runs * sizeof *qr))) {
+        !(qr = calloc((size_t)runs + 1, sizeof *qr)) ||
+        !(r->plus = calloc((size_t)runs + 1, sizeof *r->plus))) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto done;
     }
+    if (u == 0)
+        goto done;
     double lambda = water_level(inst, load, count, runs, u, c);
     int64_t done;
     double level;
     for (level = lambda - c;; level -= c) {
         done = 0;
-        for (int32_t r = 0; r < runs; r++) {
-            qr[r] = below(inst, load[r], c, level);
-            done += qr[r] * count[r];
+        for (int32_t k = 0; k < runs; k++) {
+            qr[k] = below(inst, load[k], c, level);
+            done += qr[k] * count[k];
         }
         if (done <= u)
             break;
     }
     int64_t k = u - done;
-    double V = -INFINITY; /* no pick at a tie when k == 0 */
     if (k > 0) {
         /* the pairs in [level, hi), hi from level + 2c (lambda + c when the
            level is lambda - c: enough, since count(lambda + c) > u) up by c
@@ -260,9 +266,9 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
         for (double hi = level + c; total < k;) {
             hi += c;
             nc = total = 0;
-            for (int32_t r = 0; r < runs; r++)
-                for (int64_t j = qr[r];; j++) {
-                    double v = hta_balassign_virtual(inst, load[r], j, c);
+            for (int32_t x = 0; x < runs; x++)
+                for (int64_t j = qr[x];; j++) {
+                    double v = hta_balassign_virtual(inst, load[x], j, c);
                     if (!(v < hi))
                         break;
                     if (!HTA_RESERVE(cands, cap, (size_t)nc + 1)) {
@@ -271,8 +277,8 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
                         goto done;
                     }
                     cands[nc].v = v;
-                    cands[nc++].w = count[r];
-                    total += count[r];
+                    cands[nc++].w = count[x];
+                    total += count[x];
                 }
         }
         qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
@@ -281,30 +287,119 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
                 V = cands[i].v;
                 break;
             }
-        for (int32_t r = 0; r < runs; r++)
-            while (hta_balassign_virtual(inst, load[r], qr[r], c) < V)
-                qr[r]++;
+        for (int32_t x = 0; x < runs; x++)
+            while (hta_balassign_virtual(inst, load[x], qr[x], c) < V)
+                qr[x]++;
     }
+done:
+    free(cands);
+    r->runs = runs;
+    r->load = load;
+    r->count = count;
+    r->q = qr;
+    *ridx_out = ridx;
+    *V_out = V;
+    if (st != HTA_OK) {
+        hta_slot_runs_free(r);
+        free(ridx);
+        *ridx_out = NULL;
+    }
+    return st;
+}
+
+void hta_slot_runs_free(hta_slot_runs *r)
+{
+    if (!r)
+        return;
+    free(r->load);
+    free(r->count);
+    free(r->q);
+    free(r->plus);
+    free(r->ridx);
+    memset(r, 0, sizeof *r);
+}
+
+hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
+                               int64_t u, double c, int64_t *q, hta_diag *d)
+{
+    int32_t n = inst->n;
+    memset(q, 0, (size_t)n * sizeof *q);
+    if (u == 0)
+        return HTA_OK;
+    hta_slot_runs r;
+    int32_t *ridx;
+    double V;
+    hta_status st = slots_core(inst, nloc, u, c, &r, &ridx, &V, d);
+    if (st != HTA_OK)
+        return st;
     int64_t given = 0;
-    for (int32_t r = 0; r < runs; r++)
-        given += qr[r] * count[r];
+    for (int32_t x = 0; x < r.runs; x++)
+        given += r.q[x] * r.count[x];
     /* every server's picks below V, then the pairs equal to V, least
        servers first */
     for (int32_t s = 0; s < n; s++) {
-        q[s] = qr[ridx ? ridx[nloc[s]] : run_of(load, runs, nloc[s])];
+        q[s] = r.q[ridx ? ridx[nloc[s]] : run_of(r.load, r.runs, nloc[s])];
         if (given < u && hta_balassign_virtual(inst, nloc[s], q[s], c) == V) {
             q[s]++;
             given++;
         }
     }
     HTA_CHECK(given == u);
-done:
-    free(load);
     free(ridx);
-    free(count);
-    free(qr);
-    free(cands);
-    return st;
+    hta_slot_runs_free(&r);
+    return HTA_OK;
+}
+
+/* The same counts by runs: the ties at V go to the least servers, so in
+ * each run to a prefix of its servers in id order, and the scan for them
+ * stops at the last one given; the run of a server costs no float
+ * comparison (a run is tied or not). */
+hta_status hta_balassign_slot_runs(const hta_instance *inst,
+                                   const int32_t *nloc, int64_t u, double c,
+                                   hta_slot_runs *r, hta_diag *d)
+{
+    int32_t *ridx;
+    double V;
+    hta_status st = slots_core(inst, nloc, u, c, r, &ridx, &V, d);
+    if (st != HTA_OK)
+        return st;
+    r->ridx = ridx;
+    int64_t given = 0;
+    for (int32_t x = 0; x < r->runs; x++)
+        given += r->q[x] * r->count[x];
+    if (given < u) {
+        /* r->plus doubles as the tied flags until the scan */
+        int32_t *tied = malloc((size_t)r->runs * sizeof *tied);
+        if (!tied) {
+            hta_slot_runs_free(r);
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
+        }
+        for (int32_t x = 0; x < r->runs; x++)
+            tied[x] = hta_balassign_virtual(inst, r->load[x], r->q[x], c) == V;
+        for (int32_t s = 0; s < inst->n && given < u; s++) {
+            int32_t x = ridx ? ridx[nloc[s]] : run_of(r->load, r->runs,
+                                                       nloc[s]);
+            if (tied[x]) {
+                r->plus[x]++;
+                given++;
+            }
+        }
+        free(tied);
+    }
+    HTA_CHECK(given == u);
+    return HTA_OK;
+}
+
+void hta_slot_runs_expand(const hta_instance *inst, const int32_t *nloc,
+                          const hta_slot_runs *r, int64_t *q, int64_t *seen)
+{
+    memset(seen, 0, (size_t)r->runs * sizeof *seen);
+    for (int32_t s = 0; s < inst->n; s++) {
+        int32_t x = r->ridx ? r->ridx[nloc[s]] :
+                              run_of(r->load, r->runs, nloc[s]);
+        q[s] = r->q[x] + (seen[x]++ < r->plus[x]);
+    }
 }
 
 double hta_balassign_makespan(const hta_instance *inst, const int32_t *loads,
