@@ -307,6 +307,7 @@ static void test_balassign_fast_equals_literal(void **state)
     hta_rng r;
     hta_rng_seed(&r, 23);
     static const double costs[] = {3.0, 1.0, 0.1, 1.0 / 3.0, 7.25, 1e-3};
+    int plus_seen = 0; /* cases with ties at the last value */
     for (int i = 0; i < 2000; i++) {
         /* one case in ten on up to 3000 servers with loads 0..3: many
          * equal pairs at the u-th pick's value, the tie rule's case */
@@ -345,6 +346,26 @@ static void test_balassign_fast_equals_literal(void **state)
         for (int32_t s = 0; s < n; s++)
             sum += q1[s];
         assert_int_equal(sum, u);
+        /* by runs: the same slots, each run's loads increasing, its
+         * servers counted, and every server q or q + 1 of its run */
+        hta_slot_runs sr;
+        assert_int_equal(hta_balassign_slot_runs(inst, nloc, u, c, &sr, &d),
+                         HTA_OK);
+        int64_t servers = 0, plus = 0, *seen = malloc(
+                                           ((size_t)sr.runs + 1) * sizeof *seen);
+        for (int32_t x = 0; x < sr.runs; x++) {
+            assert_true(x == 0 || sr.load[x] > sr.load[x - 1]);
+            assert_true(sr.plus[x] >= 0 && sr.plus[x] <= sr.count[x]);
+            servers += sr.count[x];
+            plus += sr.plus[x];
+        }
+        assert_int_equal(servers, n);
+        memset(q2, 0xff, (size_t)n * sizeof *q2);
+        hta_slot_runs_expand(inst, nloc, &sr, q2, seen);
+        assert_memory_equal(q1, q2, (size_t)n * sizeof *q1);
+        plus_seen += plus > 0;
+        free(seen);
+        hta_slot_runs_free(&sr);
         free(off);
         free(srv);
         free(nloc);
@@ -352,6 +373,9 @@ static void test_balassign_fast_equals_literal(void **state)
         free(q2);
         hta_instance_free(inst);
     }
+    print_message("slots by runs with ties given to a prefix: %d of 2000\n",
+                  plus_seen);
+    assert_true(plus_seen > 200);
 }
 
 /* The documented tie rule, by hand: least (virtual load, server id).
