@@ -124,6 +124,17 @@ void hta_maxcover_drop_free_counts(hta_maxcover *mc);
 hta_status hta_maxcover_fill(hta_maxcover *mc, const int32_t *fixed,
                              const int64_t *cap, int32_t *a, hta_diag *d);
 
+/* The same from the greedy start (hta_maxcover_raise_greedy, each task
+ * to the server of most room left), wanting a perfect matching: when
+ * every task with fixed[t] < 0 is matched, *perfect = 1 and a is written
+ * as above (a perfect matching, any: every server then holds cap[s]
+ * matched tasks when the caps sum to the tasks to match); else *perfect
+ * = 0 and a is left as it was.  Where a perfect matching exists the
+ * greedy leaves few tasks to the phases and reads no server's list. */
+hta_status hta_maxcover_fill_perfect(hta_maxcover *mc, const int32_t *fixed,
+                                     const int64_t *cap, int32_t *a,
+                                     int *perfect, hta_diag *d);
+
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
 
 /* The change log (incremental engine): once enabled, every change of the

@@ -427,6 +427,19 @@ int hta_balassign_matching_needed(const hta_instance *inst, const int64_t *q,
     return 0;
 }
 
+/* Whether every server has at least as many free local tasks as slots
+ * (nfree, or the degree where unknown): else no matching is perfect. */
+static int room_everywhere(const hta_instance *inst, const int64_t *q,
+                           const int32_t *nfree)
+{
+    for (int32_t s = 0; s < inst->n; s++) {
+        int64_t f = nfree ? nfree[s] : inst->srv_off[s + 1] - inst->srv_off[s];
+        if (q[s] > f)
+            return 0;
+    }
+    return 1;
+}
+
 hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
                                const int64_t *q, const int32_t *nfree,
                                int32_t *a, int32_t *used, hta_diag *d)
@@ -438,8 +451,22 @@ hta_status hta_balassign_place(const hta_instance *inst, hta_maxcover *scratch,
         if (!scratch)
             return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                 "bal-assign: no work space for the matching");
-        hta_status st = hta_maxcover_fill(scratch, a, q, a, d);
-        if (st != HTA_OK)
+        /* When every slot can hold a local task of its server (nfree,
+         * else the degree, at least q on every server), try for a
+         * perfect matching from the greedy start: any perfect matching
+         * puts q[s] local tasks on every server, the reference's too
+         * (its size is the same maximum), so the loads and the makespan
+         * are the reference's; only which task goes where differs.
+         * Uniform placement, 10^7 tasks: every slot local, the servers'
+         * scan read 3·10^7 covers at random (fsy 0.71 -> 0.2 s). */
+        int perfect = 0;
+        hta_status st = HTA_OK;
+        if (room_everywhere(inst, q, nfree) &&
+            (st = hta_maxcover_fill_perfect(scratch, a, q, a, &perfect,
+                                            d)) != HTA_OK)
+            return st;
+        if (!perfect && (st = hta_maxcover_fill(scratch, a, q, a, d)) !=
+                            HTA_OK)
             return st;
         matched = hta_maxcover_loads(scratch);
     }

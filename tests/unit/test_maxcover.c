@@ -599,6 +599,107 @@ static void test_raise_caps(void **state)
     }
 }
 
+/* The perfect fill from the greedy start against the reference fill:
+ * random fixed tasks and caps, the caps often summing to the free tasks
+ * (bal-assign's case); perfect exactly when the reference's maximum
+ * matches every free task, then a valid matching with every server at
+ * its cap where the caps sum to the free tasks, and a untouched
+ * otherwise. */
+static void test_fill_perfect(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 24);
+    hta_diag d;
+    int perfect_seen = 0, imperfect_seen = 0;
+    int repaired = 0; /* perfect only after the phases */
+    for (int i = 0; i < 600; i++) {
+        hta_instance *inst =
+            i < 400 ? random_instance(&r, 10, 5, 3, COST_CONSTANT) :
+                      hdfs_instance(300 + (int32_t)hta_rng_below(&r, 3000),
+                                    20 + (int32_t)hta_rng_below(&r, 300),
+                                    1 + (int32_t)hta_rng_below(&r, 3),
+                                    (double)hta_rng_below(&r, 3) * 0.5, 3.0,
+                                    (uint64_t)i);
+        int32_t n = inst->n, m = inst->m;
+        int32_t *fixed = malloc(((size_t)m + 1) * sizeof *fixed);
+        int32_t *a = malloc(((size_t)m + 1) * sizeof *a);
+        int32_t *b = malloc(((size_t)m + 1) * sizeof *b);
+        int64_t *cap = calloc((size_t)n + 1, sizeof *cap);
+        int32_t *load = calloc((size_t)n + 1, sizeof *load);
+        int64_t nfree = 0;
+        for (int32_t t = 0; t < m; t++) {
+            /* a task fixed on one of its servers, one in five */
+            int64_t deg = inst->task_off[t + 1] - inst->task_off[t];
+            fixed[t] = deg > 0 && hta_rng_below(&r, 5) == 0 ?
+                           inst->task_srv[inst->task_off[t] +
+                                          (int64_t)hta_rng_below(
+                                              &r, (uint64_t)deg)] :
+                           -1;
+            nfree += fixed[t] < 0;
+        }
+        /* caps summing to the free tasks, spread at random, or random */
+        if (i % 3 != 2) {
+            for (int64_t k = 0; k < nfree; k++)
+                cap[hta_rng_below(&r, (uint64_t)n)]++;
+        } else {
+            for (int32_t s = 0; s < n; s++)
+                cap[s] = (int64_t)hta_rng_below(&r, 2 * (uint64_t)m / n + 2);
+        }
+        hta_maxcover *ref, *g;
+        assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &ref,
+                                          &d), HTA_OK);
+        assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &g,
+                                          &d), HTA_OK);
+        assert_int_equal(hta_maxcover_fill(ref, fixed, cap, a, &d), HTA_OK);
+        int whole = hta_maxcover_size(ref) == nfree;
+        for (int32_t t = 0; t < m; t++)
+            b[t] = -7;
+        int perfect = -1;
+        assert_int_equal(hta_maxcover_fill_perfect(g, fixed, cap, b, &perfect,
+                                                   &d), HTA_OK);
+        assert_int_equal(perfect, whole);
+        if (perfect) {
+            perfect_seen++;
+            repaired += hta_maxcover_stats_get(g)->augmented > 0;
+            int64_t sum = 0;
+            for (int32_t s = 0; s < n; s++)
+                sum += cap[s];
+            for (int32_t t = 0; t < m; t++) {
+                if (fixed[t] >= 0) {
+                    assert_int_equal(b[t], fixed[t]);
+                    continue;
+                }
+                assert_true(b[t] >= 0 && hta_instance_is_local(inst, t, b[t]));
+                load[b[t]]++;
+            }
+            for (int32_t s = 0; s < n; s++) {
+                assert_true(load[s] <= cap[s]);
+                assert_int_equal(load[s], hta_maxcover_loads(g)[s]);
+                if (sum == nfree)
+                    assert_int_equal(load[s], cap[s]);
+            }
+        } else {
+            imperfect_seen++;
+            for (int32_t t = 0; t < m; t++)
+                assert_int_equal(b[t], -7);
+            /* the state is a maximum matching all the same */
+            assert_int_equal(hta_maxcover_size(g), hta_maxcover_size(ref));
+        }
+        hta_maxcover_free(ref);
+        hta_maxcover_free(g);
+        free(fixed);
+        free(a);
+        free(b);
+        free(cap);
+        free(load);
+        hta_instance_free(inst);
+    }
+    print_message("fills: %d perfect (%d after the phases), %d not\n",
+                  perfect_seen, repaired, imperfect_seen);
+    assert_true(perfect_seen > 50 && imperfect_seen > 50 && repaired > 10);
+}
+
 static void test_raise_rejects_decrease(void **state)
 {
     (void)state;
@@ -627,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_balassign_place),
         cmocka_unit_test(test_balassign_place_free_counts),
         cmocka_unit_test(test_raise_caps),
+        cmocka_unit_test(test_fill_perfect),
         cmocka_unit_test(test_raise_rejects_decrease),
     };
     return cmocka_run_group_tests_name("maxcover", tests, NULL, NULL);
