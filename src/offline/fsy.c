@@ -347,7 +347,8 @@ static void covers_free(covers *c)
     hta_maxcover_free(c->ref);
 }
 
-/* B^tau into w->a: bal-assign's slots for the cover's loads (unless w->q
+/* B^tau into a (w->a; the probe's into the best itself, which it keeps
+ * whatever it is: no copy): bal-assign's slots for the cover's loads (unless w->q
  * holds them already: have_q), the uncovered tasks placed (by w->scratch,
  * made at the first build that needs a matching and kept for the next
  * ones), and its real makespan.  nfree (or NULL): at least the cover's
@@ -357,7 +358,7 @@ static void covers_free(covers *c)
  * where only those get slots, every slot task is remote).  The makespan
  * comes from the counts (hta_balassign_makespan); checked builds compare
  * it with the evaluator's. */
-static hta_status build_b(sweep *w, const int32_t *cover,
+static hta_status build_b(sweep *w, int32_t *a, const int32_t *cover,
                           const int32_t *loads, const int32_t *nfree,
                           int have_q, int64_t u, double c, double *span,
                           hta_diag *d)
@@ -378,15 +379,15 @@ static hta_status build_b(sweep *w, const int32_t *cover,
         (st = hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &w->scratch,
                                d)) != HTA_OK)
         return st;
-    memcpy(w->a, cover, (size_t)inst->m * sizeof *w->a);
-    if ((st = hta_balassign_place(inst, w->scratch, w->q, nfree, w->a,
+    memcpy(a, cover, (size_t)inst->m * sizeof *a);
+    if ((st = hta_balassign_place(inst, w->scratch, w->q, nfree, a,
                                   w->used, d)) != HTA_OK)
         return st;
     int64_t remote;
     *span = hta_balassign_makespan(inst, loads, w->q, w->used, &remote);
 #ifdef HTA_CHECKED
     hta_eval ev;
-    if ((st = hta_eval_run(inst, w->a, &ev, d)) != HTA_OK)
+    if ((st = hta_eval_run(inst, a, &ev, d)) != HTA_OK)
         return st;
     HTA_CHECK(ev.makespan == *span && ev.remote == remote);
     hta_eval_free(&ev);
@@ -413,12 +414,11 @@ static hta_status probe(sweep *w, const hta_maxcover *mc,
         free(seen);
     }
     free_bound(w->inst, hta_maxcover_cover(mc), loads, tau, w->fbar);
-    hta_status st = build_b(w, hta_maxcover_cover(mc), loads, w->fbar,
-                            have_q, u, c, &span, d);
+    hta_status st = build_b(w, w->best, hta_maxcover_cover(mc), loads,
+                            w->fbar, have_q, u, c, &span, d);
     w->res->seconds_balance += hta_clock_now() - t0;
     if (st != HTA_OK)
         return st;
-    memcpy(w->best, w->a, (size_t)w->inst->m * sizeof *w->a);
     w->probed = 1;
     w->probe.tau = tau;
     w->probe.f = hta_maxcover_size(mc);
@@ -717,7 +717,7 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
             free_bound(inst, cover, loads, tau, w->fbar);
         else
             nfree = replay ? NULL : hta_maxcover_free_counts(mc);
-        if ((st = build_b(w, cover, loads, nfree, 0, u, c, &span, d)) !=
+        if ((st = build_b(w, w->a, cover, loads, nfree, 0, u, c, &span, d)) !=
             HTA_OK)
             goto cleanup;
         res->balanced++;
