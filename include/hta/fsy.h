@@ -26,8 +26,9 @@ typedef struct hta_fsy_opts {
     hta_maxflow_engine engine;
     int prune;           /* 0 the full sweep tau = 1..m; 1 its exact
                             shortcuts (fsy.c), the full sweep's answer;
-                            2 also the jump (fsy.c): the full sweep's
-                            makespan and tau, maybe another cover */
+                            2 also the jump and one task a server
+                            (fsy.c): the full sweep's makespan and tau,
+                            maybe another assignment */
     int literal_balance; /* bal-assign task by task (reference, slow) */
     void (*trace)(void *ctx, const hta_fsy_step *step);
     void *trace_ctx;
@@ -44,6 +45,8 @@ typedef struct hta_fsy_result {
     int64_t jumped;    /* the jump's tau (prune 2), else 0: then f[tau]
                           for 0 < tau < jumped holds sum_s min(tau, deg_s),
                           an upper bound below m, not f(tau) */
+    int spread;        /* 1: one task a server (prune 2): f[k] holds
+                          sum_s min(k, deg_s), an upper bound */
     double lower_bound; /* flow bound from f (bounds.h) */
     hta_maxcover_stats stats;
     double seconds_cover;   /* wall time in max-cover */

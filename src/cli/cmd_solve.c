@@ -53,7 +53,8 @@ static const cli_opt options[] = {
     {"no-prune", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
      "fsy tries every tau = 1..m"},
     {"no-jump", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
-     "fsy keeps the sweep's own cover where the jump would take another"},
+     "fsy keeps the sweep's own cover where the jump or one task a server\n"
+     "would take another"},
     {"trace", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,
      "print tau, f(tau), w_rem^alpha, L^B per tau on stderr"},
     {"literal-balance", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSY, NULL,

@@ -92,6 +92,26 @@
  * one wasted max-cover, which the conditions keep rare (w_rem(1) >
  * tau* * w_loc holds only for small tau*: on Zipf placements D grows
  * slowly and tau* is beyond it).
+ *
+ * One task a server (prune 2, after the jump).  Let m <= n, the costs be
+ * exact (integral: every load computed exactly) and hi = max(load(1, 0),
+ * load(0, 1, w_rem(m))).  The sweep's B^1 runs at most one task a
+ * server: a cover at tau = 1 leaves n - f(1) >= m - f(1) = u servers
+ * empty, and bal-assign's u least picks are their first slots (virtual
+ * load w_rem(u), below w_loc + w_rem(u) and 2 w_rem(u)); so L^{B^1} <=
+ * hi (w_rem(r) <= w_rem(m) for its remote count r).  Let lb be the flow
+ * bound with f(k) <= D(k) = sum_s min(k, deg_s) (an upper bound only
+ * lowers it, as for the jump; D is concave, so the bound's tail beyond
+ * the last k holds for it too).  If hi <= lb, then lb <= L^O <=
+ * L^{B^1} <= hi <= lb: the full sweep's least makespan is hi, first
+ * reached at tau = 1, and it is the optimum; any assignment of at most
+ * one task a server (m <= n leaves room) has makespan between L^O and hi,
+ * hence hi.  Built here in O(m + |E| + n): each task to the first of its
+ * servers still empty, the rest to the empty servers in id order.  On
+ * Zipf placements with as many servers as tasks (10^6: D(1) = 438,493, so
+ * f(2) <= 2 f(1) < m and lb = w_rem = 3) this replaces the maximum
+ * matching of tau = 1 and B^1 (0.1 s) by one pass.  Its assignment is not
+ * the sweep's (`--no-jump` keeps that).
  */
 #include "hta/fsy.h"
 
@@ -150,6 +170,19 @@ static void balance_bounds(const hta_instance *inst, const int32_t *loads,
  * s = 1, 10^6 tasks and 10^4 servers, pass 1 read every server of 159
  * taus four times (bal-assign's slots, Fbar, P and the maxima): 0.02 s
  * of its 0.07 s. */
+/* The slots q of s, a server at tau and the next of its run (top) in id
+ * order (*seen of them before it), and *A = min(q, Fbar_s). */
+static int64_t at_tau(const hta_instance *inst, const hta_slot_runs *r,
+                      int32_t top, int32_t s, int64_t tau, int64_t *seen,
+                      int64_t *A)
+{
+    int64_t q = r->q[top] + (*seen < r->plus[top]);
+    int64_t fbar = inst->srv_off[s + 1] - inst->srv_off[s] - tau;
+    ++*seen;
+    *A = q < fbar ? q : fbar;
+    return q;
+}
+
 static void balance_bounds_runs(const hta_instance *inst,
                                 const hta_slot_runs *r, const int32_t *loads,
                                 const int32_t *alive, int32_t len,
@@ -158,37 +191,30 @@ static void balance_bounds_runs(const hta_instance *inst,
 {
     int32_t top = r->runs > 0 && r->load[r->runs - 1] == tau ? r->runs - 1 :
                                                                 -1;
-    int64_t P = 0, seen = 0;
-    for (int32_t k = 0; top >= 0 && k < len; k++) {
-        int32_t s = alive[k];
-        if (loads[s] != tau)
-            continue;
-        int64_t q = r->q[top] + (seen++ < r->plus[top]);
-        int64_t fbar = inst->srv_off[s + 1] - inst->srv_off[s] - tau;
-        P += q < fbar ? q : fbar;
-    }
+    int64_t P = 0, seen = 0, q, A;
+    for (int32_t k = 0; top >= 0 && k < len; k++)
+        if (loads[alive[k]] == tau) {
+            (void)at_tau(inst, r, top, alive[k], tau, &seen, &A);
+            P += A;
+        }
     HTA_CHECK(top < 0 || seen == r->count[top]);
     double c_lo = hta_wrem_at(&inst->wrem, u - P), lo = 0.0, up = 0.0;
     for (int32_t x = 0; x < r->runs; x++)
-        for (int64_t q = r->q[x]; q <= r->q[x] + (r->plus[x] > 0); q++) {
-            double v = hta_balassign_virtual(inst, r->load[x], q, c);
+        for (int64_t j = r->q[x]; j <= r->q[x] + (r->plus[x] > 0); j++) {
+            double v = hta_balassign_virtual(inst, r->load[x], j, c);
             up = v > up ? v : up;
             if (x != top) {
-                double y = hta_load(inst, r->load[x], q, c_lo);
+                double y = hta_load(inst, r->load[x], j, c_lo);
                 lo = y > lo ? y : lo;
             }
         }
     seen = 0;
-    for (int32_t k = 0; top >= 0 && k < len; k++) {
-        int32_t s = alive[k];
-        if (loads[s] != tau)
-            continue;
-        int64_t q = r->q[top] + (seen++ < r->plus[top]);
-        int64_t fbar = inst->srv_off[s + 1] - inst->srv_off[s] - tau;
-        int64_t A = q < fbar ? q : fbar;
-        double y = hta_load(inst, tau + A, q - A, c_lo);
-        lo = y > lo ? y : lo;
-    }
+    for (int32_t k = 0; top >= 0 && k < len; k++)
+        if (loads[alive[k]] == tau) {
+            q = at_tau(inst, r, top, alive[k], tau, &seen, &A);
+            double y = hta_load(inst, tau + A, q - A, c_lo);
+            lo = y > lo ? y : lo;
+        }
     *lower = lo;
     *upper = up;
 }
@@ -547,6 +573,87 @@ static hta_status jump(sweep *w, hta_diag *d)
     return st;
 }
 
+/* One task a server (top of the file): the answer (w->solved), or
+ * nothing changes.  The bound takes D(k) for k up to SPREAD_K. */
+#define SPREAD_K 64
+static hta_status spread(sweep *w, hta_diag *d)
+{
+    const hta_instance *inst = w->inst;
+    hta_fsy_result *res = w->res;
+    int32_t m = inst->m, n = inst->n;
+    if (m < 1 || m > n || !hta_instance_exact_costs(inst))
+        return HTA_OK;
+    double hi = fmax(hta_load(inst, 1, 0, 0.0),
+                     hta_load(inst, 0, 1, hta_wrem_at(&inst->wrem, m)));
+    /* D(k) = sum_s min(k, deg_s) for k = 0..K, up to the first k with
+       D(k) >= m (or SPREAD_K) */
+    int64_t f[SPREAD_K + 1], hist[SPREAD_K + 1], K = 0, ge = n;
+    memset(hist, 0, sizeof hist);
+    for (int32_t s = 0; s < n; s++) {
+        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+        hist[deg < SPREAD_K ? deg : SPREAD_K]++;
+    }
+    f[0] = 0;
+    while (K < SPREAD_K && f[K] < m) {
+        ge -= hist[K];
+        f[K + 1] = f[K] + ge < m ? f[K] + ge : m;
+        K++;
+    }
+    double lb = fmax(w->lb, hta_bound_flow(inst, f, K));
+    if (!(hi <= lb))
+        return HTA_OK;
+    hta_status st;
+    uint8_t *busy = calloc((size_t)n, 1);
+    if (!busy || (st = grow(w, K, d)) != HTA_OK) {
+        free(busy);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    int32_t *a = w->best;
+    int64_t remote = 0, local = 0;
+    for (int32_t t = 0; t < m; t++) {
+        a[t] = -1;
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            if (!busy[inst->task_srv[i]]) {
+                a[t] = inst->task_srv[i];
+                busy[a[t]] = 1;
+                local++;
+                break;
+            }
+    }
+    for (int32_t t = 0, s = 0; t < m; t++) {
+        if (a[t] >= 0)
+            continue;
+        while (busy[s]) /* m <= n: an empty server is left */
+            s++;
+        a[t] = s;
+        busy[s] = 1;
+        remote++;
+    }
+    free(busy);
+    double span = fmax(local ? hta_load(inst, 1, 0, 0.0) : 0.0,
+                       remote ? hta_load(inst, 0, 1,
+                                         hta_wrem_at(&inst->wrem, remote)) :
+                                0.0);
+    /* lb <= L^O <= span <= hi <= lb (top of the file) */
+    HTA_CHECK(span == hi);
+#ifdef HTA_CHECKED
+    hta_eval ev;
+    if ((st = hta_eval_run(inst, a, &ev, d)) != HTA_OK)
+        return st;
+    HTA_CHECK(ev.makespan == span && ev.remote == remote);
+    hta_eval_free(&ev);
+#endif
+    memcpy(res->f, f, ((size_t)K + 1) * sizeof *f);
+    res->K = K;
+    res->makespan = span;
+    res->best_tau = 1;
+    res->spread = 1;
+    w->solved = 1;
+    trace(w->opts, 1, f[1], hta_wrem_at(&inst->wrem, m - f[1]), span,
+          "at most one task a server (m <= n); f(k) <= sum_s min(k, deg_s)");
+    return HTA_OK;
+}
+
 /* Pass 1: f(tau) for the lower bound, LB^tau and X (pruned sweeps only). */
 static hta_status pass_bounds(sweep *w, hta_diag *d)
 {
@@ -767,6 +874,8 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     res->f[0] = 0;
     if (opts->prune) {
         if (opts->prune >= 2 && (st = jump(&w, d)) != HTA_OK)
+            goto cleanup;
+        if (opts->prune >= 2 && !w.solved && (st = spread(&w, d)) != HTA_OK)
             goto cleanup;
         if (!w.solved && (st = pass_bounds(&w, d)) != HTA_OK)
             goto cleanup;

@@ -233,7 +233,13 @@ static hta_status run_fsy(run *s, hta_diag *d)
         st = finish_row(s, row, s->fsy, d);
         const char *engine =
             o->engine == HTA_MAXFLOW_IGRAPH ? "igraph" : "incremental";
-        if (fr.jumped)
+        if (fr.spread)
+            snprintf(row->note, sizeof row->note,
+                     "tau 1 at once, at most one task a server (m <= n; "
+                     "f(1) <= %lld servers holding a replica, f(k) by "
+                     "degrees), no max-flow",
+                     (long long)fr.f[1]);
+        else if (fr.jumped)
             snprintf(row->note, sizeof row->note,
                      "tau %lld at once, every task covered (f(%lld) <= "
                      "%lld < m by degrees), %s max-flow",

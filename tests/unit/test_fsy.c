@@ -437,8 +437,10 @@ static void test_jump(void **state)
                 hta_maxcover_free(mc);
                 assert_true(fk < inst->m);
             }
-            assert_memory_equal(a, b, (size_t)inst->m * sizeof *a);
-            assert_true(two.lower_bound == one.lower_bound);
+            if (!two.spread) { /* else test_spread */
+                assert_memory_equal(a, b, (size_t)inst->m * sizeof *a);
+                assert_true(two.lower_bound == one.lower_bound);
+            }
         }
         hta_fsy_result_free(&full);
         hta_fsy_result_free(&one);
@@ -454,6 +456,76 @@ static void test_jump(void **state)
     assert_true(missed >= 5);
 }
 
+/* One task a server (prune 2, fsy.c): m <= n.  The full sweep's makespan
+ * and tau always; where it fires, the optimum (brute force on tiny
+ * instances), the lower bound equal to it, at most one task a server,
+ * f(1) bounded by the servers holding a replica; where the costs allow it
+ * but the bound does not, prune 1's assignment.  Both occur. */
+static void test_spread(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 36);
+    int fired = 0, held = 0, brute = 0;
+    for (int i = 0; i < 600; i++) {
+        hta_instance *inst;
+        int tiny = i % 3 == 0;
+        if (tiny) {
+            inst = random_instance(&r, 6, 8, 2,
+                                   i % 2 ? COST_INTEGER : i % COST_MODELS);
+        } else {
+            int32_t n = 50 + (int32_t)hta_rng_below(&r, 400);
+            int32_t m = n / 2 + (int32_t)hta_rng_below(&r, (uint64_t)n / 2 + 1);
+            double zipf = (double)hta_rng_below(&r, 4) * 0.5;
+            int32_t k = 1 + (int32_t)hta_rng_below(&r, 3);
+            double c = (double)(1 + hta_rng_below(&r, 4));
+            inst = hdfs_instance(m, n, k, zipf, c, (uint64_t)i);
+        }
+        int32_t m = inst->m;
+        int32_t *a = malloc((size_t)m * sizeof *a);
+        int32_t *b = malloc((size_t)m * sizeof *b);
+        hta_fsy_result full, one, two;
+        double span_full = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 0, 0, b,
+                                   &full);
+        run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 1, 0, b, &one);
+        double span = run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 2, 0, a, &two);
+        assert_true(span == span_full);
+        assert_int_equal(two.best_tau, full.best_tau);
+        if (two.spread) {
+            fired++;
+            assert_true(m <= inst->n && hta_instance_exact_costs(inst));
+            assert_int_equal(two.best_tau, 1);
+            assert_true(two.lower_bound == span);
+            assert_true(two.f[1] >= full.f[1]);
+            int32_t *cnt = calloc((size_t)inst->n, sizeof *cnt);
+            for (int32_t t = 0; t < m; t++)
+                assert_true(++cnt[a[t]] == 1);
+            free(cnt);
+            if (tiny && hta_brute_fits(inst)) {
+                int32_t *opt = malloc((size_t)m * sizeof *opt);
+                hta_diag d;
+                assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+                assert_true(evaluate(inst, opt, NULL) == span);
+                brute++;
+                free(opt);
+            }
+        } else if (!two.jumped) {
+            held += m <= inst->n && hta_instance_exact_costs(inst);
+            assert_memory_equal(a, b, (size_t)m * sizeof *a);
+        }
+        hta_fsy_result_free(&full);
+        hta_fsy_result_free(&one);
+        hta_fsy_result_free(&two);
+        free(a);
+        free(b);
+        hta_instance_free(inst);
+    }
+    print_message("one task a server: %d of 600 (%d against brute force), "
+                  "%d where the bound held it back\n",
+                  fired, brute, held);
+    assert_true(fired >= 50 && brute >= 10 && held >= 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_fsy_two_servers_optimal),
         cmocka_unit_test(test_prune_equals_full),
         cmocka_unit_test(test_jump),
+        cmocka_unit_test(test_spread),
         cmocka_unit_test(test_flow_bound_by_hand),
         cmocka_unit_test(test_flow_bound_tail),
         cmocka_unit_test(test_uniform_proven),

@@ -239,6 +239,19 @@ static void test_retire_same_covers(void **state)
 }
 
 /* The literal greedy and the water-filling give the same slots. */
+/* An HDFS-like instance of m0 + [0, 3000) tasks, n0 + [0, nspan)
+ * servers, 1..3 replicas and Zipf exponent 0, 0.5, .. below zipfs / 2,
+ * drawn in this order. */
+static hta_instance *some_hdfs(hta_rng *r, int32_t m0, int32_t n0,
+                               uint64_t nspan, uint64_t zipfs, uint64_t seed)
+{
+    int32_t m = m0 + (int32_t)hta_rng_below(r, 3000);
+    int32_t n = n0 + (int32_t)hta_rng_below(r, nspan);
+    int32_t k = 1 + (int32_t)hta_rng_below(r, 3);
+    double zipf = (double)hta_rng_below(r, zipfs) * 0.5;
+    return hdfs_instance(m, n, k, zipf, 3.0, seed);
+}
+
 /* The greedy start (hta_maxcover_raise_greedy) at any tau: the same f
  * as the exhaustive search (tiny) and as the sweep (hdfs families, m = n
  * among them); a valid cover with exact free counts; later raises keep
@@ -254,11 +267,7 @@ static void test_raise_greedy(void **state)
     for (int i = 0; i < 400; i++) {
         hta_instance *inst =
             i < 300 ? random_instance(&r, 8, 4, 3, COST_CONSTANT) :
-                      hdfs_instance(200 + (int32_t)hta_rng_below(&r, 3000),
-                                    50 + (int32_t)hta_rng_below(&r, 3000),
-                                    1 + (int32_t)hta_rng_below(&r, 3),
-                                    (double)hta_rng_below(&r, 5) * 0.5, 3.0,
-                                    (uint64_t)i);
+                      some_hdfs(&r, 200, 50, 3000, 5, (uint64_t)i);
         int64_t tau0 = 1 + (int64_t)hta_rng_below(&r, i < 300 ? 4 : 6);
         hta_maxcover *g = NULL, *g0 = NULL, *ref = NULL;
         assert_int_equal(hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &g,
@@ -616,11 +625,7 @@ static void test_fill_perfect(void **state)
     for (int i = 0; i < 600; i++) {
         hta_instance *inst =
             i < 400 ? random_instance(&r, 10, 5, 3, COST_CONSTANT) :
-                      hdfs_instance(300 + (int32_t)hta_rng_below(&r, 3000),
-                                    20 + (int32_t)hta_rng_below(&r, 300),
-                                    1 + (int32_t)hta_rng_below(&r, 3),
-                                    (double)hta_rng_below(&r, 3) * 0.5, 3.0,
-                                    (uint64_t)i);
+                      some_hdfs(&r, 300, 20, 300, 3, (uint64_t)i);
         int32_t n = inst->n, m = inst->m;
         int32_t *fixed = malloc(((size_t)m + 1) * sizeof *fixed);
         int32_t *a = malloc(((size_t)m + 1) * sizeof *a);
