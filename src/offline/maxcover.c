@@ -831,12 +831,7 @@ static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
     int32_t kept = 0, nalive = mc->nalive;
     for (int32_t k = 0; k < nalive; k++) {
         int32_t s = mc->alive[k];
-        /* The next servers' first read in two steps: the list entry at
-         * the cursor 16 servers ahead, then the cover it names 8 ahead
-         * (reading the entry 8 ahead stalled on it) */
-        if (k + 16 < nalive)
-            HTA_PREFETCH(&inst->srv_task[mc->next_free[mc->alive[k + 16]]]);
-        if (k + 8 < nalive) {
+        if (k + 8 < nalive) { /* the next servers' first read */
             int32_t z = mc->alive[k + 8];
             if (mc->next_free[z] < inst->srv_off[z + 1])
                 HTA_PREFETCH(&mc->cover[inst->srv_task[mc->next_free[z]]]);
