@@ -38,7 +38,8 @@ hta_status hta_balassign_slots(const hta_instance *inst, const int32_t *nloc,
  * load[x] (x < runs, loads increasing) have q[x] slots each, and plus[x]
  * of them, the least ids of the run, one more.  The arrays are allocated
  * here (hta_slot_runs_free).  O(n + max nloc), where the scan for the
- * ties stops at the last server given one. */
+ * ties stops at the last server given one; hta_balassign_slots is these
+ * runs spread over the servers (hta_slot_runs_expand). */
 typedef struct hta_slot_runs {
     int32_t runs;
     int32_t *load;
@@ -49,10 +50,9 @@ typedef struct hta_slot_runs {
 hta_status hta_balassign_slot_runs(const hta_instance *inst,
                                    const int32_t *nloc, int64_t u, double c,
                                    hta_slot_runs *r, hta_diag *d);
-/* The slots per server of the runs r of nloc: what hta_balassign_slots
- * gives.  seen: scratch of r->runs entries.  O(n). */
+/* The slots per server of the runs r of nloc into q (n entries).  O(n). */
 void hta_slot_runs_expand(const hta_instance *inst, const int32_t *nloc,
-                          const hta_slot_runs *r, int64_t *q, int64_t *seen);
+                          const hta_slot_runs *r, int64_t *q);
 void hta_slot_runs_free(hta_slot_runs *r);
 
 /* The literal greedy, one task at a time with a heap: O(u log n).  Kept as

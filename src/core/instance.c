@@ -606,20 +606,8 @@ static hta_status parse_task(parser *p, hta_diag *d)
     return HTA_OK;
 }
 
-/* The fast path of task lines, the bulk of an instance: a line of
- * exactly "task" and decimal ids of at most 10 digits, each after one
- * space, the task id the next in order, is parsed in place in the read
- * buffer (hta_lex_peek), without the general path's copy of the line,
- * its split into tokens and a conversion per token.  Any other line, or
- * one that breaks a rule (a range, a repeated server), is left to the
- * general path (parse_task), which reads it as before: the same
- * instance and the same diagnostics (test_instance compares both paths
- * on every corpus file and on mutated instances).  An id of digits only
- * is what hta_num_int reads as that number, leading zeros included.
- * Reading 10^6 tasks 0.091 -> 0.053 s, 10^7 tasks 1.05 -> 0.62 s (side
- * by side, medians).  Returns 1 when it took the line, 0 when it left a
- * task line, -1 when the next line is no task line or not whole in the
- * buffer. */
+/* A decimal id of at most 10 digits at q, at most hi, ending the line
+ * or before a space: the position after it, or NULL. */
 static const char *fast_id(const char *q, const char *end, int64_t hi,
                            int64_t *out)
 {
@@ -635,6 +623,20 @@ static const char *fast_id(const char *q, const char *end, int64_t hi,
 
 #define FAST_MISSES 64
 
+/* The fast path of task lines, the bulk of an instance: a line of
+ * exactly "task" and decimal ids of at most 10 digits, each after one
+ * space, the task id the next in order, is parsed in place in the read
+ * buffer (hta_lex_peek), without the general path's copy of the line,
+ * its split into tokens and a conversion per token.  Any other line, or
+ * one that breaks a rule (a range, a repeated server), is left to the
+ * general path (parse_task), which reads it as before: the same
+ * instance and the same diagnostics (test_instance compares both paths
+ * on every corpus file and on mutated instances).  An id of digits only
+ * is what hta_num_int reads as that number, leading zeros included.
+ * Reading 10^6 tasks 0.091 -> 0.053 s, 10^7 tasks 1.05 -> 0.62 s (side
+ * by side, medians).  Returns 1 when it took the line, 0 when it left a
+ * task line, -1 when the next line is no task line or not whole in the
+ * buffer. */
 static int fast_task(parser *p)
 {
     hta_lex *lx = &p->lx;

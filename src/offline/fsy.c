@@ -161,15 +161,6 @@ static void balance_bounds(const hta_instance *inst, const int32_t *loads,
 }
 #endif
 
-/* The same bounds from the slots by runs (hta_balassign_slot_runs) in
- * O(runs + len): only a server at tau has Fbar > 0 (free_bound), and
- * those are among the cover's alive servers, len of them in id order
- * (hta_maxcover_alive); in their run the first plus have one slot more.
- * Every other server has A = 0, and its two loads are its run's.  The
- * same loads by the same formulas, so the same maxima and P.  On Zipf
- * s = 1, 10^6 tasks and 10^4 servers, pass 1 read every server of 159
- * taus four times (bal-assign's slots, Fbar, P and the maxima): 0.02 s
- * of its 0.07 s. */
 /* The slots q of s, a server at tau and the next of its run (top) in id
  * order (*seen of them before it), and *A = min(q, Fbar_s). */
 static int64_t at_tau(const hta_instance *inst, const hta_slot_runs *r,
@@ -183,6 +174,15 @@ static int64_t at_tau(const hta_instance *inst, const hta_slot_runs *r,
     return q;
 }
 
+/* The bounds of balance_bounds from the slots by runs
+ * (hta_balassign_slot_runs) in O(runs + len): only a server at tau has
+ * Fbar > 0 (free_bound), and those are among the cover's alive servers,
+ * len of them in id order (hta_maxcover_alive); in their run the first
+ * plus have one slot more.  Every other server has A = 0, and its two
+ * loads are its run's.  The same loads by the same formulas, so the same
+ * maxima and P.  On Zipf s = 1, 10^6 tasks and 10^4 servers, pass 1 read
+ * every server of 159 taus four times (bal-assign's slots, Fbar, P and
+ * the maxima): 0.02 s of its 0.07 s. */
 static void balance_bounds_runs(const hta_instance *inst,
                                 const hta_slot_runs *r, const int32_t *loads,
                                 const int32_t *alive, int32_t len,
@@ -374,8 +374,9 @@ static void covers_free(covers *c)
 }
 
 /* B^tau into a (w->a; the probe's into the best itself, which it keeps
- * whatever it is: no copy): bal-assign's slots for the cover's loads (unless w->q
- * holds them already: have_q), the uncovered tasks placed (by w->scratch,
+ * whatever it is: no copy): bal-assign's slots for the cover's loads
+ * (unless w->q holds them already: have_q), the uncovered tasks placed
+ * (by w->scratch,
  * made at the first build that needs a matching and kept for the next
  * ones), and its real makespan.  nfree (or NULL): at least the cover's
  * free counts, 0 only where there is none (Fbar, or the counts); with
@@ -431,14 +432,8 @@ static hta_status probe(sweep *w, const hta_maxcover *mc,
     double span = INFINITY, t0 = hta_clock_now();
     const int32_t *loads = hta_maxcover_loads(mc);
     int have_q = !w->opts->literal_balance;
-    if (have_q) { /* the slots of this tau's runs */
-        int64_t *seen = malloc(((size_t)sr->runs + 1) * sizeof *seen);
-        if (!seen)
-            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                "out of memory");
-        hta_slot_runs_expand(w->inst, loads, sr, w->q, seen);
-        free(seen);
-    }
+    if (have_q) /* the slots of this tau's runs */
+        hta_slot_runs_expand(w->inst, loads, sr, w->q);
     free_bound(w->inst, hta_maxcover_cover(mc), loads, tau, w->fbar);
     hta_status st = build_b(w, w->best, hta_maxcover_cover(mc), loads,
                             w->fbar, have_q, u, c, &span, d);
@@ -471,6 +466,29 @@ static int probe_solves(sweep *w)
     return 1;
 }
 
+/* D(k) = sum_s min(k, deg_s), an upper bound on f(k) (top of the file),
+ * into D[0..K], K the least k <= T with D(k) >= m, else T; returns K, -1
+ * out of memory.  O(n + T). */
+static int64_t degree_sums(const hta_instance *inst, int64_t T, int64_t *D)
+{
+    int64_t *hist = calloc((size_t)T + 1, sizeof *hist);
+    if (!hist)
+        return -1;
+    for (int32_t s = 0; s < inst->n; s++) {
+        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+        hist[deg < T ? deg : T]++;
+    }
+    int64_t ge = inst->n, K = 0; /* servers of degree > K */
+    D[0] = 0;
+    while (K < T && D[K] < inst->m) {
+        ge -= hist[K];
+        D[K + 1] = D[K] + ge;
+        K++;
+    }
+    free(hist);
+    return K;
+}
+
 /* The jump's tau* (top of the file) into *tau_out, 0 where its
  * conditions fail; then D[0..tau*] (allocated here) holds D(tau).
  * O(n + tau*). */
@@ -494,32 +512,16 @@ static hta_status jump_tau(const hta_instance *inst, int64_t *tau_out,
     int64_t T = 2;
     while (T < maxdeg && hta_load(inst, T + 1, 0, 0.0) < alone)
         T++;
-    int64_t *hist = calloc((size_t)T + 1, sizeof *hist);
-    int64_t *D = malloc(((size_t)T + 1) * sizeof *D);
-    if (!hist || !D) {
-        free(hist);
+    int64_t *D = malloc(((size_t)T + 1) * sizeof *D), K;
+    if (!D || (K = degree_sums(inst, T, D)) < 0) {
         free(D);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
-    for (int32_t s = 0; s < inst->n; s++) {
-        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
-        hist[deg < T ? deg : T]++;
+    if (D[K] >= inst->m && K >= 2 && hta_load(inst, K, 0, 0.0) < alone) {
+        *tau_out = K;
+        *D_out = D;
+        return HTA_OK;
     }
-    int64_t ge = inst->n; /* servers of degree >= tau */
-    D[0] = 0;
-    for (int64_t tau = 1; tau <= T; tau++) {
-        ge -= hist[tau - 1];
-        D[tau] = D[tau - 1] + ge;
-        if (D[tau] >= inst->m) {
-            if (tau >= 2 && hta_load(inst, tau, 0, 0.0) < alone) {
-                *tau_out = tau;
-                *D_out = D;
-                D = NULL;
-            }
-            break;
-        }
-    }
-    free(hist);
     free(D);
     return HTA_OK;
 }
@@ -585,38 +587,23 @@ static hta_status spread(sweep *w, hta_diag *d)
         return HTA_OK;
     double hi = fmax(hta_load(inst, 1, 0, 0.0),
                      hta_load(inst, 0, 1, hta_wrem_at(&inst->wrem, m)));
-    /* D(k) = sum_s min(k, deg_s) for k = 0..K, up to the first k with
-       D(k) >= m (or SPREAD_K) */
-    int64_t f[SPREAD_K + 1], hist[SPREAD_K + 1], K = 0, ge = n;
-    memset(hist, 0, sizeof hist);
-    for (int32_t s = 0; s < n; s++) {
-        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
-        hist[deg < SPREAD_K ? deg : SPREAD_K]++;
-    }
-    f[0] = 0;
-    while (K < SPREAD_K && f[K] < m) {
-        ge -= hist[K];
-        f[K + 1] = f[K] + ge < m ? f[K] + ge : m;
-        K++;
-    }
-    double lb = fmax(w->lb, hta_bound_flow(inst, f, K));
-    if (!(hi <= lb))
-        return HTA_OK;
-    hta_status st;
-    uint8_t *busy = calloc((size_t)n, 1);
-    if (!busy || (st = grow(w, K, d)) != HTA_OK) {
-        free(busy);
+    int64_t f[SPREAD_K + 1], K = degree_sums(inst, SPREAD_K, f);
+    if (K < 0)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    }
+    f[K] = f[K] < m ? f[K] : m;
+    if (!(hi <= fmax(w->lb, hta_bound_flow(inst, f, K))))
+        return HTA_OK;
+    hta_status st = grow(w, K, d);
+    uint8_t *busy = st == HTA_OK ? calloc((size_t)n, 1) : NULL;
+    if (!busy)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     int32_t *a = w->best;
-    int64_t remote = 0, local = 0;
     for (int32_t t = 0; t < m; t++) {
         a[t] = -1;
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
             if (!busy[inst->task_srv[i]]) {
                 a[t] = inst->task_srv[i];
                 busy[a[t]] = 1;
-                local++;
                 break;
             }
     }
@@ -627,29 +614,23 @@ static hta_status spread(sweep *w, hta_diag *d)
             s++;
         a[t] = s;
         busy[s] = 1;
-        remote++;
     }
     free(busy);
-    double span = fmax(local ? hta_load(inst, 1, 0, 0.0) : 0.0,
-                       remote ? hta_load(inst, 0, 1,
-                                         hta_wrem_at(&inst->wrem, remote)) :
-                                0.0);
-    /* lb <= L^O <= span <= hi <= lb (top of the file) */
-    HTA_CHECK(span == hi);
+    /* lb <= L^O <= its makespan <= hi <= lb (top of the file) */
 #ifdef HTA_CHECKED
     hta_eval ev;
     if ((st = hta_eval_run(inst, a, &ev, d)) != HTA_OK)
         return st;
-    HTA_CHECK(ev.makespan == span && ev.remote == remote);
+    HTA_CHECK(ev.makespan == hi);
     hta_eval_free(&ev);
 #endif
     memcpy(res->f, f, ((size_t)K + 1) * sizeof *f);
     res->K = K;
-    res->makespan = span;
+    res->makespan = hi;
     res->best_tau = 1;
     res->spread = 1;
     w->solved = 1;
-    trace(w->opts, 1, f[1], hta_wrem_at(&inst->wrem, m - f[1]), span,
+    trace(w->opts, 1, f[1], hta_wrem_at(&inst->wrem, m - f[1]), hi,
           "at most one task a server (m <= n); f(k) <= sum_s min(k, deg_s)");
     return HTA_OK;
 }
@@ -711,14 +692,6 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
             balance_bounds(inst, loads, w->fbar, w->q, u, c, &lo_ref,
                            &up_ref);
             HTA_CHECK(lo_ref == w->lower[tau] && up_ref == upper);
-            int64_t *q = malloc((size_t)inst->n * sizeof *q);
-            int64_t *seen = malloc(((size_t)sr.runs + 1) * sizeof *seen);
-            if (q && seen) {
-                hta_slot_runs_expand(inst, loads, &sr, q, seen);
-                HTA_CHECK(!memcmp(q, w->q, (size_t)inst->n * sizeof *q));
-            }
-            free(q);
-            free(seen);
         }
 #endif
         w->X = fmin(w->X, upper * (1.0 + margin));

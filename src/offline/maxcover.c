@@ -471,8 +471,10 @@ static int backward_run(hta_maxcover *mc, back_search *b, int32_t stop)
          * per server otherwise). */
         if (b->head + 12 < b->tail)
             HTA_PREFETCH(&inst->srv_off[mc->queue[b->head + 12]]);
-        if (b->head + 8 < b->tail)
-            HTA_PREFETCH(&inst->srv_task[inst->srv_off[mc->queue[b->head + 8]]]);
+        if (b->head + 8 < b->tail) {
+            int32_t z = mc->queue[b->head + 8];
+            HTA_PREFETCH(&inst->srv_task[inst->srv_off[z]]);
+        }
         if (b->head + 4 < b->tail) {
             int32_t z = mc->queue[b->head + 4];
             HTA_PREFETCH(&mc->cover[inst->srv_task[inst->srv_off[z]]]);
@@ -977,8 +979,10 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
 /* The task-side greedy start (maxcover.h): each uncovered task, in
  * order, to the server with the most room below its cap among its own
  * (the first of them on a tie; with one cap for all, tau > 0, the least
- * loaded; tau = 0: the caps in mc->cap).
- * A task left uncovered marks its servers (bit 2 of a byte per server),
+ * loaded; tau = 0: the caps in mc->cap, read at random: the raise's one
+ * cap saves those reads, uniform 10^6 tasks and servers 0.071 -> 0.065 s
+ * side by side).
+ * A task left uncovered marks its servers (flag 2 of a byte per server),
  * and the first to mark a server moves its cursor to that task (a binary
  * search: the lists are in task order, the tasks before it are covered);
  * the cursor of every other server moves to the end of its list, since
@@ -987,7 +991,7 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
  * left to the phases, on 60% of the servers, their searches read whole
  * lists at random).
  * A server below its cap at the end is never marked: it was below it
- * when each of its tasks came.  Which servers a cover leaves out (bit 1:
+ * when each of its tasks came.  Which servers a cover leaves out (flag 1:
  * some task of s is covered by another server) is noted for the run's
  * seeds too: the run would read every list again to learn it
  * (covered_elsewhere).  Uniform placement, 10^6 tasks and servers, tau =
