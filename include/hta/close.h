@@ -13,13 +13,19 @@
  * is the rounding of j, which hits every server whose x is not at a step
  * of j.  The search starts from a maximum cover at tau = floor(L / w_loc)
  * (the fewest remote tasks, r0; c = w_rem(r0) holds throughout, as no
- * move lowers sum x) and moves tasks along alternating paths from a
+ * move lowers sum x), the one the envelope relaxation's greedy builds
+ * (hta_envelope_cover: the servers' loads at the vertices of their
+ * envelopes of g wherever the flow allows), and moves tasks along alternating paths from a
  * server that loses nothing by giving one (a step of j lies below x) or
  * from an uncovered task, to a server that gains by taking one: each path
  * raises sum g by one.  Each round is one breadth-first search over the
  * placement graph, then every path of its forest still valid is taken;
  * when a round gains nothing, a cross round also takes paths between two
- * donors (a donor may gain too); when that gains nothing, the search
+ * donors (a donor may gain too); when that gains nothing, shifts: a
+ * server e >= 2 tasks past a step of j gives all e back, one unit path
+ * at a time to servers that gain (sum g unchanged until the e-th, which
+ * raises it by one), undone when a path is missing; when no shift is
+ * taken either (or their work budget per decision is spent), the search
  * ends.
  *
  * It only ever says yes with an assignment, re-evaluated by the
@@ -53,6 +59,7 @@ typedef struct hta_close_result {
     int64_t start, end; /* sum of g at the maximum cover, at the end */
     int64_t moves;      /* paths taken */
     int64_t rounds;     /* breadth-first searches */
+    int64_t shifts;     /* sum g gained by shifts */
 } hta_close_result;
 
 /* Decides makespan <= L by the search above.  assign: m entries, written

@@ -72,6 +72,19 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
                                volatile sig_atomic_t *stop,
                                hta_envelope_result *res, hta_diag *d);
 
+/* The relaxation's optimum as a start for the search (close.h): the
+ * greedy above run over every level at makespan <= L, its final cover
+ * into cover (m entries, -1 uncovered).  That is a maximum cover at U
+ * whose loads the greedy chose level by level, so every server not cut
+ * by a level's max-flow sits at a vertex of its envelope, where g = G:
+ * on HDFS Zipf s = 1, affine, 10^5 tasks it starts the search 85-185
+ * units of sum g above an arbitrary maximum cover.  *stopped when stop
+ * was raised first (cover then unset).  Time and memory: as the
+ * refutation with every level. */
+hta_status hta_envelope_cover(const hta_instance *inst, double L,
+                              volatile sig_atomic_t *stop, int32_t *cover,
+                              int *stopped, hta_diag *d);
+
 /* The certificate: writes the relaxation of "makespan <= L" (< L when
  * strict) as a linear program in CPLEX LP format to path, for another
  * solver to re-check: columns x_t_s in [0, 1] (task t local on s), X_s =

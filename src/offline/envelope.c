@@ -198,9 +198,14 @@ static int64_t max_ub(const hta_instance *inst, int64_t U)
     return most < U ? most : U;
 }
 
-hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
-                               volatile sig_atomic_t *stop,
-                               hta_envelope_result *res, hta_diag *d)
+/* The polymatroid greedy over the envelope's levels: the incremental
+ * max-flow with the caps of every level in turn, its bound summed into
+ * res.  With cover NULL it stops as soon as B < m or B >= m is certain
+ * (the refutation); otherwise it runs every level and copies the final
+ * cover, the relaxation's optimum, into cover (m entries). */
+static hta_status greedy(const hta_instance *inst, double L, int strict,
+                         volatile sig_atomic_t *stop, int32_t *cover,
+                         hta_envelope_result *res, hta_diag *d)
 {
     env e = {inst, L, inst->w_loc, strict};
     int64_t F = 0;
@@ -228,7 +233,7 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
     }
     uint64_t need = (uint64_t)m * ONE, sum = 0;
     res->bound = (double)base;
-    if (base >= m)
+    if (base >= m && !cover)
         goto done; /* every server at 0 local tasks already fits m */
     sum = (uint64_t)base * ONE;
     w.levels = malloc(((size_t)nseg + 1) * sizeof *w.levels);
@@ -249,7 +254,7 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
      * theta_{i+1} rho_i and theta_{i+1} F (rho only grows, up to F) */
     int64_t rho = 0;
     int open = 1; /* 0 once B >= m is certain */
-    for (int64_t i = 0; i < K && open; i++) {
+    for (int64_t i = 0; i < K && (open || cover); i++) {
         uint64_t next = i + 1 < K ? w.levels[i + 1] : 0;
         if (stop && *stop) {
             open = 0;
@@ -265,6 +270,8 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
         rho = hta_maxcover_size(mc);
         HTA_CHECK(rho <= F);
         sum += (w.levels[i] - next) * (uint64_t)rho;
+        if (cover)
+            continue;
         if (sum + next * (uint64_t)rho >= need) {
             sum += next * (uint64_t)rho; /* B >= m whatever follows */
             open = 0;
@@ -275,11 +282,44 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
         }
     }
     res->bound = (double)sum / (double)ONE;
-    res->refuted = open && sum < need;
+    res->refuted = !cover && open && sum < need;
+    if (cover && open) {
+        /* the last level's caps are every server's whole hull: a maximum
+         * cover at U (the hulls reach min(U, deg_s)) */
+        HTA_CHECK(rho == F);
+        memcpy(cover, hta_maxcover_cover(mc), (size_t)m * sizeof *cover);
+    }
+    if (cover && !open)
+        res->bound = NAN; /* stopped: no cover */
 done:
     hta_maxcover_free(mc);
     work_free(&w);
     return st;
+}
+
+hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
+                               volatile sig_atomic_t *stop,
+                               hta_envelope_result *res, hta_diag *d)
+{
+    return greedy(inst, L, strict, stop, NULL, res, d);
+}
+
+hta_status hta_envelope_cover(const hta_instance *inst, double L,
+                              volatile sig_atomic_t *stop, int32_t *cover,
+                              int *stopped, hta_diag *d)
+{
+    hta_envelope_result res;
+    *stopped = 0;
+    hta_status st = greedy(inst, L, 0, stop, cover, &res, d);
+    if (st != HTA_OK)
+        return st;
+    if (res.refuted) { /* nothing fits at all: no cover is the start */
+        for (int32_t t = 0; t < inst->m; t++)
+            cover[t] = -1;
+        return HTA_OK;
+    }
+    *stopped = isnan(res.bound);
+    return HTA_OK;
 }
 
 /* ---- the certificate: the relaxation as an LP --------------------------- */

@@ -606,8 +606,11 @@ static hta_status run_close(run *s, hta_diag *d)
                                    o->write_lp, o->verbose, d);
         res->lp_written = st == HTA_OK;
     }
-    char at[32];
+    char at[32], shifted[48] = "";
     hta_format_real(at, L0);
+    if (cr.shifts > 0)
+        snprintf(shifted, sizeof shifted, "; shifts gained %lld",
+                 (long long)cr.shifts);
     if (st == HTA_OK && rf.proven) {
         snprintf(row->status, sizeof row->status, "bound");
         snprintf(row->note, sizeof row->note,
@@ -630,10 +633,10 @@ static hta_status run_close(run *s, hta_diag *d)
         else if (decisions == 1)
             snprintf(row->note, sizeof row->note,
                      "makespan <= %s (the bound): sum g %lld -> %lld of "
-                     "%lld, %lld paths in %lld rounds",
+                     "%lld, %lld paths in %lld rounds%s",
                      at, (long long)cr.start, (long long)cr.end,
                      (long long)cr.need, (long long)cr.moves,
-                     (long long)cr.rounds);
+                     (long long)cr.rounds, shifted);
         else
             snprintf(row->note, sizeof row->note,
                      "none found <= %s (sum g %lld of %lld); %sbisection "

@@ -42,8 +42,10 @@ static double G_ref(const int64_t *g, int64_t ub, int64_t x)
 
 /* The exhaustive maximum of sum_s G_s(x_s) over partial local
  * assignments with x_s <= U, after f(U) and c = w_rem(m - f(U)), all by
- * enumeration. */
-static double max_envelope_ref(const hta_instance *inst, double L, int strict)
+ * enumeration; with at non-NULL, sum_s G_s(at_s) instead, and f(U) into
+ * *f_out. */
+static double envelope_ref(const hta_instance *inst, double L, int strict,
+                           const int32_t *at, int64_t *f_out)
 {
     int32_t m = inst->m, n = inst->n;
     int64_t U = 0;
@@ -91,8 +93,27 @@ static double max_envelope_ref(const hta_instance *inst, double L, int strict)
         }
         if (pass == 1)
             return best;
+        if (at) {
+            double c0 = hta_wrem_at(&inst->wrem, m - f), sum = 0;
+            *f_out = f;
+            for (int32_t s = 0; s < n; s++) {
+                int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+                int64_t ub = deg < U ? deg : U, g[9];
+                if (at[s] > ub)
+                    return -1;
+                for (int64_t k = 0; k <= ub; k++)
+                    g[k] = k + slots_ref(inst, k, c0, L, strict);
+                sum += G_ref(g, ub, at[s]);
+            }
+            return sum;
+        }
     }
     return -1;
+}
+
+static double max_envelope_ref(const hta_instance *inst, double L, int strict)
+{
+    return envelope_ref(inst, L, strict, NULL, NULL);
 }
 
 /* Every cost model: never refutes the optimum (or anything above it),
@@ -149,6 +170,62 @@ static void test_brute(void **state)
                   "refuted on %d of them\n",
                   checked, below, gaps, closed);
     assert_true(gaps >= 100 && closed >= gaps / 2);
+}
+
+/* hta_envelope_cover, the search's start: a maximum cover at U (every
+ * covered task on a server holding its block, loads at most U, as many
+ * tasks as the exhaustive f(U)) at which sum_s G_s(x_s) is the
+ * exhaustive maximum of the concave relaxation, on every cost model. */
+static void test_cover(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 93);
+    int32_t opt[8], cover[8], x[8];
+    int checked = 0;
+    for (int i = 0; i < 600; i++) {
+        hta_instance *inst = random_instance(&r, 8, 3 + i % 3, 1 + i % 2,
+                                             i % (COST_MODELS + 1));
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        const double Ls[] = {lo, lo * 0.9, lo * 0.75, lo + 3};
+        for (int k = 0; k < 4; k++) {
+            int stopped = 1;
+            assert_int_equal(hta_envelope_cover(inst, Ls[k], NULL, cover,
+                                                &stopped, &d),
+                             HTA_OK);
+            assert_false(stopped);
+            memset(x, 0, sizeof x);
+            int64_t size = 0, f = -1;
+            for (int32_t t = 0; t < inst->m; t++)
+                if (cover[t] >= 0) {
+                    assert_true(hta_instance_is_local(inst, t, cover[t]));
+                    x[cover[t]]++;
+                    size++;
+                }
+            double at = envelope_ref(inst, Ls[k], 0, x, &f);
+            double best = max_envelope_ref(inst, Ls[k], 0);
+            if (at < 0 || size != f || fabs(at - best) > 1e-9)
+                fail_msg("instance %d, L %g: cover of %lld (f(U) %lld), "
+                         "sum G %g, exhaustive maximum %g",
+                         i, Ls[k], (long long)size, (long long)f, at, best);
+            checked++;
+        }
+        hta_instance_free(inst);
+    }
+    volatile sig_atomic_t stop = 1;
+    hta_instance *inst = hdfs_instance(1000, 100, 3, 1.0, 3.0, 1);
+    int32_t *big = malloc(1000 * sizeof *big);
+    int stopped = 0;
+    hta_diag d;
+    assert_non_null(big);
+    assert_int_equal(hta_envelope_cover(inst, 12, &stop, big, &stopped, &d),
+                     HTA_OK);
+    assert_true(stopped);
+    free(big);
+    hta_instance_free(inst);
+    print_message("%d covers at the relaxation's maximum\n", checked);
 }
 
 /* An HDFS-like instance, 3 replicas, w_rem = a + b r. */
@@ -442,6 +519,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_brute),
+        cmocka_unit_test(test_cover),
         cmocka_unit_test(test_against_ilp),
         cmocka_unit_test(test_affine_sound),
         cmocka_unit_test(test_scale),
