@@ -40,6 +40,9 @@ typedef struct cl {
     int32_t *clist;    /* the covered tasks, server by server */
     int32_t *clen;     /* per server: how many (x[s], kept apart) */
     int32_t *cpos;     /* per covered task: its place in its server's list */
+    int32_t *crep;     /* beside each list entry, its task's replica
+                          servers (REPS, -1 padded), or NULL when a task
+                          has more: the searches then read task_srv */
     int32_t *x;        /* per server: local tasks */
     int32_t *nfree;    /* per server: uncovered tasks local to it */
     int64_t *free_cur; /* per server: cursor over its tasks; the ones
@@ -96,6 +99,37 @@ static int loses_nothing(const cl *k, int32_t s)
     return k->x[s] >= 1 && g(k, k->x[s] - 1) >= g(k, k->x[s]);
 }
 
+/* Replica copies beside the covered lists: the searches read a task's
+ * servers where they read the task, not at task_srv[task_off[t]] (a
+ * cache miss per task; on HDFS Zipf s = 1, affine, 10^6 tasks, 70% of
+ * the search's time stalled on that load). */
+#define REPS 4
+
+static void copy_reps(const cl *k, int32_t t, int32_t *dst)
+{
+    const hta_instance *inst = k->inst;
+    int64_t i = inst->task_off[t], e = inst->task_off[t + 1], r = 0;
+    for (; i < e; i++)
+        dst[r++] = inst->task_srv[i];
+    for (; r < REPS; r++)
+        dst[r] = -1;
+}
+
+/* The servers of the task at entry j of y's covered list: *cnt of them
+ * at the pointer, -1 ending them early. */
+static const int32_t *reps(const cl *k, int32_t y, int32_t j, int64_t *cnt)
+{
+    const hta_instance *inst = k->inst;
+    int64_t at = k->coff[y] + j;
+    if (k->crep) {
+        *cnt = REPS;
+        return k->crep + at * REPS;
+    }
+    int32_t t = k->clist[at];
+    *cnt = inst->task_off[t + 1] - inst->task_off[t];
+    return inst->task_srv + inst->task_off[t];
+}
+
 /* Task t now covered by s (-1: uncovered): its server's list of covered
  * tasks follows (the last one fills its place), so a search reads only
  * the tasks a server covers, not all it holds (a hot server of HDFS Zipf
@@ -104,14 +138,21 @@ static void set_cover(cl *k, int32_t t, int32_t s)
 {
     int32_t y = k->cover[t];
     if (y >= 0) {
-        int32_t last = k->clist[k->coff[y] + --k->clen[y]];
-        k->clist[k->coff[y] + k->cpos[t]] = last;
+        int64_t from = k->coff[y] + --k->clen[y], to = k->coff[y] + k->cpos[t];
+        int32_t last = k->clist[from];
+        k->clist[to] = last;
         k->cpos[last] = k->cpos[t];
+        if (k->crep)
+            memcpy(k->crep + to * REPS, k->crep + from * REPS,
+                   REPS * sizeof *k->crep);
     }
     k->cover[t] = s;
     if (s >= 0) {
         k->cpos[t] = k->clen[s];
-        k->clist[k->coff[s] + k->clen[s]++] = t;
+        int64_t at = k->coff[s] + k->clen[s]++;
+        k->clist[at] = t;
+        if (k->crep)
+            copy_reps(k, t, k->crep + at * REPS);
     }
 }
 
@@ -195,9 +236,10 @@ static int64_t round_once(cl *k, int mode, int64_t *paths)
         int32_t y = k->queue[head++];
         for (int32_t j = 0; j < k->clen[y]; j++) {
             int32_t t = k->clist[k->coff[y] + j];
-            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
-                 i++) {
-                int32_t z = inst->task_srv[i];
+            int64_t cnt;
+            const int32_t *rs = reps(k, y, j, &cnt);
+            for (int64_t i = 0; i < cnt && rs[i] >= 0; i++) {
+                int32_t z = rs[i];
                 if (k->par[z] == UNSEEN) {
                     k->par[z] = y;
                     k->ptask[z] = t;
@@ -271,7 +313,6 @@ static int64_t room(const cl *k, int32_t s)
 static int search_from(cl *k, int32_t a, int64_t need, int64_t *got,
                        int64_t *nhits, int64_t *seen)
 {
-    const hta_instance *inst = k->inst;
     for (int64_t q = 0; q < *seen; q++)
         k->par[k->queue[q]] = UNSEEN;
     int64_t head = 0, tail = 0, have = 0, h = 0;
@@ -282,9 +323,10 @@ static int search_from(cl *k, int32_t a, int64_t need, int64_t *got,
         k->work += k->clen[y] + 1;
         for (int32_t j = 0; j < k->clen[y] && have < need; j++) {
             int32_t t = k->clist[k->coff[y] + j];
-            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
-                 i++) {
-                int32_t z = inst->task_srv[i];
+            int64_t cnt;
+            const int32_t *rs = reps(k, y, j, &cnt);
+            for (int64_t i = 0; i < cnt && rs[i] >= 0; i++) {
+                int32_t z = rs[i];
                 if (k->par[z] != UNSEEN)
                     continue;
                 k->par[z] = y;
@@ -320,9 +362,10 @@ static int64_t path_len(const cl *k, int32_t a, int32_t z)
 /* The shifts' work in one decision, in breadth-first searches over the
  * whole cover (servers expanded plus covered tasks read): HDFS Zipf
  * s = 1, affine, 10^6 tasks, seed 1 (fsy 356.16, the envelope's bound
- * 352.96): 16 gives 354 in 17 s, 64 gives 353.16 in 32 s, with no limit
- * the first decision alone ran past 120 s; at 10^5 tasks 16 and 64 give
- * the same answers as no limit. */
+ * 352.96): 16 gives 354 (17 s before the replica copies), 64 gives
+ * 353.16 (32 s then, 12 s with them), with no limit the first decision
+ * alone ran past 120 s; at 10^5 tasks 16 and 64 give the same answers
+ * as no limit. */
 #define SHIFT_BUDGET 64
 
 /* Undoes the journal of a's shift: covers back, loads back. */
@@ -475,6 +518,7 @@ static void cl_free(cl *k)
     free(k->clist);
     free(k->clen);
     free(k->cpos);
+    free(k->crep);
     free(k->x);
     free(k->nfree);
     free(k->free_cur);
@@ -568,7 +612,14 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
         k.coff[s + 1] = k.coff[s] + (deg < k.U ? deg : k.U);
     }
     k.clist = malloc((size_t)k.coff[n] * sizeof *k.clist + 1);
-    if (!k.clist) {
+    int64_t most = 0;
+    for (int32_t t = 0; t < m; t++) {
+        int64_t r = inst->task_off[t + 1] - inst->task_off[t];
+        most = r > most ? r : most;
+    }
+    if (most <= REPS)
+        k.crep = malloc((size_t)k.coff[n] * REPS * sizeof *k.crep + 1);
+    if (!k.clist || (most <= REPS && !k.crep)) {
         cl_free(&k);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
@@ -584,6 +635,8 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
         covered++;
         k.x[y]++;
         k.cpos[t] = k.clen[y];
+        if (k.crep)
+            copy_reps(&k, t, k.crep + (k.coff[y] + k.clen[y]) * REPS);
         k.clist[k.coff[y] + k.clen[y]++] = t;
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
             k.nfree[inst->task_srv[i]]--;
@@ -645,9 +698,17 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
     HTA_CHECK(check == sum);
     for (int32_t s = 0; s < n; s++)
         HTA_CHECK(k.clen[s] == k.x[s]);
-    for (int32_t t = 0; t < m; t++)
+    for (int32_t t = 0; t < m; t++) {
         HTA_CHECK(k.cover[t] < 0 ||
                   k.clist[k.coff[k.cover[t]] + k.cpos[t]] == t);
+        if (k.cover[t] >= 0 && k.crep) {
+            int32_t want[REPS];
+            copy_reps(&k, t, want);
+            HTA_CHECK(memcmp(want,
+                             k.crep + (k.coff[k.cover[t]] + k.cpos[t]) * REPS,
+                             sizeof want) == 0);
+        }
+    }
 #endif
     res->end = sum;
     if (st == HTA_OK && sum >= m) {

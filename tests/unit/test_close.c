@@ -112,6 +112,45 @@ static void test_sound_every_model(void **state)
     }
 }
 
+/* Tasks with more replicas than the search keeps beside its covered
+ * lists (close.c, REPS) send it to the placement arrays instead: on tiny
+ * instances with up to 7 replicas a task, a yes at the optimum is an
+ * assignment within it, and the search finds one on most. */
+static void test_wide_replicas(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 79);
+    int32_t a[7], opt[7];
+    int wide = 0, found = 0;
+    for (int i = 0; i < 400; i++) {
+        hta_instance *inst = random_instance(&r, 7, 7, 7, COST_CONSTANT);
+        int most = 0;
+        for (int32_t t = 0; t < inst->m; t++) {
+            int64_t k = inst->task_off[t + 1] - inst->task_off[t];
+            most = k > most ? (int)k : most;
+        }
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        hta_close_result res = decide(inst, lo, a);
+        if (res.found) {
+            double span = evaluate(inst, a, NULL);
+            if (span > lo || span != res.makespan)
+                fail_msg("instance %d: close %g, optimum %g", i, span, lo);
+        }
+        if (most > 4) {
+            wide++;
+            found += res.found;
+        }
+        hta_instance_free(inst);
+    }
+    print_message("%d of %d instances with a task on more than 4 servers "
+                  "closed at the optimum\n",
+                  found, wide);
+    assert_true(wide >= 100 && found >= wide / 2);
+}
+
 /* Mid-size HDFS-like instances with hot spots (1000 tasks, 100 servers,
  * Zipf s = 1, where fsy is often one above the flow bound): hta_solve
  * with fsy, close and the ILP; where close answers, GLPK proves the same
@@ -233,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_characterization),
         cmocka_unit_test(test_sound_every_model),
         cmocka_unit_test(test_against_ilp),
+        cmocka_unit_test(test_wide_replicas),
         cmocka_unit_test(test_shifts),
         cmocka_unit_test(test_stops),
     };
