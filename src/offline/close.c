@@ -551,12 +551,7 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
     memset(&k, 0, sizeof k);
     k.inst = inst;
     k.L = L;
-    double u = floor(L / inst->w_loc);
-    k.U = u > (double)m ? m : (int64_t)u;
-    while (k.U > 0 && hta_load(inst, k.U, 0, 1.0) > L)
-        k.U--; /* the division's rounding, either way */
-    while (k.U < m && hta_load(inst, k.U + 1, 0, 1.0) <= L)
-        k.U++;
+    k.U = hta_room_local(inst, L, 0); /* the envelope's U too */
     k.cover = malloc((size_t)m * sizeof *k.cover);
     k.x = malloc((size_t)n * sizeof *k.x);
     k.nfree = malloc((size_t)n * sizeof *k.nfree);
@@ -634,17 +629,11 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
         }
         covered++;
         k.x[y]++;
-        k.cpos[t] = k.clen[y];
-        if (k.crep)
-            copy_reps(&k, t, k.crep + (k.coff[y] + k.clen[y]) * REPS);
-        k.clist[k.coff[y] + k.clen[y]++] = t;
+        k.cover[t] = -1;
+        set_cover(&k, t, y);
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
             k.nfree[inst->task_srv[i]]--;
     }
-#ifdef HTA_CHECKED
-    for (int32_t s = 0; s < n; s++)
-        HTA_CHECK(k.x[s] <= k.U);
-#endif
     /* no move adds a remote task: w_rem(r0) bounds the cost throughout */
     k.c = hta_wrem_at(&inst->wrem, m - covered);
     int64_t sum = 0;

@@ -202,10 +202,12 @@ static int64_t max_ub(const hta_instance *inst, int64_t U)
  * max-flow with the caps of every level in turn, its bound summed into
  * res.  With cover NULL it stops as soon as B < m or B >= m is certain
  * (the refutation); otherwise it runs every level and copies the final
- * cover, the relaxation's optimum, into cover (m entries). */
+ * cover, the relaxation's optimum, into cover (m entries).  *stopped
+ * when the stop flag ended it first (then no cover, and no refutation). */
 static hta_status greedy(const hta_instance *inst, double L, int strict,
                          volatile sig_atomic_t *stop, int32_t *cover,
-                         hta_envelope_result *res, hta_diag *d)
+                         int *stopped, hta_envelope_result *res,
+                         hta_diag *d)
 {
     env e = {inst, L, inst->w_loc, strict};
     int64_t F = 0;
@@ -258,6 +260,7 @@ static hta_status greedy(const hta_instance *inst, double L, int strict,
         uint64_t next = i + 1 < K ? w.levels[i + 1] : 0;
         if (stop && *stop) {
             open = 0;
+            *stopped = 1;
             break;
         }
         for (int32_t s = 0; s < n; s++)
@@ -289,8 +292,6 @@ static hta_status greedy(const hta_instance *inst, double L, int strict,
         HTA_CHECK(rho == F);
         memcpy(cover, hta_maxcover_cover(mc), (size_t)m * sizeof *cover);
     }
-    if (cover && !open)
-        res->bound = NAN; /* stopped: no cover */
 done:
     hta_maxcover_free(mc);
     work_free(&w);
@@ -301,7 +302,8 @@ hta_status hta_envelope_refute(const hta_instance *inst, double L, int strict,
                                volatile sig_atomic_t *stop,
                                hta_envelope_result *res, hta_diag *d)
 {
-    return greedy(inst, L, strict, stop, NULL, res, d);
+    int stopped = 0;
+    return greedy(inst, L, strict, stop, NULL, &stopped, res, d);
 }
 
 hta_status hta_envelope_cover(const hta_instance *inst, double L,
@@ -310,16 +312,11 @@ hta_status hta_envelope_cover(const hta_instance *inst, double L,
 {
     hta_envelope_result res;
     *stopped = 0;
-    hta_status st = greedy(inst, L, 0, stop, cover, &res, d);
-    if (st != HTA_OK)
-        return st;
-    if (res.refuted) { /* nothing fits at all: no cover is the start */
+    hta_status st = greedy(inst, L, 0, stop, cover, stopped, &res, d);
+    if (st == HTA_OK && res.refuted) /* nothing fits (not at L >= 0) */
         for (int32_t t = 0; t < inst->m; t++)
             cover[t] = -1;
-        return HTA_OK;
-    }
-    *stopped = isnan(res.bound);
-    return HTA_OK;
+    return st;
 }
 
 /* ---- the certificate: the relaxation as an LP --------------------------- */
