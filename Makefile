@@ -21,7 +21,7 @@ CBC      ?= no
 HAVE_CBC  = $(filter yes,$(CBC))
 CBCFLAGS  = $(if $(HAVE_CBC),-DHTA_HAVE_CBC $(patsubst -I%,-isystem %,$(shell pkg-config --cflags cbc)))
 CBCLIBS   = $(if $(HAVE_CBC),$(shell pkg-config --libs cbc))
-DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm
+DEPLIBS   = $(shell pkg-config --libs igraph) -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm -pthread
 CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
              $(DEPCFLAGS) $(CBCFLAGS)
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
@@ -213,7 +213,7 @@ $(BUILD)/hta.pc: Makefile src/cli/main.c $(BUILD)/prefix.stamp
 	    'Name: hta' \
 	    'Description: task assignment with data locality (library of the hta tool)' \
 	    'Version: $(VERSION)' 'Requires: igraph' \
-	    'Libs: -L$${libdir} -lhta -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm' 'Cflags: -I$${includedir}' >$@
+	    'Libs: -L$${libdir} -lhta -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm -pthread' 'Cflags: -I$${includedir}' >$@
 
 install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/hta.1 $(BUILD)/hta.pc
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \

@@ -54,14 +54,19 @@ for name in u4 u5 u6 z5 z5n z5s f6 z6 z6s2 z6n u6n r6 $large; do
 done
 
 echo
-echo "== the reader alone against wc -l on the same file (MB/s, median of $runs)"
+echo "== the reader alone (one thread, two) against the digits loop (every byte looked at"
+echo "   once, every number converted, nothing stored or checked: bench_fsy FILE RUNS digits)"
+echo "   and wc -l on the same file from the page cache (MB/s, median of $runs)"
 for name in u6 z6 $large; do
     f="$dir/$name.txt"
     mb=$(wc -c <"$f" | awk '{print $1 / 1048576}')
     wc_t=$(for i in $(seq "$runs"); do /usr/bin/time -f '%e' wc -l "$f" 2>&1 >/dev/null | tail -n 1; done | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
-    parse_t=$("$build/bench_fsy" "$f" "$runs" none | awk '{print $3}')
-    awk -v n="$name" -v mb="$mb" -v w="$wc_t" -v p="$parse_t" \
-        'BEGIN { printf "%-5s %7.1f MB  reader %7.1f MB/s (%.3f s)  ", n, mb, mb / p, p;
-                 if (w > 0) printf "wc -l %8.1f MB/s (%.2f s)\n", mb / w, w;
+    one_t=$("$build/bench_fsy" "$f" "$runs" none 1 | awk '{print $3}')
+    two_t=$("$build/bench_fsy" "$f" "$runs" none 2 | awk '{print $3}')
+    dig_t=$("$build/bench_fsy" "$f" "$runs" digits | awk '{print $1}')
+    awk -v n="$name" -v mb="$mb" -v w="$wc_t" -v a="$one_t" -v b="$two_t" -v g="$dig_t" \
+        'BEGIN { printf "%-5s %6.1f MB  reader %5.0f MB/s (%.3f s), two threads %5.0f MB/s (%.3f s)  digits %5.0f MB/s (%.3f s)  ",
+                        n, mb, mb / a, a, mb / b, b, mb / g, g;
+                 if (w > 0) printf "wc -l %5.0f MB/s (%.2f s)\n", mb / w, w;
                  else printf "wc -l under the timer'"'"'s 0.01 s\n" }'
 done

@@ -1,6 +1,13 @@
 /* Benchmark driver for the flow algorithm: times each phase on one
  * instance, median of R runs.  Prints one line of figures; asserts
- * nothing.  usage: bench_fsy INSTANCE [RUNS] [igraph-sweep|igraph-one|none] */
+ * nothing.
+ * usage: bench_fsy INSTANCE [RUNS] [igraph-sweep|igraph-one|none] [THREADS]
+ *        bench_fsy FILE RUNS digits
+ * THREADS: the reader's (hta_instance_read_tuning; 0, the default: as
+ * many as there are processors, at most 2).  digits: the median seconds
+ * of the least any reader of the file does, each byte looked at once and
+ * every decimal number converted (read in 1 MiB chunks, nothing stored,
+ * nothing checked): the floor under the reader's time on one core. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +16,7 @@
 
 #include "hta/num.h"
 #include "hta/bounds.h"
+#include "hta/instance.h"
 #include "hta/fsy.h"
 #include "hta/maxcover.h"
 
@@ -39,17 +47,58 @@ static double sweep(const hta_instance *inst, hta_maxflow_engine e, int64_t K)
     return hta_clock_now() - t0;
 }
 
+/* Seconds of one pass of the digits loop over path, or NAN. */
+static double digits(const char *path, uint64_t *sum)
+{
+    enum { CHUNK = 1 << 20 };
+    static char buf[CHUNK];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NAN;
+    double t0 = hta_clock_now();
+    uint64_t v = 0, total = 0;
+    size_t got;
+    while ((got = fread(buf, 1, CHUNK, f)) > 0)
+        for (size_t i = 0; i < got; i++) {
+            unsigned c = (unsigned char)buf[i] - '0';
+            if (c <= 9) {
+                v = v * 10 + c;
+            } else {
+                total += v;
+                v = 0;
+            }
+        }
+    double t = hta_clock_now() - t0;
+    fclose(f);
+    *sum = total + v;
+    return t;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_fsy INSTANCE [RUNS] [igraph-sweep|"
-                        "igraph-one|none]\n");
+                        "igraph-one|none|digits] [THREADS]\n");
         return 2;
     }
     int runs = argc > 2 ? atoi(argv[2]) : 5;
     const char *ig = argc > 3 ? argv[3] : "none";
     if (runs < 1 || runs > 100)
         runs = 5;
+    if (strcmp(ig, "digits") == 0) {
+        double *t = calloc((size_t)runs, sizeof *t);
+        uint64_t sum = 0;
+        for (int r = 0; r < runs; r++)
+            if (isnan(t[r] = digits(argv[1], &sum))) {
+                fprintf(stderr, "bench_fsy: cannot read %s\n", argv[1]);
+                return 1;
+            }
+        printf("%.3f (sum of the numbers %llu)\n", median(t, runs),
+               (unsigned long long)sum);
+        free(t);
+        return 0;
+    }
+    hta_instance_read_tuning(argc > 4 ? atoi(argv[4]) : 0, 0, 0);
     double *t_parse = calloc((size_t)runs, sizeof(double));
     double *t_fsy = calloc((size_t)runs, sizeof(double));
     double *t_cover = calloc((size_t)runs, sizeof(double));

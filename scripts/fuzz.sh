@@ -25,7 +25,7 @@ printf '%s\n' $srcs | xargs -P 2 -I{} sh -c \
 objs=$(for f in $srcs; do printf '%s ' "$build/obj/$(echo "$f" | tr / _).o"; done)
 for t in $targets; do
     # shellcheck disable=SC2086
-    clang $common -fsanitize=fuzzer,$san -DTARGET_$t=1 tests/fuzz/fuzz.c $objs $(pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm -o "$build/fuzz-$t"
+    clang $common -fsanitize=fuzzer,$san -DTARGET_$t=1 tests/fuzz/fuzz.c $objs $(pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm -pthread -o "$build/fuzz-$t"
 done
 for t in $targets; do
     # seeds: the tracked corpus of the target (solve: the instance

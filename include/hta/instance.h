@@ -103,6 +103,18 @@ hta_status hta_instance_parse(const char *path, hta_instance **out,
  * the same diagnostics).  Process-wide; for tests and benchmarks. */
 void hta_instance_fast_lines(int on);
 
+/* Threads of the reader: the fast path's windows of whole lines, window
+ * bytes at a time (0: 1 MiB, the read buffer), each cut in two halves
+ * read side by side, and the server side's passes split in two, when
+ * threads is 2, or 0 (the default) and the machine has two processors or
+ * more, and a half holds at least split_min bytes (of text; of replica
+ * ids for the server side; 0: 256 KiB); 1 thread reads alone.  The same
+ * instances and diagnostics whatever the values (tests read with tiny
+ * windows and split_min 1).  Process-wide, not to be changed while
+ * another thread parses or builds an instance; for tests and
+ * benchmarks. */
+void hta_instance_read_tuning(int threads, size_t window, size_t split_min);
+
 /* Same, from memory; name is used in diagnostics. */
 hta_status hta_instance_parse_memory(const char *name, const char *text,
                                      size_t len, hta_instance **out,

@@ -66,16 +66,19 @@ hta_status hta_lex_next(hta_lex *lx, hta_diag *d);
  * No comments, no tokens.  O(length of the line). */
 hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d);
 
-/* The next raw line when it lies whole in the read buffer, without its
- * '\n', and *len its length; NULL when it does not (the next
- * hta_lex_next or hta_lex_raw reads it as usual).  A reader's fast path
- * may parse such a line in place and take it (hta_lex_take) or leave it
- * to the general path, which then sees it unchanged.  O(length). */
-const char *hta_lex_peek(hta_lex *lx, size_t *len);
+/* The whole lines at the start of the read buffer, at most most bytes
+ * of them: a pointer to them and *len their length, the last '\n'
+ * included; NULL when no whole line lies there (the next hta_lex_next
+ * or hta_lex_raw reads it as usual).  A reader's fast path may parse a
+ * prefix of these lines in place and take it (hta_lex_take_lines) and
+ * leave the rest to the general path, which then sees it unchanged.
+ * O(bytes back from the end to the last '\n'). */
+const char *hta_lex_window(hta_lex *lx, size_t most, size_t *len);
 
-/* Takes the line of length len that hta_lex_peek returned: lx->line
- * becomes its number; lx->buf and the tokens are not updated.  O(1). */
-void hta_lex_take(hta_lex *lx, size_t len);
+/* Takes the first bytes of the window, lines whole lines: lx->line
+ * becomes the last one's number; lx->buf and the tokens are not
+ * updated.  O(1). */
+void hta_lex_take_lines(hta_lex *lx, size_t bytes, long lines);
 
 /* Copies at most 40 characters of tok, marking a cut with "...", into out. */
 const char *hta_lex_quote(const char *tok, char out[64]);

@@ -5,8 +5,10 @@
 #include "hta/num.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hta/lex.h"
 
@@ -105,7 +107,101 @@ static int32_t working_servers(int64_t declared, int64_t k, int64_t m)
     return (int32_t)(declared < k + m ? declared : k + m);
 }
 
-/* Fills the server side of the placement graph from the task side. */
+/* Set by hta_instance_read_tuning: threads (0: as many as there are
+ * processors, at most 2), the fast path's window of whole lines, and the
+ * least work worth a second thread (bytes of half a window, bytes of
+ * replica ids of the server side). */
+static int read_threads = 0;
+static size_t read_window = (size_t)1 << 20;
+static size_t read_split_min = (size_t)1 << 18;
+
+static int threads_to_use(void)
+{
+    if (read_threads > 0)
+        return read_threads;
+#ifdef _SC_NPROCESSORS_ONLN
+    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+#else
+    return 1;
+#endif
+}
+
+/* f(a) here and, when b is not NULL, f(b) in a second thread (after
+ * f(a) when no thread can be had). */
+static void run_two(void *(*f)(void *), void *a, void *b)
+{
+    pthread_t th;
+    int spawned = b && pthread_create(&th, NULL, f, b) == 0;
+    f(a);
+    if (spawned)
+        pthread_join(th, NULL);
+    else if (b)
+        f(b);
+}
+
+/* One thread's share of the server side: tasks [t0, t1) for the count
+ * and the scatter, groups [b0, b1) for the second pass by groups. */
+typedef struct side_job {
+    hta_instance *inst;
+    int32_t t0, t1;
+    int64_t *cnt;     /* count: replicas per server, at s + 1 */
+    int64_t *fill;    /* each server's next slot */
+    int shift;        /* by groups: servers s >> shift form a group */
+    int64_t *at;      /* first pass: each group's next slot */
+    uint16_t *within; /* each replica's server within its group */
+    int b0, b1;
+    const int64_t *start; /* each group's first slot */
+    int32_t *group;   /* second pass: a group's task ids */
+} side_job;
+
+static void *count_run(void *arg)
+{
+    side_job *j = arg;
+    const hta_instance *inst = j->inst;
+    for (int64_t i = inst->task_off[j->t0]; i < inst->task_off[j->t1]; i++)
+        j->cnt[inst->task_srv[i] + 1]++;
+    return NULL;
+}
+
+static void *scatter_run(void *arg)
+{
+    side_job *j = arg;
+    hta_instance *inst = j->inst;
+    for (int32_t t = j->t0; t < j->t1; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            inst->srv_task[j->fill[inst->task_srv[i]]++] = t;
+    return NULL;
+}
+
+static void *first_pass_run(void *arg)
+{
+    side_job *j = arg;
+    hta_instance *inst = j->inst;
+    const int32_t low = ((int32_t)1 << j->shift) - 1;
+    for (int32_t t = j->t0; t < j->t1; t++)
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            int32_t s = inst->task_srv[i];
+            int64_t k = j->at[s >> j->shift]++;
+            inst->srv_task[k] = t;
+            j->within[k] = (uint16_t)(s & low);
+        }
+    return NULL;
+}
+
+static void *second_pass_run(void *arg)
+{
+    side_job *j = arg;
+    hta_instance *inst = j->inst;
+    for (int b = j->b0; b < j->b1; b++) {
+        int64_t lo = j->start[b], len = j->start[b + 1] - lo;
+        const int64_t base = (int64_t)b << j->shift;
+        memcpy(j->group, inst->srv_task + lo, (size_t)len * sizeof *j->group);
+        for (int64_t k = 0; k < len; k++)
+            inst->srv_task[j->fill[base + j->within[lo + k]]++] = j->group[k];
+    }
+    return NULL;
+}
+
 /* The server side in two passes when the servers are many.  One pass
  * writes each replica to its server's list: with 10^5 servers that is
  * 10^5 write streams, more lines than the caches hold, and every write
@@ -127,76 +223,141 @@ static int32_t working_servers(int64_t declared, int64_t k, int64_t m)
  * in one pass). */
 #define BLOCKS 256
 #define BLOCKS_FROM 32768 /* servers: below, the lists stay in the cache */
-static int scatter_by_blocks(hta_instance *inst, int64_t *fill)
+
+/* The servers of a group: 1 << shift, BLOCKS groups at most; a power of
+ * two, so a shift, not a division, finds a replica's group (the division
+ * was a tenth of the first pass). */
+static int group_shift(int32_t n)
 {
-    int32_t n = inst->n;
-    if (n < BLOCKS_FROM)
-        return 0;
-    /* groups of a power of two servers: a shift, not a division, per
-       replica (the division was a tenth of the first pass) */
     int shift = 0;
     while (((int64_t)BLOCKS << shift) < n)
         shift++;
+    return shift;
+}
+
+/* The passes by groups, a and b (NULL: one thread) each with its tasks
+ * and, in at, where its replicas start in each group (b's after a's). */
+static int scatter_by_blocks(side_job *a, side_job *b)
+{
+    hta_instance *inst = a->inst;
+    int32_t n = inst->n;
+    int shift = a->shift;
     int64_t width = (int64_t)1 << shift;
     int blocks = (int)((n + width - 1) >> shift);
-    int64_t start[BLOCKS + 1], at[BLOCKS], widest = 0;
-    if (width > 65536)
-        return 0;
-    for (int b = 0; b <= blocks; b++) {
-        int64_t s = (int64_t)b * width;
-        start[b] = inst->srv_off[s < n ? s : n];
-        if (b > 0 && start[b] - start[b - 1] > widest)
-            widest = start[b] - start[b - 1];
+    int64_t start[BLOCKS + 1], widest = 0;
+    for (int g = 0; g <= blocks; g++) {
+        int64_t s = (int64_t)g * width;
+        start[g] = inst->srv_off[s < n ? s : n];
+        if (g > 0 && start[g] - start[g - 1] > widest)
+            widest = start[g] - start[g - 1];
     }
     uint16_t *within = malloc(((size_t)inst->edges + 1) * sizeof *within);
     int32_t *group = malloc(((size_t)widest + 1) * sizeof *group);
-    if (!within || !group) {
+    int32_t *group2 = b ? malloc(((size_t)widest + 1) * sizeof *group2) : NULL;
+    if (!within || !group || (b && !group2)) {
         free(within);
         free(group);
+        free(group2);
         return 0;
     }
-    memcpy(at, start, (size_t)blocks * sizeof *at);
-    for (int32_t t = 0; t < inst->m; t++)
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
-            int32_t s = inst->task_srv[i];
-            int64_t k = at[s >> shift]++;
-            inst->srv_task[k] = t;
-            within[k] = (uint16_t)(s & (width - 1));
-        }
-    for (int b = 0; b < blocks; b++) {
-        int64_t lo = start[b], len = start[b + 1] - lo;
-        const int64_t base = (int64_t)b * width;
-        memcpy(group, inst->srv_task + lo, (size_t)len * sizeof *group);
-        for (int64_t k = 0; k < len; k++)
-            inst->srv_task[fill[base + within[lo + k]]++] = group[k];
+    a->within = within;
+    a->start = start;
+    a->group = group;
+    a->b0 = 0;
+    a->b1 = blocks;
+    if (b) { /* the second pass split where half the replicas are */
+        b->within = within;
+        b->start = start;
+        b->group = group2;
+        while (a->b1 > 1 && start[a->b1 - 1] >= inst->edges / 2)
+            a->b1--;
+        b->b0 = a->b1;
+        b->b1 = blocks;
     }
+    run_two(first_pass_run, a, b);
+    run_two(second_pass_run, a, b);
     free(within);
     free(group);
+    free(group2);
     return 1;
 }
 
+/* Fills the server side of the placement graph from the task side, each
+ * server's list in task order.  With two threads (a second processor and
+ * at least read_split_min bytes of replica ids) each pass is split: the
+ * tasks at the replica in the middle (the count, the first pass by
+ * groups, the one pass), where the second half's replicas start in each
+ * list and each group known from the first half's counts, and the groups
+ * at the middle (the second pass).  The same lists either way (tests
+ * compare).  10^7 tasks x 10^5 servers: 0.22 -> 0.12 s (medians of 15,
+ * side by side). */
 static int build_server_side(hta_instance *inst)
 {
-    int32_t n = inst->n;
+    int32_t n = inst->n, m = inst->m;
+    int64_t edges = inst->edges;
     inst->srv_off = calloc((size_t)n + 1, sizeof *inst->srv_off);
-    inst->srv_task = malloc(((size_t)inst->edges + 1) * sizeof *inst->srv_task);
+    inst->srv_task = malloc(((size_t)edges + 1) * sizeof *inst->srv_task);
     if (!inst->srv_off || !inst->srv_task)
         return 0;
-    for (int64_t i = 0; i < inst->edges; i++)
-        inst->srv_off[inst->task_srv[i] + 1]++;
-    for (int32_t s = 0; s < n; s++)
-        inst->srv_off[s + 1] += inst->srv_off[s];
-    /* Filling in task order keeps each server's list sorted by task id. */
+    side_job a = {0}, b = {0};
+    int two = threads_to_use() > 1 && m > 1 &&
+              (size_t)edges * sizeof *inst->task_srv >= read_split_min;
+    int64_t *cnt2 = two ? calloc((size_t)n + 1, sizeof *cnt2) : NULL;
+    two = cnt2 != NULL;
+    int32_t mid = m;
+    if (two) { /* the first task at or past half the replicas */
+        int32_t lo = 1, hi = m - 1;
+        while (lo < hi) {
+            int32_t t = lo + (hi - lo) / 2;
+            if (inst->task_off[t] >= edges / 2)
+                hi = t;
+            else
+                lo = t + 1;
+        }
+        mid = lo;
+    }
+    a = (side_job){.inst = inst, .t0 = 0, .t1 = mid, .cnt = inst->srv_off};
+    b = (side_job){.inst = inst, .t0 = mid, .t1 = m, .cnt = cnt2};
+    run_two(count_run, &a, two ? &b : NULL);
+    /* offsets; cnt2[s]: where the second half's tasks start in s's list;
+       first[g]: the first half's replicas in group g */
+    int by_groups = n >= BLOCKS_FROM && group_shift(n) <= 16; /* uint16 */
+    int shift = by_groups ? group_shift(n) : 0;
+    int64_t first[BLOCKS] = {0};
+    for (int32_t s = 0; s < n; s++) {
+        int64_t ca = inst->srv_off[s + 1], cb = two ? cnt2[s + 1] : 0;
+        if (two)
+            cnt2[s] = inst->srv_off[s] + ca;
+        if (by_groups)
+            first[s >> shift] += ca;
+        inst->srv_off[s + 1] = inst->srv_off[s] + ca + cb;
+    }
     int64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!fill)
+    if (!fill) {
+        free(cnt2);
         return 0;
+    }
     memcpy(fill, inst->srv_off, ((size_t)n + 1) * sizeof *fill);
-    if (!scatter_by_blocks(inst, fill))
-        for (int32_t t = 0; t < inst->m; t++)
-            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
-                 i++)
-                inst->srv_task[fill[inst->task_srv[i]]++] = t;
+    int done = 0;
+    if (by_groups) {
+        int64_t at_a[BLOCKS], at_b[BLOCKS];
+        for (int g = 0; g < BLOCKS && ((int64_t)g << shift) < n; g++) {
+            at_a[g] = inst->srv_off[(int64_t)g << shift];
+            at_b[g] = at_a[g] + first[g];
+        }
+        a.shift = b.shift = shift;
+        a.at = at_a;
+        b.at = at_b;
+        a.fill = b.fill = fill;
+        done = scatter_by_blocks(&a, two ? &b : NULL);
+    }
+    if (!done) {
+        a.fill = fill;
+        b.fill = cnt2;
+        run_two(scatter_run, &a, two ? &b : NULL);
+    }
     free(fill);
+    free(cnt2);
     return 1;
 }
 
@@ -422,8 +583,10 @@ typedef struct parser {
     int64_t nrec;    /* task lines read */
     int64_t *toff;   /* while in order: where task t's servers start */
     int in_order;    /* every task line so far is task nrec's */
-    int fast;        /* task lines by fast_task where they can be */
-    int missed;      /* task lines fast_task left since it last took one */
+    int fast;        /* task lines by fast_line where they can be */
+    int missed;      /* task lines fast_line left since it last took one */
+    int clean;       /* the last fast window was taken whole */
+    struct parser *w; /* the second thread's lines (fast_window), or NULL */
     name_line *names; /* name and rack lines, in file order */
     int64_t nnames;
     size_t cap_names;
@@ -553,7 +716,7 @@ static hta_status parse_wrem(parser *p, hta_diag *d)
     return HTA_OK;
 }
 
-/* Room for one more task line of k servers (parse_task, fast_task). */
+/* Room for one more task line of k servers (parse_task, fast_line). */
 static int line_room(parser *p, size_t k)
 {
     return HTA_RESERVE(p->raw, p->capraw, (size_t)p->nraw + k + 1) &&
@@ -626,7 +789,7 @@ static const char *fast_id(const char *q, const char *end, int64_t hi,
 /* The fast path of task lines, the bulk of an instance: a line of
  * exactly "task" and decimal ids of at most 10 digits, each after one
  * space, the task id the next in order, is parsed in place in the read
- * buffer (hta_lex_peek), without the general path's copy of the line,
+ * buffer (hta_lex_window), without the general path's copy of the line,
  * its split into tokens and a conversion per token.  Any other line, or
  * one that breaks a rule (a range, a repeated server), is left to the
  * general path (parse_task), which reads it as before: the same
@@ -634,36 +797,146 @@ static const char *fast_id(const char *q, const char *end, int64_t hi,
  * on every corpus file and on mutated instances).  An id of digits only
  * is what hta_num_int reads as that number, leading zeros included.
  * Reading 10^6 tasks 0.091 -> 0.053 s, 10^7 tasks 1.05 -> 0.62 s (side
- * by side, medians).  Returns 1 when it took the line, 0 when it left a
- * task line, -1 when the next line is no task line or not whole in the
- * buffer. */
-static int fast_task(parser *p)
+ * by side, medians).
+ *
+ * fast_line reads the line [s, end) (end at its '\n') into q's arrays
+ * when its task is *base + q->nrec (*base < 0: any task, which sets
+ * *base).  Returns 1 when it took the line, 0 when it left a task line,
+ * -1 when the line is no task line. */
+static int fast_line(parser *q, int64_t *base, const char *s,
+                     const char *end)
 {
-    hta_lex *lx = &p->lx;
-    size_t len;
-    const char *s = hta_lex_peek(lx, &len);
-    if (!s || len < 8 || memcmp(s, "task ", 5) != 0)
+    size_t len = (size_t)(end - s);
+    if (len < 8 || memcmp(s, "task ", 5) != 0)
         return -1;
-    const char *q = s + 5, *end = s + len;
+    const char *c = s + 5;
     size_t most = (len - 5) / 2 + 1; /* servers the line can hold */
-    int64_t t, id, k = 0, top = p->k;
-    if (!(q = fast_id(q, end, (int64_t)p->inst->m - 1, &t)) ||
-        t != p->nrec || q == end || !line_room(p, most))
+    int64_t t, id, k = 0, top = q->k;
+    if (!(c = fast_id(c, end, (int64_t)q->inst->m - 1, &t)) ||
+        (*base >= 0 && t != *base + q->nrec) || c == end ||
+        !line_room(q, most))
         return 0; /* out of memory too: the general path says so */
-    int32_t *dst = p->raw + p->nraw;
-    while (q < end) { /* at a space */
-        if (!(q = fast_id(q + 1, end, (int64_t)p->inst->n - 1, &id)))
+    int32_t *dst = q->raw + q->nraw;
+    while (c < end) { /* at a space */
+        if (!(c = fast_id(c + 1, end, (int64_t)q->inst->n - 1, &id)))
             return 0;
         dst[k++] = (int32_t)id;
         top = id + 1 > top ? id + 1 : top;
     }
-    if (hta_first_repeat(dst, p->sorted, k) >= 0)
+    if (hta_first_repeat(dst, q->sorted, k) >= 0)
         return 0;
-    hta_lex_take(lx, len);
-    p->toff[p->nrec++] = p->nraw;
-    p->nraw += k;
-    p->k = top;
+    if (*base < 0)
+        *base = t;
+    q->toff[q->nrec++] = q->nraw;
+    q->nraw += k;
+    q->k = top;
     return 1;
+}
+
+/* Whole lines [s, e) by fast_line, until the first it does not take. */
+typedef struct fast_job {
+    parser *q;
+    const char *s, *e;
+    int64_t base;  /* as fast_line's */
+    size_t bytes;  /* out: bytes of the lines taken */
+    long lines;    /* out: lines taken */
+    int stop;      /* out: fast_line's answer on the line it stopped at */
+} fast_job;
+
+static void *fast_run(void *arg)
+{
+    /* locals, not the job's fields: the two threads' jobs share a cache
+       line */
+    fast_job *j = arg;
+    const char *s = j->s, *e = j->e;
+    int64_t base = j->base;
+    long lines = 0;
+    int stop = 1;
+    while (s < e) {
+        const char *eol = memchr(s, '\n', (size_t)(e - s));
+        if ((stop = fast_line(j->q, &base, s, eol)) != 1)
+            break;
+        s = eol + 1;
+        lines++;
+    }
+    j->base = base;
+    j->lines = lines;
+    j->stop = stop;
+    j->bytes = (size_t)(s - j->s);
+    return NULL;
+}
+
+/* Appends the lines the second thread read (w, tasks from p->nrec on) to
+ * p's; 0 when out of memory (they are left to the general path). */
+static int fast_merge(parser *p, const parser *w)
+{
+    if (!HTA_RESERVE(p->raw, p->capraw, (size_t)(p->nraw + w->nraw) + 1) ||
+        !HTA_RESERVE(p->toff, p->cap_toff, (size_t)(p->nrec + w->nrec) + 2))
+        return 0;
+    memcpy(p->raw + p->nraw, w->raw, (size_t)w->nraw * sizeof *w->raw);
+    for (int64_t i = 0; i < w->nrec; i++)
+        p->toff[p->nrec + i] = p->nraw + w->toff[i];
+    p->nrec += w->nrec;
+    p->nraw += w->nraw;
+    p->k = w->k > p->k ? w->k : p->k;
+    return 1;
+}
+
+/* The fast path over the whole lines of the read buffer (at most
+ * read_window bytes).  With two threads, after a window it took whole
+ * (p->clean), the window is cut at a line end near its middle and a
+ * second thread reads the second half into p->w, whose lines join p's
+ * when the first half was taken whole and ends where the second begins
+ * (task ids in order); otherwise they stay in the buffer for the next
+ * window or the general path (the only cost: the second thread's work).
+ * Requiring a clean window first keeps a file whose task lines the fast
+ * path leaves here and there (tabs, CR) from having most windows read
+ * twice.  The lines taken are taken from the reader, so line numbers
+ * stay exact.  10^7 tasks (305 MB): the task lines 0.42 -> 0.32 s
+ * (medians of 15, side by side); the first thread keeps the reads, the
+ * merge and the page faults of the growing arrays.  Returns fast_line's
+ * answer on the line it stopped at (1: it took the whole window);
+ * *took, the lines taken. */
+static int fast_window(parser *p, long *took)
+{
+    size_t len;
+    const char *s = hta_lex_window(&p->lx, read_window, &len);
+    *took = 0;
+    if (!s)
+        return -1;
+    const char *e = s + len, *mid = NULL;
+    parser *w = p->w;
+    fast_job a = {p, s, e, 0, 0, 0, 1}, b = {w, NULL, e, -1, 0, 0, 1};
+    pthread_t th;
+    if (p->clean && w && len >= 2 * read_split_min &&
+        (mid = memchr(s + len / 2, '\n', len - len / 2)) && ++mid < e) {
+        w->nrec = w->nraw = w->k = 0;
+        b.s = a.e = mid;
+        if (pthread_create(&th, NULL, fast_run, &b) != 0)
+            a.e = e, mid = NULL;
+    } else {
+        mid = NULL;
+    }
+    fast_run(&a);
+    int stop = a.stop;
+    size_t bytes = a.bytes;
+    long lines = a.lines;
+    if (mid) {
+        pthread_join(th, NULL);
+        if (a.stop == 1) {
+            stop = b.stop;
+            if (b.lines > 0 && b.base != p->nrec)
+                stop = 0; /* out of order: the general path's */
+            else if (b.lines > 0 && !fast_merge(p, w))
+                stop = 0;
+            else
+                bytes += b.bytes, lines += b.lines;
+        }
+    }
+    hta_lex_take_lines(&p->lx, bytes, lines);
+    p->clean = stop == 1;
+    *took = lines;
+    return stop;
 }
 
 static int cmp_record(const void *x, const void *y)
@@ -928,14 +1201,13 @@ static hta_status parse_all(parser *p, hta_diag *d)
            other (CRLF line ends, tabs) would have every line scanned
            twice: 20% of the parse; after FAST_MISSES in a row it stops
            trying. */
-        for (int r; p->in_order && p->fast && (r = fast_task(p)) >= 0;) {
-            if (r) {
+        for (int r = 1; r == 1 && p->in_order && p->fast;) {
+            long took;
+            r = fast_window(p, &took);
+            if (took > 0)
                 p->missed = 0;
-            } else {
-                if (++p->missed >= FAST_MISSES)
-                    p->fast = 0;
-                break;
-            }
+            if (r == 0 && ++p->missed >= FAST_MISSES)
+                p->fast = 0;
         }
         if ((st = hta_lex_next(lx, d)) != HTA_OK)
             return st;
@@ -983,12 +1255,33 @@ void hta_instance_fast_lines(int on)
     fast_lines = on;
 }
 
+void hta_instance_read_tuning(int threads, size_t window, size_t split_min)
+{
+    read_threads = threads == 1 || threads == 2 ? threads : 0;
+    read_window = window > 0 ? window : (size_t)1 << 20;
+    read_split_min = split_min > 0 ? split_min : (size_t)1 << 18;
+}
+
+static void free_arrays(parser *p)
+{
+    free(p->rec);
+    free(p->toff);
+    free(p->sorted);
+    free(p->raw);
+}
+
 static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
 {
     hta_status st = HTA_OK;
     p->in_order = 1;
     p->fast = fast_lines;
     p->inst = calloc(1, sizeof *p->inst);
+    /* the second thread's arrays; without them the fast path runs alone */
+    if (p->inst && p->fast && threads_to_use() > 1 &&
+        (p->w = calloc(1, sizeof *p->w))) {
+        p->w->inst = p->inst;
+        p->w->in_order = 1;
+    }
     if (!p->inst)
         st = hta_diag_set(d, HTA_ERR_INTERNAL, p->lx.path, 0,
                           "out of memory");
@@ -999,10 +1292,10 @@ static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
         p->inst = NULL;
     }
     hta_instance_free(p->inst);
-    free(p->rec);
-    free(p->toff);
-    free(p->sorted);
-    free(p->raw);
+    if (p->w)
+        free_arrays(p->w);
+    free(p->w);
+    free_arrays(p);
     for (int64_t i = 0; i < p->nnames; i++)
         free(p->names[i].name);
     free(p->names);

@@ -9,7 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define CHUNK ((size_t)1 << 16)
+/* The read buffer: 1 MiB, so the instance reader's fast path sees
+ * windows of whole lines worth splitting between two threads (at least
+ * 256 KiB a half, instance.c): 10^7 tasks read in 0.44 s against 0.56 s
+ * with the 64 KiB buffer of before (medians of 15, side by side). */
+#define CHUNK ((size_t)1 << 20)
 
 /* A reader at line 1 of nothing yet. */
 static void init(hta_lex *lx, const char *path, int64_t size)
@@ -152,23 +156,29 @@ hta_status hta_lex_raw(hta_lex *lx, int *more, hta_diag *d)
     }
 }
 
-const char *hta_lex_peek(hta_lex *lx, size_t *len)
+const char *hta_lex_window(hta_lex *lx, size_t most, size_t *len)
 {
     /* the read buffer: the stream's chunk, or the memory input */
     const char *p = lx->f ? lx->chunk + lx->chunk_pos : lx->mem + lx->mem_pos;
     size_t left = lx->f ? lx->chunk_len - lx->chunk_pos :
                           lx->mem_len - lx->mem_pos;
-    const char *eol = left > 0 ? memchr(p, '\n', left) : NULL;
-    if (!eol)
+    if (left > most)
+        left = most;
+    while (left > 0 && p[left - 1] != '\n')
+        left--;
+    if (left == 0)
         return NULL;
-    *len = (size_t)(eol - p);
+    *len = left;
     return p;
 }
 
-void hta_lex_take(hta_lex *lx, size_t len)
+void hta_lex_take_lines(hta_lex *lx, size_t bytes, long lines)
 {
-    *(lx->f ? &lx->chunk_pos : &lx->mem_pos) += len + 1;
-    lx->line = lx->next_line++;
+    if (lines == 0)
+        return;
+    *(lx->f ? &lx->chunk_pos : &lx->mem_pos) += bytes;
+    lx->line = lx->next_line + lines - 1;
+    lx->next_line += lines;
 }
 
 static int is_blank(char c)

@@ -93,6 +93,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (st == HTA_OK && !hta_instance_equal(inst, slow)))
         abort();
     hta_instance_free(slow);
+    /* and two threads over small windows, server side included
+       (hta_instance_read_tuning) */
+    hta_instance *two = NULL;
+    hta_diag_clear(&ds);
+    hta_instance_read_tuning(2, 61 + size % 300, 1);
+    st2 = hta_instance_parse_memory("<fuzz>", (const char *)data, size, &two,
+                                    &ds);
+    hta_instance_read_tuning(0, 0, 0);
+    if (st2 != st || ds.line != d.line || strcmp(ds.msg, d.msg) != 0 ||
+        (st == HTA_OK &&
+         (!hta_instance_equal(inst, two) || inst->n != two->n ||
+          memcmp(inst->srv_off, two->srv_off,
+                 ((size_t)inst->n + 1) * sizeof *inst->srv_off) != 0 ||
+          memcmp(inst->srv_task, two->srv_task,
+                 (size_t)inst->edges * sizeof *inst->srv_task) != 0)))
+        abort();
+    hta_instance_free(two);
     hta_instance_free(inst);
 #elif TARGET_solve
     hta_instance *inst = NULL;

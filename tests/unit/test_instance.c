@@ -414,7 +414,8 @@ static void test_first_repeat(void **state)
  * passes by blocks of servers from 32768 on, instance.c): each server's
  * list is strictly increasing and holds exactly the tasks with a replica
  * on it, checked from the task side; Zipf and uniform, 5e4 and 1e5
- * servers, and the one-pass build below the threshold. */
+ * servers, and the one-pass build below the threshold; each with one
+ * thread and with two (hta_instance_read_tuning). */
 static void test_server_side_many(void **state)
 {
     (void)state;
@@ -423,9 +424,13 @@ static void test_server_side_many(void **state)
         double zipf;
     } cases[] = {{60000, 50000, 1.0}, {30000, 100000, 0.0},
                  {20000, 32767, 0.5}, {20000, 32768, 1.5}};
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        hta_instance *inst = hdfs_instance(cases[c].m, cases[c].n, 3,
-                                           cases[c].zipf, 3.0, 7 + c);
+    for (size_t c = 0; c < 2 * sizeof cases / sizeof *cases; c++) {
+        /* each case with one thread, then two from the least work on */
+        size_t k = c / 2;
+        hta_instance_read_tuning(c % 2 ? 2 : 1, 0, c % 2 ? 1 : 0);
+        hta_instance *inst = hdfs_instance(cases[k].m, cases[k].n, 3,
+                                           cases[k].zipf, 3.0, 7 + k);
+        hta_instance_read_tuning(0, 0, 0);
         assert_int_equal(inst->srv_off[0], 0);
         assert_int_equal(inst->srv_off[inst->n], inst->edges);
         for (int32_t s = 0; s < inst->n; s++)
@@ -452,7 +457,9 @@ static void test_server_side_many(void **state)
 }
 
 /* One reading of text (a file at path when path is not NULL, else
- * memory) with the fast path of task lines on or off. */
+ * memory): mode 0 by the general path alone, 1 with the fast path of
+ * task lines, 2 with it in two threads over windows of window bytes
+ * split from the least work on (hta_instance_read_tuning). */
 typedef struct reading {
     hta_status st;
     hta_diag d;
@@ -460,46 +467,59 @@ typedef struct reading {
 } reading;
 
 static reading read_one(const char *path, const char *text, size_t len,
-                        int fast)
+                        int mode, size_t window)
 {
     reading r;
     memset(&r, 0, sizeof r);
-    hta_instance_fast_lines(fast);
+    hta_instance_fast_lines(mode > 0);
+    hta_instance_read_tuning(mode == 2 ? 2 : 1, mode == 2 ? window : 0,
+                             mode == 2 ? 1 : 0);
     r.st = path ? hta_instance_parse(path, &r.inst, &r.d) :
                   hta_instance_parse_memory("<mem>", text, len, &r.inst,
                                             &r.d);
     hta_instance_fast_lines(1);
+    hta_instance_read_tuning(0, 0, 0);
     return r;
 }
 
-/* The same status, diagnostic and instance both ways; 1 when it parsed. */
+/* The same status, diagnostic and instance every way; 1 when it
+ * parsed.  The two threads' windows vary from call to call (60 to 459
+ * bytes, and the read buffer's 1 MiB every seventh call), so their
+ * halves start at every kind of line. */
 static int same_both_ways(const char *path, const char *text, size_t len)
 {
-    reading a = read_one(path, text, len, 1), b = read_one(path, text, len, 0);
-    if (a.st != b.st || a.d.line != b.d.line ||
-        (a.st != HTA_OK && strcmp(a.d.msg, b.d.msg) != 0))
-        fail_msg("%s: fast path: %d line %ld '%s'; general: %d line %ld "
-                 "'%s'",
-                 path ? path : "<mem>", a.st, a.d.line, a.d.msg, b.st,
-                 b.d.line, b.d.msg);
-    int ok = a.st == HTA_OK;
-    if (ok) {
-        const hta_instance *x = a.inst, *y = b.inst;
-        assert_int_equal(x->m, y->m);
-        assert_int_equal(x->n, y->n);
-        assert_int_equal(x->n_declared, y->n_declared);
-        assert_int_equal(x->edges, y->edges);
-        assert_true(x->w_loc == y->w_loc);
-        assert_memory_equal(x->task_off, y->task_off,
-                            ((size_t)x->m + 1) * sizeof *x->task_off);
-        assert_memory_equal(x->task_srv, y->task_srv,
-                            (size_t)x->edges * sizeof *x->task_srv);
-        assert_memory_equal(x->srv_off, y->srv_off,
-                            ((size_t)x->n + 1) * sizeof *x->srv_off);
-        assert_memory_equal(x->srv_task, y->srv_task,
-                            (size_t)x->edges * sizeof *x->srv_task);
+    static unsigned calls;
+    calls++;
+    size_t window = calls % 7 ? 60 + (calls * 37) % 400 : 0;
+    reading b = read_one(path, text, len, 0, 0);
+    for (int mode = 1; mode <= 2; mode++) {
+        reading a = read_one(path, text, len, mode, window);
+        if (a.st != b.st || a.d.line != b.d.line ||
+            (a.st != HTA_OK && strcmp(a.d.msg, b.d.msg) != 0))
+            fail_msg("%s: fast path (%s): %d line %ld '%s'; general: %d "
+                     "line %ld '%s'",
+                     path ? path : "<mem>", mode == 2 ? "two threads" : "one",
+                     a.st, a.d.line, a.d.msg, b.st, b.d.line, b.d.msg);
+        if (a.st == HTA_OK) {
+            const hta_instance *x = a.inst, *y = b.inst;
+            assert_int_equal(x->m, y->m);
+            assert_int_equal(x->n, y->n);
+            assert_int_equal(x->n_declared, y->n_declared);
+            assert_int_equal(x->edges, y->edges);
+            assert_true(x->w_loc == y->w_loc);
+            assert_true(hta_instance_equal(x, y));
+            assert_memory_equal(x->task_off, y->task_off,
+                                ((size_t)x->m + 1) * sizeof *x->task_off);
+            assert_memory_equal(x->task_srv, y->task_srv,
+                                (size_t)x->edges * sizeof *x->task_srv);
+            assert_memory_equal(x->srv_off, y->srv_off,
+                                ((size_t)x->n + 1) * sizeof *x->srv_off);
+            assert_memory_equal(x->srv_task, y->srv_task,
+                                (size_t)x->edges * sizeof *x->srv_task);
+        }
+        hta_instance_free(a.inst);
     }
-    hta_instance_free(a.inst);
+    int ok = b.st == HTA_OK;
     hta_instance_free(b.inst);
     return ok;
 }
@@ -520,12 +540,13 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* The fast path of task lines (hta_instance_fast_lines) against the
- * general path: every file of the bad-input corpus and every bundled
- * instance, as a file and from memory, and 4000 mutations of generated
- * instances (a character changed, inserted, removed or a line swapped:
- * ids out of order, repeated, out of range, signs, leading zeros, blanks,
- * comments, CR), as files of over 64 KiB (lines across the read buffer's
+/* The fast path of task lines (hta_instance_fast_lines), in one thread
+ * and in two, against the general path: every file of the bad-input
+ * corpus and every bundled instance, as a file and from memory, and 4000
+ * mutations of generated instances (a character changed, inserted,
+ * removed or a line swapped: ids out of order, repeated, out of range,
+ * signs, leading zeros, blanks, comments, CR), as files (one in ten over
+ * 64 KiB, one in 200 over the read buffer's 1 MiB: lines across its
  * end) and from memory, and 80 of them with every line ending in CRLF
  * (the fast path gives up after 64 task lines it left): the same status,
  * diagnostic and instance. */
@@ -559,7 +580,9 @@ static void test_fast_lines(void **state)
     static const char pool[] = "0123456789  -+\t\r#x\n0";
     int mutated_ok = 0, crlf_ok = 0;
     for (int i = 0; i < 4000; i++) {
-        int32_t m = 1 + (int32_t)hta_rng_below(&r, i % 10 == 0 ? 9000 : 40);
+        int32_t m = 1 + (int32_t)hta_rng_below(&r, i % 200 == 1 ? 80000 :
+                                                   i % 10 == 0  ? 9000 :
+                                                                  40);
         int32_t n = 1 + (int32_t)hta_rng_below(&r, 30);
         size_t cap = (size_t)m * 64 + 256, len = 0;
         char *text = malloc(cap + 8);
