@@ -340,7 +340,9 @@ static int build_server_side(hta_instance *inst)
     memcpy(fill, inst->srv_off, ((size_t)n + 1) * sizeof *fill);
     int done = 0;
     if (by_groups) {
-        int64_t at_a[BLOCKS], at_b[BLOCKS];
+        /* a cache line apart: each thread bumps its own at every replica */
+        _Alignas(64) int64_t at_a[BLOCKS];
+        _Alignas(64) int64_t at_b[BLOCKS];
         for (int g = 0; g < BLOCKS && ((int64_t)g << shift) < n; g++) {
             at_a[g] = inst->srv_off[(int64_t)g << shift];
             at_b[g] = at_a[g] + first[g];
