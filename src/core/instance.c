@@ -111,9 +111,11 @@ static int32_t working_servers(int64_t declared, int64_t k, int64_t m)
  * processors, at most 2), the fast path's window of whole lines, and the
  * least work worth a second thread (bytes of half a window, bytes of
  * replica ids of the server side). */
+#define READ_WINDOW ((size_t)1 << 20)    /* the read buffer's */
+#define READ_SPLIT_MIN ((size_t)1 << 18) /* 256 KiB */
 static int read_threads = 0;
-static size_t read_window = (size_t)1 << 20;
-static size_t read_split_min = (size_t)1 << 18;
+static size_t read_window = READ_WINDOW;
+static size_t read_split_min = READ_SPLIT_MIN;
 
 static int threads_to_use(void)
 {
@@ -321,8 +323,8 @@ static int build_server_side(hta_instance *inst)
     run_two(count_run, &a, two ? &b : NULL);
     /* offsets; cnt2[s]: where the second half's tasks start in s's list;
        first[g]: the first half's replicas in group g */
-    int by_groups = n >= BLOCKS_FROM && group_shift(n) <= 16; /* uint16 */
-    int shift = by_groups ? group_shift(n) : 0;
+    int shift = group_shift(n);
+    int by_groups = n >= BLOCKS_FROM && shift <= 16; /* within: uint16 */
     int64_t first[BLOCKS] = {0};
     for (int32_t s = 0; s < n; s++) {
         int64_t ca = inst->srv_off[s + 1], cb = two ? cnt2[s + 1] : 0;
@@ -909,31 +911,25 @@ static int fast_window(parser *p, long *took)
     const char *e = s + len, *mid = NULL;
     parser *w = p->w;
     fast_job a = {p, s, e, 0, 0, 0, 1}, b = {w, NULL, e, -1, 0, 0, 1};
-    pthread_t th;
     if (p->clean && w && len >= 2 * read_split_min &&
         (mid = memchr(s + len / 2, '\n', len - len / 2)) && ++mid < e) {
         w->nrec = w->nraw = w->k = 0;
         b.s = a.e = mid;
-        if (pthread_create(&th, NULL, fast_run, &b) != 0)
-            a.e = e, mid = NULL;
     } else {
         mid = NULL;
     }
-    fast_run(&a);
+    run_two(fast_run, &a, mid ? &b : NULL);
     int stop = a.stop;
     size_t bytes = a.bytes;
     long lines = a.lines;
-    if (mid) {
-        pthread_join(th, NULL);
-        if (a.stop == 1) {
-            stop = b.stop;
-            if (b.lines > 0 && b.base != p->nrec)
-                stop = 0; /* out of order: the general path's */
-            else if (b.lines > 0 && !fast_merge(p, w))
-                stop = 0;
-            else
-                bytes += b.bytes, lines += b.lines;
-        }
+    if (mid && a.stop == 1) {
+        stop = b.stop;
+        if (b.lines > 0 && b.base != p->nrec)
+            stop = 0; /* out of order: the general path's */
+        else if (b.lines > 0 && !fast_merge(p, w))
+            stop = 0;
+        else
+            bytes += b.bytes, lines += b.lines;
     }
     hta_lex_take_lines(&p->lx, bytes, lines);
     p->clean = stop == 1;
@@ -1260,8 +1256,8 @@ void hta_instance_fast_lines(int on)
 void hta_instance_read_tuning(int threads, size_t window, size_t split_min)
 {
     read_threads = threads == 1 || threads == 2 ? threads : 0;
-    read_window = window > 0 ? window : (size_t)1 << 20;
-    read_split_min = split_min > 0 ? split_min : (size_t)1 << 18;
+    read_window = window > 0 ? window : READ_WINDOW;
+    read_split_min = split_min > 0 ? split_min : READ_SPLIT_MIN;
 }
 
 static void free_arrays(parser *p)
