@@ -10,6 +10,10 @@
 # deficit encoding without recognition,
 # the bundled random ones), HDFS-like placements (Zipf s = 1, 1.5,
 # uniform; 10^3, 10^4, 10^5 tasks; w_rem 3 or affine 3 + 10^-4 r; seed 1;
+# HDFS Zipf s = 2, 150 tasks, affine 3 + 0.005 r and Zipf s = 1.5, 200
+# tasks, affine 3 + 0.002 r (seed 1), Zipf s = 1.5, 500 tasks, affine
+# 3 + 0.0005 r (seed 2) (names hdfs-150-z2-a5-s1, hdfs-200-z1.5-a2-s1,
+# hdfs-500-z1.5-a5-s2);
 # with BENCH_EXACT_LARGE=1 also 10^6 tasks, hta exact alone with 300 s:
 # GLPK's LP and CBC's reading of the 10^6-task model do not end in that
 # time).  Figures only, nothing asserted.
@@ -92,6 +96,17 @@ for size in $sizes; do
             files="$files $f"
         done
     done
+done
+# affine costs at 150-200 tasks with a steeper slope, where GLPK does not
+# end and sat's general decision (one piece of the remote count at a
+# time) proves the optimum
+for spec in 150:15:2:3,0.005:1 200:20:1.5:3,0.002:1 500:50:1.5:3,0.0005:2; do
+    IFS=: read -r m n z a seed <<EOF_SPEC
+$spec
+EOF_SPEC
+    f=$dir/hdfs-$m-z$z-a$(echo "$a" | tr -d '0.,' | sed 's/^3//')-s$seed.txt
+    [ -f "$f" ] || "$hta" gen hdfs --tasks "$m" --servers "$n" --zipf "$z" --w-rem-affine "$a" --seed "$seed" -o "$f"
+    files="$files $f"
 done
 echo "time limit ${limit}s per engine; status (the engine that proved), wall seconds, makespan"
 printf '%-26s %-30s %-30s %-28s %s\n' instance "hta fsy,exact" "hta fsy,ilp (GLPK)" "cbc on the LP" "hta fsy,exact --sat-generic"

@@ -75,7 +75,14 @@ typedef struct hta_satdec_result {
     int64_t slack;         /* S above, after constant deficits */
     int64_t cover_tasks;   /* |C_T| */
     int64_t cover_servers; /* |C_S| */
-    int64_t vars, clauses; /* the CNF (0 when no CNF was needed) */
+    int64_t vars, clauses; /* the CNF (0 when no CNF was needed; the
+                              general decision: summed over its pieces) */
+    int64_t pieces;        /* the general decision: pieces of the remote
+                              count decided (1 for the constant one) */
+    int64_t blocked;       /* the general decision: models blocked because
+                              no assignment realises them */
+    int matched;           /* the general decision's yes: realised by the
+                              matching (decode_remote), not the greedy */
     int reduction;         /* decided on the formula inst reduces from */
     double seconds_encode, seconds_solve;
     char why[160];         /* NA: the reason; NO without a CNF: why */
@@ -97,5 +104,47 @@ hta_status hta_satdec_decide(const hta_instance *inst, double L,
 /* 1 when the decision applies to inst (constant w_rem >= w_loc, integer
  * costs); otherwise 0 and the reason in why (160 bytes). */
 int hta_satdec_applies(const hta_instance *inst, char *why, size_t size);
+
+/* The general decision: makespan <= L (strict: < L) for any cost model
+ * with w_rem(0) >= w_loc > 0 (w_rem a table or affine in the remote count
+ * r, fractional costs, any L).  With U the most local tasks a server can
+ * run within L, M the maximum b-matching at U, and room_R(v) the most
+ * remote tasks beside v local ones within L at w_rem(R) (the evaluator's
+ * arithmetic), an assignment exists iff for some remote count R >= m - M
+ * a b-matching k (k_s <= U) has sum_s (k_s + room_R(k_s)) >= m and
+ * m - sum k <= R: its remote tasks fit the slots, and their number is at
+ * most R, so their cost is at most w_rem(R) (non-decreasing).  room_R
+ * only falls as R grows; on each piece of R where it is constant the
+ * decision is one of the form above in task units: B g(v) = (B - 1) v +
+ * Lt - r(v) with g(v) = v + room(v), B the piece's w_rem / w_loc rounded
+ * down (at least 1), Lt the least value making every r(v) >= 0, and the
+ * remote count m - sum k = m - M + (M - sum k) bounded by the piece's last
+ * R: a cardinality constraint on the deficit literals of M - sum k.  The
+ * pieces are decided in order of R, the first yes wins; a piece whose
+ * flow relaxation fails (slack < 0) costs no search, and past the first R
+ * with no remote slot at all nothing fits.  On a constant integer w_rem
+ * and an integer L this is hta_satdec_decide's decision (one piece, B =
+ * c / w_loc rounded down where hta_satdec_decide takes B = c; both exact).
+ * A task on every server is local.  A model decodes by placing the
+ * remote tasks in server order (one that lands on a server holding its
+ * block runs local: never a larger load in exact arithmetic), else by a
+ * matching that keeps them off such servers (with costs as doubles,
+ * 0.7 * 10 > 0.7 * 9 + 0.7); a model neither realises within L is
+ * blocked by a clause over the placement pairs, and the solver asked
+ * again (res->blocked).  opts->cnf gets one CNF for all pieces, blocking
+ * clauses included: each piece's clauses guarded by a selector, and a
+ * clause asking for one selector, so it is unsatisfiable iff every piece
+ * is (the certificate of a no, given that the blocked models are not
+ * realisable).  A yes comes with an assignment, evaluated (makespan <= L,
+ * or < L, checked). */
+hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
+                                     int strict, const hta_satdec_opts *opts,
+                                     int32_t *assign, hta_satdec_result *res,
+                                     hta_diag *d);
+
+/* 1 when the general decision applies (w_rem(0) >= w_loc > 0); otherwise
+ * 0 and the reason in why. */
+int hta_satdec_applies_general(const hta_instance *inst, char *why,
+                               size_t size);
 
 #endif

@@ -38,11 +38,12 @@ static const cli_opt options[] = {
      "       bound by search, and the envelope bound refuting what\n"
      "       lies below the best (the bound rises; any size)\n"
      "sat    makespan <= bound, bound + 1, ... decided by CaDiCaL:\n"
-     "       a yes is the optimum, a no raises the bound (constant\n"
-     "       integer w_rem >= w_loc)\n"
+     "       a yes is the optimum, a no raises the bound (one integer\n"
+     "       w_rem); other costs (affine, tables, fractional): makespan\n"
+     "       < the best, again after each yes, until a no proves it\n"
      "exact  close, then ilp (3/4 of the time left) and sat (the\n"
-     "       rest; all to ilp where sat does not apply), each while\n"
-     "       the best is not proven (one row each)"},
+     "       rest); for costs other than one integer w_rem, sat first\n"
+     "       (3/4), then ilp; each while the best is not proven"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",
@@ -69,8 +70,10 @@ static const cli_opt options[] = {
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP | M_EXACT, NULL,
      "ilp: GLPK's progress on stderr"},
     {"write-cnf", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, M_SAT | M_EXACT, "FILE",
-     "sat: the CNF (DIMACS) of makespan <= the bound, for another\n"
-     "solver to re-check (unsatisfiable: the bound is not reachable)"},
+     "sat: the CNF (DIMACS) of its first decision (makespan <= the\n"
+     "bound; other costs: its last, makespan < the best, one CNF over\n"
+     "the pieces of the remote count), for another solver to re-check\n"
+     "(unsatisfiable: no such assignment)"},
     {"sat-generic", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_SAT | M_EXACT, NULL,
      "sat: the deficit encoding even on an instance that is a 3SAT\n"
      "reduction (by default sat decides makespan <= 3 there on the\n"

@@ -176,6 +176,29 @@ static void atmost_sequential(enc *e, const int *x, size_t n, size_t K)
     }
 }
 
+/* At most K of x[0..n) true, K < n: units for K = 0, Sinz's counter up
+ * to K = 8 (measured on Zipf s = 1.5, 10^4 tasks, slack 2: 30 s with the
+ * counter, 106 s with the network; either way the time moves a lot with
+ * the order of the variables), above that the top K + 1 outputs of a
+ * cardinality network (one direction). */
+static void atmost(enc *e, const int *x, size_t n, size_t K)
+{
+    if (K == 0) {
+        for (size_t i = 0; i < n; i++)
+            clause1(e, -x[i]);
+    } else if (K <= 8) {
+        atmost_sequential(e, x, n, K);
+    } else {
+        size_t P = pow2_at_least(K + 1);
+        int *out = malloc(P * sizeof *out);
+        if (!out || !sort_top(e, x, n, P, 0, out))
+            e->nomem = 1;
+        else if (out[K])
+            clause1(e, -out[K]);
+        free(out);
+    }
+}
+
 /* Deficit literals, each repeated by its weight. */
 typedef struct defs {
     int *lit;
@@ -195,6 +218,20 @@ static int push_def(enc *e, defs *f, int lit, int64_t weight)
     }
     return 1;
 }
+
+/* What one decision encodes (satdec.h): with B g(v) = A v + Lt - r(v),
+ * r(v) >= 0, for v = 0..U, g(v) the tasks in all that a server running v
+ * local ones has room for (v + room[v]), the criterion sum_s g(k_s) >= m
+ * reads A (M - sum k) + sum_s r(k_s) <= S = A M + n Lt - B m; and at most
+ * dmax of M - sum k (-1: no such limit; the general decision's remote
+ * count).  The constant decision: A = c - w, B = c, Lt = L, room[v] =
+ * floor((L - w v) / c). */
+typedef struct spec {
+    int64_t U, A, B, Lt, dmax;
+    const int64_t *r, *room; /* r[0..U], room[0..U] */
+    int general;             /* decode_remote: no remote task on a server
+                                holding its block */
+} spec;
 
 int hta_satdec_applies(const hta_instance *inst, char *why, size_t size)
 {
@@ -231,13 +268,24 @@ typedef struct sd {
     char *mark_t, *mark_s; /* reached from uncovered tasks: not C_T, C_S */
     int32_t *queue;
     int *edge_var;      /* task-side placement pair -> variable */
+    int *edge_val;      /* a model's pairs, negated: a blocking clause */
     int *srv_in;        /* one server's inputs */
     int *out;           /* one server's outputs */
     int **ge;           /* per server: its outputs (P_s of them) */
     size_t *ge_n;
     int *rem;           /* per task: its "not local" variable, or 0 */
     int32_t *loads;
+    int32_t *local;     /* a model's local tasks (decode_local) */
+    defs dl;            /* the literals of M - sum k, once each */
 } sd;
+
+static int push_d(sd *z, int lit)
+{
+    if (!HTA_RESERVE(z->dl.lit, z->dl.cap, z->dl.n + 1))
+        return 0;
+    z->dl.lit[z->dl.n++] = lit;
+    return 1;
+}
 
 static void sd_free(sd *z, int32_t n)
 {
@@ -248,6 +296,7 @@ static void sd_free(sd *z, int32_t n)
     free(z->mark_s);
     free(z->queue);
     free(z->edge_var);
+    free(z->edge_val);
     free(z->srv_in);
     free(z->out);
     if (z->ge)
@@ -257,6 +306,8 @@ static void sd_free(sd *z, int32_t n)
     free(z->ge_n);
     free(z->rem);
     free(z->loads);
+    free(z->local);
+    free(z->dl.lit);
 }
 
 /* [k_s >= v]: 1 true, -1 false, else 0 and *lit. */
@@ -331,17 +382,24 @@ static hta_status cover_of(const hta_instance *inst, int64_t U, sd *z,
 }
 
 /* The encoding; returns 0 on a constant no (res->why says it). */
-static int encode(const hta_instance *inst, int64_t L, int64_t w, int64_t c,
-                  int64_t U, int64_t S, sd *z, hta_satdec_result *res)
+static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
+                  hta_satdec_result *res)
 {
     int32_t m = inst->m, n = inst->n;
     enc *e = &z->e;
-    int64_t wdef = c - w;
+    int64_t wdef = sp->A, U = sp->U;
     /* placement pairs, and at most one local server per task */
     for (int64_t i = 0; i < inst->edges; i++)
         z->edge_var[i] = newvar(e);
     for (int32_t t = 0; t < m; t++) {
         int64_t a = inst->task_off[t], b = inst->task_off[t + 1];
+        /* the general decision: a task on every server runs local (no
+         * server could run it remote; decode_remote) */
+        if (sp->general && b - a == n) {
+            for (int64_t i = a; i < b; i++)
+                z->srv_in[i - a] = z->edge_var[i];
+            clause(e, z->srv_in, (int)(b - a));
+        }
         if (b - a <= 6) {
             for (int64_t i = a; i < b; i++)
                 for (int64_t j = i + 1; j < b; j++)
@@ -362,14 +420,19 @@ static int encode(const hta_instance *inst, int64_t L, int64_t w, int64_t c,
     /* constant deficits: residues of servers without placement pairs */
     for (int32_t s = 0; s < n; s++)
         if (inst->srv_off[s + 1] == inst->srv_off[s])
-            S -= L % c;
+            S -= sp->r[0];
     if (S < 0) {
         snprintf(res->why, sizeof res->why,
                  "the residues of idle servers exceed the slack");
         return 0;
     }
     res->slack = S;
+    /* the most units of M - sum k: by the slack, by dmax */
     int64_t jmax = wdef > 0 ? S / wdef : U;
+    if (sp->dmax >= 0 && sp->dmax < jmax)
+        jmax = sp->dmax;
+    int64_t dfree = wdef > 0 ? S / wdef : INT64_MAX; /* no counter below */
+    size_t d0 = z->dl.n;
     /* per server: [k_s >= v] for v <= U + 1, the capacity, the residues */
     for (int32_t s = 0; s < n && !e->full && !e->nomem; s++) {
         int64_t a = inst->srv_off[s], deg = inst->srv_off[s + 1] - a;
@@ -394,7 +457,7 @@ static int encode(const hta_instance *inst, int64_t L, int64_t w, int64_t c,
             clause1(e, -lit);
         int64_t top = deg < U ? deg : U;
         for (int64_t v = 0; v <= top; v++) {
-            int64_t r = (L - w * v) % c;
+            int64_t r = sp->r[v];
             if (r == 0)
                 continue;
             int la = 0, lb = 0;
@@ -419,7 +482,7 @@ static int encode(const hta_instance *inst, int64_t L, int64_t w, int64_t c,
             for (int64_t v = U; v >= 1 && v > U - jmax; v--) {
                 if (ge(z, inst, s, v, &lit) != 0)
                     continue; /* deg >= U on C_S: never */
-                if (!push_def(e, &z->f, -lit, wdef))
+                if (!push_def(e, &z->f, -lit, wdef) || !push_d(z, -lit))
                     e->nomem = 1;
             }
             if (U - jmax >= 1 && ge(z, inst, s, U - jmax, &lit) == 0)
@@ -431,7 +494,7 @@ static int encode(const hta_instance *inst, int64_t L, int64_t w, int64_t c,
         if (z->mark_t[t])
             continue;
         int64_t a = inst->task_off[t], b = inst->task_off[t + 1];
-        int r = wdef > S ? 0 : newvar(e);
+        int r = jmax == 0 ? 0 : newvar(e);
         int l[64];
         /* r or some local pair: as one clause */
         size_t k = (size_t)(b - a) + 1;
@@ -448,43 +511,123 @@ static int encode(const hta_instance *inst, int64_t L, int64_t w, int64_t c,
         clause(e, cl, (int)q);
         if (cl != l)
             free(cl);
-        if (r && !push_def(e, &z->f, r, wdef))
+        if (r && (!push_def(e, &z->f, r, wdef) || !push_d(z, r)))
             e->nomem = 1;
         for (int64_t i = a; i < b; i++)
             if (z->mark_s[inst->task_srv[i]]) {
-                if (wdef > S)
+                if (jmax == 0)
                     clause1(e, -z->edge_var[i]);
-                else if (!push_def(e, &z->f, z->edge_var[i], wdef))
+                else if (!push_def(e, &z->f, z->edge_var[i], wdef) ||
+                         !push_d(z, z->edge_var[i]))
                     e->nomem = 1;
             }
     }
     /* the deficits sum to at most S */
-    if (!e->full && !e->nomem && z->f.n > (size_t)S) {
-        if (S == 0) {
-            for (size_t i = 0; i < z->f.n; i++)
-                clause1(e, -z->f.lit[i]);
-        } else if (S <= 8) {
-            /* measured on Zipf s = 1.5, 10^4 tasks, slack 2: 30 s with
-             * this counter, 106 s with the network (either way the time
-             * moves a lot with the order of the variables) */
-            atmost_sequential(e, z->f.lit, z->f.n, (size_t)S);
-        } else {
-            size_t P = pow2_at_least((size_t)S + 1);
-            int *out = malloc(P * sizeof *out);
-            if (!out || !sort_top(e, z->f.lit, z->f.n, P, 0, out))
-                e->nomem = 1;
-            else if (out[S])
-                clause1(e, -out[S]);
-            free(out);
-        }
-    }
+    if (!e->full && !e->nomem && z->f.n > (size_t)S)
+        atmost(e, z->f.lit, z->f.n, (size_t)S);
+    /* M - sum k <= dmax, where the slack does not imply it */
+    if (!e->full && !e->nomem && jmax < dfree && z->dl.n - d0 > (size_t)jmax)
+        atmost(e, z->dl.lit + d0, z->dl.n - d0, (size_t)jmax);
     return 1;
 }
 
-/* A model into an assignment: local tasks from the pairs, the others on
- * the remote slots.  0 when they do not fit (an encoding error). */
-static int decode(const hta_instance *inst, CCaDiCaL *sat, int64_t L,
-                  double c, const sd *z, int32_t *assign)
+/* The general decision's remote tasks (assign -1) onto the slots,
+ * room[loads[s]] on server s, never on a server holding the task's block:
+ * a remote task there would run local, and with costs as doubles the
+ * load of (k + 1, y - 1) can round above that of (k, y) even when w_rem
+ * >= w_loc (0.7 * 10 > 0.7 * 9 + 0.7).  A bipartite matching: each task
+ * to an open server outside its replicas if one is left, else along an
+ * augmenting path found breadth-first over the tasks placed so far.  0
+ * when none exists (the caller blocks the model and asks again: a model
+ * read off a real assignment always decodes, its own remote placement
+ * being a matching), -1 out of memory. */
+static int decode_remote(const hta_instance *inst, const spec *sp,
+                         const sd *z, int32_t *assign)
+{
+    int32_t m = inst->m, n = inst->n;
+    int64_t *cap = malloc((size_t)n * sizeof *cap + 1);
+    int32_t *open = malloc((size_t)n * sizeof *open + 1);
+    int32_t *rem = malloc((size_t)m * sizeof *rem + 1);
+    int32_t *parent = malloc((size_t)m * sizeof *parent + 1);
+    int32_t *queue = malloc((size_t)m * sizeof *queue + 1);
+    int ok = cap && open && rem && parent && queue ? 1 : -1;
+    int32_t nopen = 0, nrem = 0;
+    for (int32_t s = 0; ok == 1 && s < n; s++)
+        if ((cap[s] = sp->room[z->loads[s]]) > 0)
+            open[nopen++] = s;
+    for (int32_t t = 0; ok == 1 && t < m; t++) {
+        if (assign[t] >= 0)
+            continue;
+        int32_t k = 0;
+        for (; k < nopen; k++) {
+            if (cap[open[k]] == 0) { /* full: out of the list */
+                open[k--] = open[--nopen];
+                continue;
+            }
+            if (!hta_instance_is_local(inst, t, open[k]))
+                break;
+        }
+        if (k < nopen) {
+            assign[t] = open[k];
+            cap[open[k]]--;
+            rem[nrem++] = t;
+            continue;
+        }
+        /* breadth-first from t: a task u may take the server of a placed
+         * remote task v (not holding u's block), v moving on */
+        for (int32_t i = 0; i < nrem; i++)
+            parent[rem[i]] = -2; /* unseen */
+        int64_t head = 0, tail = 0;
+        queue[tail++] = t;
+        int32_t last = -1, to = -1;
+        while (head < tail && last < 0) {
+            int32_t u = queue[head++];
+            for (int32_t s = 0; s < n && last < 0; s++) {
+                if (hta_instance_is_local(inst, u, s))
+                    continue;
+                if (cap[s] > 0) {
+                    last = u;
+                    to = s;
+                    break;
+                }
+                for (int32_t i = 0; i < nrem; i++) {
+                    int32_t v = rem[i];
+                    if (assign[v] == s && parent[v] == -2) {
+                        parent[v] = u;
+                        queue[tail++] = v;
+                    }
+                }
+            }
+        }
+        if (last < 0) {
+            ok = 0;
+            break;
+        }
+        /* last to the open server, each task on the path to the server
+         * of the one after it */
+        cap[to]--;
+        while (last != t) {
+            int32_t from = assign[last];
+            assign[last] = to;
+            to = from;
+            last = parent[last];
+        }
+        assign[t] = to;
+        rem[nrem++] = t;
+        /* the open list may miss a server only if it filled up: intact */
+    }
+    free(cap);
+    free(open);
+    free(rem);
+    free(parent);
+    free(queue);
+    return ok;
+}
+
+/* A model's local tasks into assign (-1 for the others) and z->loads;
+ * 0 when a load exceeds U (an encoding error). */
+static int decode_local(const hta_instance *inst, CCaDiCaL *sat,
+                        const spec *sp, const sd *z, int32_t *assign)
 {
     int32_t m = inst->m, n = inst->n;
     for (int32_t s = 0; s < n; s++)
@@ -498,12 +641,26 @@ static int decode(const hta_instance *inst, CCaDiCaL *sat, int64_t L,
                 break;
             }
     }
+    for (int32_t s = 0; s < n; s++)
+        if (z->loads[s] > sp->U)
+            return 0;
+    return 1;
+}
+
+/* The other tasks onto the remote slots in server order, a task landing
+ * on a server that holds its block running local there (never a larger
+ * load in exact arithmetic: w_rem >= w_loc, and fewer remote tasks);
+ * 0 when they do not fit (an encoding error). */
+static int decode_greedy(const hta_instance *inst, const spec *sp,
+                         const sd *z, int32_t *assign)
+{
+    int32_t m = inst->m, n = inst->n;
     int32_t s = 0;
     int64_t used = 0;
     for (int32_t t = 0; t < m; t++) {
         if (assign[t] >= 0)
             continue;
-        while (s < n && hta_load(inst, z->loads[s], used + 1, c) > (double)L) {
+        while (s < n && used >= sp->room[z->loads[s]]) {
             s++;
             used = 0;
         }
@@ -515,11 +672,11 @@ static int decode(const hta_instance *inst, CCaDiCaL *sat, int64_t L,
     return 1;
 }
 
-static hta_status write_cnf(FILE *f, const enc *e, hta_diag *d)
+static hta_status write_cnf(FILE *f, const char *what, const enc *e,
+                           hta_diag *d)
 {
-    if (fprintf(f, "c hta: makespan <= L, deficit encoding (satdec.h)\n"
-                   "p cnf %d %lld\n",
-                e->nvars, (long long)e->nclauses) < 0)
+    if (fprintf(f, "c hta: %s (satdec.h)\np cnf %d %lld\n", what, e->nvars,
+                (long long)e->nclauses) < 0)
         goto fail;
     for (size_t i = 0; i < e->nlit; i++) {
         int x = e->lit[i];
@@ -589,6 +746,261 @@ static hta_status decide_formula(const hta_reduction *r,
     return st;
 }
 
+/* The arrays of a decision and the maximum b-matching at U with its
+ * vertex cover (cover_of), shared by every spec of one decision. */
+static hta_status prepare(const hta_instance *inst, int64_t U,
+                          const hta_satdec_opts *opts, sd *z, int64_t *M,
+                          hta_satdec_result *res, hta_diag *d)
+{
+    int32_t m = inst->m, n = inst->n;
+    memset(z, 0, sizeof *z);
+    z->e.max_lits = (size_t)(opts->max_lits > 0 ? opts->max_lits :
+                                                  HTA_SATDEC_MAX_LITS);
+    z->cover = malloc((size_t)m * sizeof *z->cover);
+    z->mark_t = calloc((size_t)m + 1, 1);
+    z->mark_s = calloc((size_t)n + 1, 1);
+    z->queue = malloc((size_t)m * sizeof *z->queue + 1);
+    z->edge_var = malloc((size_t)inst->edges * sizeof *z->edge_var + 1);
+    z->edge_val = malloc((size_t)inst->edges * sizeof *z->edge_val + 1);
+    z->loads = malloc((size_t)n * sizeof *z->loads + 1);
+    z->local = malloc((size_t)m * sizeof *z->local + 1);
+    int64_t maxdeg = 1;
+    for (int32_t s = 0; s < n; s++)
+        if (inst->srv_off[s + 1] - inst->srv_off[s] > maxdeg)
+            maxdeg = inst->srv_off[s + 1] - inst->srv_off[s];
+    for (int32_t t = 0; t < m; t++) /* srv_in also holds a task's pairs */
+        if (inst->task_off[t + 1] - inst->task_off[t] > maxdeg)
+            maxdeg = inst->task_off[t + 1] - inst->task_off[t];
+    z->srv_in = malloc((size_t)maxdeg * sizeof *z->srv_in);
+    z->ge = calloc((size_t)n + 1, sizeof *z->ge);
+    z->ge_n = calloc((size_t)n + 1, sizeof *z->ge_n);
+    if (!z->cover || !z->mark_t || !z->mark_s || !z->queue ||
+        !z->edge_var || !z->edge_val || !z->loads || !z->local || !z->srv_in || !z->ge || !z->ge_n)
+        return OOM(d);
+    int64_t ct = 0, cs = 0;
+    *M = 0;
+    if (U == 0) { /* no local task fits: M = 0, the empty cover */
+        for (int32_t t = 0; t < m; t++)
+            z->mark_t[t] = 1;
+    } else {
+        hta_status st = cover_of(inst, U, z, M, &ct, &cs, d);
+        if (st != HTA_OK)
+            return st;
+    }
+    res->cover_tasks = ct;
+    res->cover_servers = cs;
+    return HTA_OK;
+}
+
+/* A fresh CNF for the next spec (the arrays stay). */
+static void reset_cnf(sd *z, int32_t n)
+{
+    z->e.nlit = 0;
+    z->e.nclauses = 0;
+    z->e.nvars = 0;
+    z->e.full = z->e.nomem = 0;
+    z->f.n = 0;
+    z->dl.n = 0;
+    for (int32_t s = 0; s < n; s++) {
+        free(z->ge[s]);
+        z->ge[s] = NULL;
+        z->ge_n[s] = 0;
+    }
+}
+
+/* Appends the CNF of e to the certificate c, every clause guarded by a
+ * new selector (false: the clause holds); the selectors are tied by one
+ * clause at the end (finish_cert), so that the certificate is
+ * unsatisfiable iff every spec's CNF is. */
+static int add_cert(enc *c, const enc *e, int **sel, size_t *nsel,
+                    size_t *capsel)
+{
+    if (c->full || c->nomem)
+        return 1;
+    if (!HTA_RESERVE(*sel, *capsel, *nsel + 1))
+        return 0;
+    int g = newvar(c), base = c->nvars;
+    if ((int64_t)base + e->nvars >= INT_MAX - 1) {
+        c->full = 1;
+        return 1;
+    }
+    c->nvars += e->nvars;
+    (*sel)[(*nsel)++] = g;
+    int *l = NULL;
+    size_t capl = 0, k = 0;
+    int ok = 1;
+    for (size_t i = 0; ok && i < e->nlit; i++) {
+        int x = e->lit[i];
+        if (!(ok = HTA_RESERVE(l, capl, k + 1)))
+            break;
+        if (x == 0) {
+            l[k++] = -g;
+            clause(c, l, (int)k);
+            k = 0;
+        } else {
+            l[k++] = x > 0 ? x + base : x - base;
+        }
+    }
+    free(l);
+    return ok && !c->nomem;
+}
+
+/* *ok: assign's makespan (evaluated into res->makespan) is <= L (strict:
+ * < L). */
+static hta_status fits(const hta_instance *inst, const int32_t *assign,
+                       double L, int strict, int *ok, hta_satdec_result *res,
+                       hta_diag *d)
+{
+    hta_eval ev;
+    hta_status st = hta_eval_run(inst, assign, &ev, d);
+    if (st != HTA_OK)
+        return st;
+    res->makespan = ev.makespan;
+    hta_eval_free(&ev);
+    *ok = strict ? res->makespan < L : res->makespan <= L;
+    return HTA_OK;
+}
+
+/* One spec: its CNF (copied into cert when one is kept), then CaDiCaL;
+ * a model is decoded and evaluated against L (strict: below L). */
+static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
+                           int64_t M, double L, int strict,
+                           const hta_satdec_opts *opts, double t0,
+                           FILE *cnf, enc *cert, int **sel, size_t *nsel,
+                           size_t *capsel, int32_t *assign,
+                           hta_satdec_result *res, hta_diag *d)
+{
+    int32_t m = inst->m, n = inst->n;
+    reset_cnf(z, n);
+    res->answer = HTA_SATDEC_UNKNOWN;
+    /* S = A M + n Lt - B m must not overflow: below 2^62 */
+    if ((double)sp->A * (double)M + (double)n * (double)sp->Lt +
+            (double)sp->B * (double)m > 4e18) {
+        res->answer = HTA_SATDEC_NA;
+        snprintf(res->why, sizeof res->why, "n L exceeds 2^62");
+        return HTA_OK;
+    }
+    int64_t S = sp->A * M + (int64_t)n * sp->Lt - sp->B * (int64_t)m;
+    res->slack = S;
+    int constant_no = S < 0;
+    if (constant_no)
+        snprintf(res->why, sizeof res->why,
+                 "the flow relaxation: slack %lld < 0", (long long)S);
+    else
+        constant_no = !encode(inst, sp, S, z, res);
+    if (z->e.nomem)
+        return OOM(d);
+    if (z->e.full) {
+        res->answer = HTA_SATDEC_NA;
+        snprintf(res->why, sizeof res->why,
+                 "the CNF exceeds %lld literals (slack %lld, cover %lld "
+                 "tasks and %lld servers)",
+                 (long long)z->e.max_lits, (long long)res->slack,
+                 (long long)res->cover_tasks, (long long)res->cover_servers);
+        return HTA_OK;
+    }
+    if (constant_no) {
+        /* a no without search: the CNF is the empty clause */
+        z->e.nlit = 0;
+        z->e.nclauses = 0;
+        z->e.nvars = 0;
+        clause(&z->e, NULL, 0);
+    }
+    res->vars += z->e.nvars;
+    res->clauses += z->e.nclauses;
+    hta_status st;
+    if (constant_no) {
+        res->answer = HTA_SATDEC_NO;
+        if (cnf && (st = write_cnf(cnf, "makespan <= L, deficit encoding",
+                                   &z->e, d)) != HTA_OK)
+            return st;
+        if (cert && !add_cert(cert, &z->e, sel, nsel, capsel))
+            return OOM(d);
+        return HTA_OK;
+    }
+    double t1 = hta_clock_now();
+    CCaDiCaL *sat = ccadical_init();
+    if (!sat)
+        return OOM(d);
+    ccadical_set_option(sat, "quiet", 1); /* nothing on stdout */
+    for (size_t i = 0; i < z->e.nlit; i++)
+        ccadical_add(sat, z->e.lit[i]);
+    term_ctx tc = {t0 + opts->time_limit, opts->stop};
+    ccadical_set_terminate(sat, &tc, terminate_cb);
+    int r = ccadical_solve(sat);
+    st = HTA_OK;
+    /* A model: the remote tasks in server order (a task on a server
+     * holding its block runs local), evaluated.  The general decision,
+     * where costs are doubles and such a task can round the load up
+     * (decode_remote), then tries the placement that keeps them remote,
+     * and blocks a model neither realises. */
+    while (r == 10 && st == HTA_OK) {
+        if (!decode_local(inst, sat, sp, z, assign))
+            break; /* an encoding error */
+        memcpy(z->local, assign, (size_t)inst->m * sizeof *assign);
+        int dec = decode_greedy(inst, sp, z, assign);
+        if (!dec && !sp->general)
+            break;
+        if (dec && (st = fits(inst, assign, L, strict, &dec, res, d)) !=
+                       HTA_OK)
+            break;
+        if (dec) {
+            res->answer = HTA_SATDEC_YES;
+            break;
+        }
+        if (!sp->general)
+            break; /* the deficit encoding's model, over its limit */
+        memcpy(assign, z->local, (size_t)inst->m * sizeof *assign);
+        if ((dec = decode_remote(inst, sp, z, assign)) < 0) {
+            st = OOM(d);
+            break;
+        }
+        if (dec && (st = fits(inst, assign, L, strict, &dec, res, d)) !=
+                       HTA_OK)
+            break;
+        if (dec) {
+            res->answer = HTA_SATDEC_YES;
+            res->matched = 1;
+            break;
+        }
+        /* blocked: the model's values first, adding a clause ends it;
+         * the clause goes into the CNF written too */
+        for (int64_t i = 0; i < inst->edges; i++)
+            z->edge_val[i] = ccadical_val(sat, z->edge_var[i]) > 0 ?
+                                 -z->edge_var[i] : z->edge_var[i];
+        for (int64_t i = 0; i < inst->edges; i++)
+            ccadical_add(sat, z->edge_val[i]);
+        ccadical_add(sat, 0);
+        if (inst->edges <= INT_MAX)
+            clause(&z->e, z->edge_val, (int)inst->edges);
+        else
+            z->e.full = 1;
+        res->blocked++;
+        r = ccadical_solve(sat);
+    }
+    res->seconds_solve += hta_clock_now() - t1;
+    /* the CNF as solved (blocking clauses included) */
+    if (st == HTA_OK && (cnf || cert) && (z->e.full || z->e.nomem))
+        st = z->e.nomem ? OOM(d) :
+                          hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                       "the CNF with its blocking clauses "
+                                       "exceeds %lld literals",
+                                       (long long)z->e.max_lits);
+    if (st == HTA_OK && cnf)
+        st = write_cnf(cnf, "makespan <= L, deficit encoding", &z->e, d);
+    if (st == HTA_OK && cert && !add_cert(cert, &z->e, sel, nsel, capsel))
+        st = OOM(d);
+    if (st == HTA_OK && r == 10 && res->answer != HTA_SATDEC_YES)
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "the SAT model does not decode into an "
+                          "assignment of makespan %s %.17g",
+                          strict ? "<" : "<=", L);
+    else if (st == HTA_OK && r == 20)
+        res->answer = HTA_SATDEC_NO;
+    ccadical_release(sat);
+    return st;
+}
+
 hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
                              const hta_satdec_opts *opts, int32_t *assign,
                              hta_satdec_result *res, hta_diag *d)
@@ -621,123 +1033,191 @@ hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
     int64_t U = L / w;
     if (U > m)
         U = m;
-    /* S = (c - w) M + n L - c m must not overflow: below 2^62 */
     if ((double)n * (double)L + (double)c * (double)m > 4e18) {
         snprintf(res->why, sizeof res->why, "n L exceeds 2^62");
         return HTA_OK;
     }
+    int64_t *tab = malloc(2 * ((size_t)U + 1) * sizeof *tab);
+    if (!tab)
+        return OOM(d);
+    spec sp = {U, c - w, c, L, -1, tab, tab + U + 1, 0};
+    for (int64_t v = 0; v <= U; v++) {
+        tab[v] = (L - w * v) % c;
+        tab[U + 1 + v] = (L - w * v) / c;
+    }
     sd z;
-    memset(&z, 0, sizeof z);
-    z.e.max_lits = (size_t)(opts->max_lits > 0 ? opts->max_lits :
-                                                 HTA_SATDEC_MAX_LITS);
-    hta_status st = HTA_OK;
-    z.cover = malloc((size_t)m * sizeof *z.cover);
-    z.mark_t = calloc((size_t)m + 1, 1);
-    z.mark_s = calloc((size_t)n + 1, 1);
-    z.queue = malloc((size_t)m * sizeof *z.queue + 1);
-    z.edge_var = malloc((size_t)inst->edges * sizeof *z.edge_var + 1);
-    z.loads = malloc((size_t)n * sizeof *z.loads + 1);
-    int64_t maxdeg = 1;
-    for (int32_t s = 0; s < n; s++)
-        if (inst->srv_off[s + 1] - inst->srv_off[s] > maxdeg)
-            maxdeg = inst->srv_off[s + 1] - inst->srv_off[s];
-    z.srv_in = malloc((size_t)maxdeg * sizeof *z.srv_in);
-    z.ge = calloc((size_t)n + 1, sizeof *z.ge);
-    z.ge_n = calloc((size_t)n + 1, sizeof *z.ge_n);
-    if (!z.cover || !z.mark_t || !z.mark_s || !z.queue || !z.edge_var ||
-        !z.loads || !z.srv_in || !z.ge || !z.ge_n) {
-        sd_free(&z, n);
-        return OOM(d);
+    int64_t M = 0;
+    hta_status st = prepare(inst, U, opts, &z, &M, res, d);
+    if (st == HTA_OK) {
+        res->answer = HTA_SATDEC_UNKNOWN;
+        res->pieces = 1;
+        st = run_spec(inst, &sp, &z, M, Ld, 0, opts, t0, opts->cnf, NULL,
+                      NULL, NULL, NULL, assign, res, d);
+        res->seconds_encode = hta_clock_now() - t0 - res->seconds_solve;
     }
-    int64_t M = 0, ct = 0, cs = 0;
-    if (U == 0) { /* no local task fits: M = 0, the empty cover */
-        for (int32_t t = 0; t < m; t++)
-            z.mark_t[t] = 1;
-    } else if ((st = cover_of(inst, U, &z, &M, &ct, &cs, d)) != HTA_OK) {
-        sd_free(&z, n);
-        return st;
+    sd_free(&z, n);
+    free(tab);
+    return st;
+}
+
+int hta_satdec_applies_general(const hta_instance *inst, char *why,
+                               size_t size)
+{
+    const char *r = NULL;
+    if (hta_wrem_at(&inst->wrem, 0) < inst->w_loc)
+        r = "w_rem is below w_loc";
+    else if (!(inst->w_loc > 0))
+        r = "w_loc is 0";
+    if (r && why)
+        snprintf(why, size, "%s", r);
+    return r == NULL;
+}
+
+/* The remote slots room[v] of v local tasks at remote count R (strict:
+ * below L), v = 0..U; the same arithmetic as the evaluator. */
+static void rooms(const hta_instance *inst, int64_t U, int64_t R, double L,
+                  int strict, int64_t *room)
+{
+    double c = hta_wrem_at(&inst->wrem, R);
+    for (int64_t v = 0; v <= U; v++) {
+        int64_t j = hta_room_remote(inst, v, c, L, strict);
+        room[v] = j < 0 ? 0 : j;
     }
-    res->cover_tasks = ct;
-    res->cover_servers = cs;
-    int64_t S = (c - w) * M + (int64_t)n * L - c * (int64_t)m;
-    res->slack = S;
-    int constant_no = S < 0;
-    if (constant_no)
-        snprintf(res->why, sizeof res->why,
-                 "the flow relaxation: slack %lld < 0", (long long)S);
-    else
-        constant_no = !encode(inst, L, w, c, U, S, &z, res);
-    res->seconds_encode = hta_clock_now() - t0;
-    if (z.e.nomem) {
-        sd_free(&z, n);
-        return OOM(d);
+}
+
+/* The last R in [R0, m] whose rooms equal those at R0 (ref): each room
+ * only falls as R grows (w_rem non-decreasing), so "equal" holds on an
+ * interval. */
+static int64_t piece_end(const hta_instance *inst, int64_t U, int64_t R0,
+                         double L, int strict, const int64_t *ref,
+                         int64_t *tmp)
+{
+    int64_t lo = R0, hi = inst->m;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        rooms(inst, U, mid, L, strict, tmp);
+        if (memcmp(tmp, ref, ((size_t)U + 1) * sizeof *tmp) == 0)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    if (z.e.full) {
-        snprintf(res->why, sizeof res->why,
-                 "the CNF exceeds %lld literals (slack %lld, cover %lld "
-                 "tasks and %lld servers)",
-                 (long long)z.e.max_lits, (long long)res->slack,
-                 (long long)ct, (long long)cs);
-        sd_free(&z, n);
+    return lo;
+}
+
+hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
+                                     int strict, const hta_satdec_opts *opts,
+                                     int32_t *assign, hta_satdec_result *res,
+                                     hta_diag *d)
+{
+    memset(res, 0, sizeof *res);
+    res->answer = HTA_SATDEC_NA;
+    res->makespan = NAN;
+    double t0 = hta_clock_now();
+    if (!hta_satdec_applies_general(inst, res->why, sizeof res->why))
+        return HTA_OK;
+    if (!isfinite(L) || L < 0) {
+        snprintf(res->why, sizeof res->why, "L is not a finite value >= 0");
         return HTA_OK;
     }
-    if (constant_no) {
-        /* a no without search: the CNF is the empty clause */
-        z.e.nlit = 0;
-        z.e.nclauses = 0;
-        clause(&z.e, NULL, 0);
-    }
-    res->vars = z.e.nvars;
-    res->clauses = z.e.nclauses;
-    if (opts->cnf && (st = write_cnf(opts->cnf, &z.e, d)) != HTA_OK) {
-        sd_free(&z, n);
-        return st;
-    }
-    if (constant_no) {
-        res->answer = HTA_SATDEC_NO;
-        sd_free(&z, n);
-        return HTA_OK;
-    }
-    double t1 = hta_clock_now();
-    CCaDiCaL *sat = ccadical_init();
-    if (!sat) {
-        sd_free(&z, n);
+    int32_t m = inst->m, n = inst->n;
+    int64_t U = hta_room_local(inst, L, strict);
+    int64_t *tab = malloc(4 * ((size_t)U + 1) * sizeof *tab);
+    if (!tab)
         return OOM(d);
+    int64_t *room = tab, *r = tab + U + 1, *tmp = tab + 2 * (U + 1);
+    sd z;
+    int64_t M = 0;
+    enc cert;
+    memset(&cert, 0, sizeof cert);
+    cert.max_lits = opts->cnf ? (size_t)(opts->max_lits > 0 ?
+                                             opts->max_lits :
+                                             HTA_SATDEC_MAX_LITS) : 0;
+    int *sel = NULL;
+    size_t nsel = 0, capsel = 0;
+    hta_status st = prepare(inst, U, opts, &z, &M, res, d);
+    /* the remote count R = m - sum k runs from m - M up; the rooms are
+     * constant on pieces of it, each decided with at most its last R */
+    int64_t R = m - M;
+    res->answer = HTA_SATDEC_NO;
+    hta_satdec_result one = *res;
+    while (st == HTA_OK && R <= m) {
+        if ((opts->stop && *opts->stop) ||
+            hta_clock_now() - t0 > opts->time_limit) {
+            res->answer = HTA_SATDEC_UNKNOWN;
+            break;
+        }
+        rooms(inst, U, R, L, strict, room);
+        int any = R == 0;
+        for (int64_t v = 0; v <= U && !any; v++)
+            any = room[v] > 0;
+        if (!any) /* no remote slot anywhere, and R >= 1 */
+            break;
+        int64_t end = piece_end(inst, U, R, L, strict, room, tmp);
+        /* B g(v) = (B - 1) v + Lt - r(v), B the integer part of the
+         * piece's remote cost over w_loc (at least 1), Lt the least
+         * value with every r(v) >= 0 */
+        double cr = hta_wrem_at(&inst->wrem, end) / inst->w_loc;
+        int64_t B = cr >= 1 && cr < 0x1p40 ? (int64_t)cr : 1, Lt = 0;
+        for (int64_t v = 0; v <= U; v++)
+            if (v + B * room[v] > Lt)
+                Lt = v + B * room[v];
+        for (int64_t v = 0; v <= U; v++)
+            r[v] = Lt - v - B * room[v];
+        spec sp = {U, B - 1, B, Lt, end - (m - M), r, room, 1};
+        one.vars = one.clauses = 0;
+        one.why[0] = 0;
+        st = run_spec(inst, &sp, &z, M, L, strict, opts, t0, NULL,
+                      opts->cnf ? &cert : NULL, &sel, &nsel, &capsel, assign,
+                      &one, d);
+        res->pieces++;
+        res->vars += one.vars;
+        res->blocked = one.blocked;
+        res->matched = one.matched;
+        res->clauses += one.clauses;
+        res->seconds_solve = one.seconds_solve;
+        if (one.slack > res->slack || res->pieces == 1)
+            res->slack = one.slack;
+        if (st != HTA_OK)
+            break;
+        if (one.answer == HTA_SATDEC_YES) {
+            res->answer = HTA_SATDEC_YES;
+            res->makespan = one.makespan;
+            break;
+        }
+        if (one.answer != HTA_SATDEC_NO) {
+            res->answer = one.answer;
+            snprintf(res->why, sizeof res->why, "%s", one.why);
+            break;
+        }
+        R = end + 1;
     }
-    ccadical_set_option(sat, "quiet", 1); /* nothing on stdout */
-    for (size_t i = 0; i < z.e.nlit; i++)
-        ccadical_add(sat, z.e.lit[i]);
-    free(z.e.lit); /* CaDiCaL holds its own copy */
-    z.e.lit = NULL;
-    term_ctx tc = {t0 + opts->time_limit, opts->stop};
-    ccadical_set_terminate(sat, &tc, terminate_cb);
-    int r = ccadical_solve(sat);
-    res->seconds_solve = hta_clock_now() - t1;
-    if (r == 10) {
-        if (!decode(inst, sat, L, (double)c, &z, assign)) {
+    if (st == HTA_OK && opts->cnf && (res->answer == HTA_SATDEC_NO ||
+                                      res->answer == HTA_SATDEC_YES)) {
+        if (cert.nomem) {
+            st = OOM(d);
+        } else if (cert.full) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                              "the SAT model does not decode into an "
-                              "assignment of makespan <= %lld",
-                              (long long)L);
+                              "the CNF of the pieces exceeds %lld literals",
+                              (long long)cert.max_lits);
         } else {
-            hta_eval ev;
-            if ((st = hta_eval_run(inst, assign, &ev, d)) == HTA_OK) {
-                res->makespan = ev.makespan;
-                hta_eval_free(&ev);
-                if (res->makespan > (double)L)
-                    st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                      "the SAT model evaluates to %g > %lld",
-                                      res->makespan, (long long)L);
-                else
-                    res->answer = HTA_SATDEC_YES;
+            /* some piece holds (none at all: the empty clause) */
+            if (!HTA_RESERVE(sel, capsel, nsel + 1)) {
+                st = OOM(d);
+            } else {
+                clause(&cert, sel, (int)nsel);
+                char what[96];
+                snprintf(what, sizeof what,
+                         "makespan %s %.17g, %lld pieces of the remote count",
+                         strict ? "<" : "<=", L, (long long)res->pieces);
+                st = cert.nomem ? OOM(d) :
+                                  write_cnf(opts->cnf, what, &cert, d);
             }
         }
-    } else if (r == 20) {
-        res->answer = HTA_SATDEC_NO;
-    } else {
-        res->answer = HTA_SATDEC_UNKNOWN;
     }
-    ccadical_release(sat);
+    res->seconds_encode = hta_clock_now() - t0 - res->seconds_solve;
     sd_free(&z, n);
+    free(cert.lit);
+    free(sel);
+    free(tab);
     return st;
 }

@@ -105,6 +105,209 @@ static void test_against_brute(void **state)
     assert_true(nos >= 1400 && searched >= 100 && rechecked >= 140);
 }
 
+static hta_satdec_result decide_general(const hta_instance *inst, double L,
+                                        int strict, int32_t *a, FILE *cnf)
+{
+    hta_satdec_opts o = {60, NULL, 0, cnf, 0};
+    hta_satdec_result res;
+    hta_diag d;
+    if (hta_satdec_decide_general(inst, L, strict, &o, a, &res, &d) !=
+        HTA_OK)
+        fail_msg("satdec general: %s", d.msg);
+    return res;
+}
+
+/* The general decision on tiny instances of every cost model (fractional
+ * constant, tables, affine, integer): yes at "<= the optimum" (brute
+ * force) with an assignment within it, no at "< the optimum"; every 8th
+ * certificate (one CNF for all pieces) re-checked by picosat both ways;
+ * and on the integer ones the constant decision agrees at and below the
+ * optimum. */
+static void test_general_against_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 777);
+    int32_t a[10], opt[10];
+    int searched = 0, rechecked = 0, multi = 0, agreed = 0;
+    int64_t blocked = 0;
+    char path[] = "/tmp/hta-satdec-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (int i = 0; i < 1200; i++) {
+        int model = i % 4 == 3 ? COST_INTEGER : i % 3;
+        hta_instance *inst = i % 2 ? random_instance(&r, 10, 3, 2, model) :
+                                     random_instance(&r, 8, 4, 3, model);
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        int check = i % 8 == 0;
+        FILE *f = check ? fopen(path, "w") : NULL;
+        hta_satdec_result yes = decide_general(inst, lo, 0, a, f);
+        if (f)
+            assert_int_equal(fclose(f), 0);
+        if (yes.answer != HTA_SATDEC_YES)
+            fail_msg("instance %d: no at the optimum %.17g (%s)", i, lo,
+                     yes.why);
+        assert_true(evaluate(inst, a, NULL) <= lo);
+        assert_true(yes.makespan == evaluate(inst, a, NULL));
+        if (check)
+            assert_int_equal(picosat(path), 10);
+        f = check ? fopen(path, "w") : NULL;
+        hta_satdec_result no = decide_general(inst, lo, 1, a, f);
+        if (f)
+            assert_int_equal(fclose(f), 0);
+        if (no.answer != HTA_SATDEC_NO)
+            fail_msg("instance %d: not no below the optimum %.17g", i, lo);
+        if (check) {
+            assert_int_equal(picosat(path), 20);
+            rechecked++;
+        }
+        searched += no.vars > 0;
+        multi += no.pieces > 1;
+        blocked += yes.blocked + no.blocked;
+        if (model == COST_INTEGER) {
+            assert_int_equal(decide(inst, lo, a, NULL).answer,
+                             HTA_SATDEC_YES);
+            if (lo >= 1)
+                assert_int_equal(decide(inst, lo - 1, a, NULL).answer,
+                                 HTA_SATDEC_NO);
+            agreed++;
+        }
+        hta_instance_free(inst);
+    }
+    /* HDFS-like affine instances of 150-200 tasks (GLPK does not prove
+     * them in 20 s): sat after fsy proves each; where close proves too,
+     * the same optimum; the no below it re-checked by picosat, the yes at
+     * it evaluated */
+    int mid = 0, mid_searched = 0, both = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        hta_wrem w;
+        memset(&w, 0, sizeof w);
+        w.kind = HTA_WREM_AFFINE;
+        w.a = seed % 2 ? 3.0 : 2.5;
+        w.b = seed % 2 ? 0.005 : 0.002;
+        hta_instance *inst = seed % 2 ?
+                                 hdfs_instance_wrem(150, 15, 3, 2.0, &w, seed) :
+                                 hdfs_instance_wrem(200, 20, 3, 1.5, &w, seed);
+        hta_solve_result sr, cr;
+        solve_fsy_then(inst, HTA_ALGO_SAT, &sr);
+        solve_fsy_then(inst, HTA_ALGO_CLOSE, &cr);
+        if (!hta_solve_proven(&sr))
+            fail_msg("seed %d: sat does not prove (%s)", (int)seed,
+                     sr.rows[1].note);
+        double gopt = sr.best_span;
+        if (hta_solve_proven(&cr)) {
+            assert_true(cr.best_span == gopt);
+            both++;
+        }
+        int32_t *b = malloc((size_t)inst->m * sizeof *b);
+        assert_non_null(b);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        hta_satdec_result no = decide_general(inst, gopt, 1, b, f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(no.answer, HTA_SATDEC_NO);
+        assert_int_equal(picosat(path), 20);
+        rechecked++;
+        mid_searched += no.vars > 0;
+        hta_satdec_result yes = decide_general(inst, gopt, 0, b, NULL);
+        assert_int_equal(yes.answer, HTA_SATDEC_YES);
+        assert_true(evaluate(inst, b, NULL) <= gopt);
+        free(b);
+        mid++;
+        hta_solve_result_free(&sr);
+        hta_solve_result_free(&cr);
+        hta_instance_free(inst);
+    }
+    unlink(path);
+    print_message("general: 1200 tiny optima decided both ways (%d nos "
+                  "with a CNF, %d over several pieces of the remote "
+                  "count; %lld models blocked, no assignment realising "
+                  "them), %d integer ones as the constant decision; %d "
+                  "HDFS affine optima proven (%d nos with a CNF, %d "
+                  "proven by close too); %d re-checked by picosat\n",
+                  searched, multi, (long long)blocked, agreed, mid,
+                  mid_searched, both, rechecked);
+    assert_true(searched >= 5 && multi >= 100 && agreed == 300 &&
+                mid == 8 && mid_searched >= 3 && both >= 4 &&
+                rechecked >= 158);
+}
+
+/* Models that no assignment realises: tasks 0 .. 9 of which five are on
+ * both servers (they run local), one only on server 1 and four only on
+ * server 0, w_loc = w_rem = 0.7, optimum 3.5 (brute force).  "< 3.5": the
+ * SAT solver offers models with a task of server 0 "remote" on server 0
+ * itself, (4, 1) there: 0.7 * 4 + 0.7 = 3.4999999999999996 < 3.5, while
+ * running it there makes (5, 0), 3.5; and no other server can take it.
+ * Each is blocked (70 here, found among 20000 random tiny instances by
+ * test_general_against_brute's generator), then the answer is no, and
+ * picosat agrees on the certificate; "<= 3.5" is yes. */
+static void test_general_blocked(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text(
+        "hta-instance 1\ntasks 10\nservers 2\nw_loc 0.7\nw_rem 0.7\n"
+        "task 0 1\ntask 1 0 1\ntask 2 0\ntask 3 1 0\ntask 4 0\n"
+        "task 5 0 1\ntask 6 1 0\ntask 7 0\ntask 8 0 1\ntask 9 0\n");
+    int32_t a[10], opt[10];
+    hta_diag d;
+    assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+    assert_true(evaluate(inst, opt, NULL) == 3.5);
+    char path[] = "/tmp/hta-satdec-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    hta_satdec_result no = decide_general(inst, 3.5, 1, a, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(no.answer, HTA_SATDEC_NO);
+    assert_true(no.blocked >= 10);
+    assert_int_equal(picosat(path), 20);
+    unlink(path);
+    hta_satdec_result yes = decide_general(inst, 3.5, 0, a, NULL);
+    assert_int_equal(yes.answer, HTA_SATDEC_YES);
+    assert_true(evaluate(inst, a, NULL) <= 3.5);
+    print_message("%lld models blocked, then no\n", (long long)no.blocked);
+    hta_instance_free(inst);
+}
+
+/* A model the greedy placement does not realise and the matching does:
+ * tasks 0..9 only on server 0, 10..19 only on server 1, w_loc = w_rem =
+ * 0.7.  All local: 0.7 * 10 = 7.000000000000001.  Below it a server runs
+ * at most 9 local tasks, so the model is 9 local and 1 remote on each;
+ * in server order the remote task of server 0 lands on server 0 and runs
+ * local there (10 local again), while the matching swaps the two: 0.7 *
+ * 9 + 0.7 = 7.0 on both, the optimum (brute force).  "< 7.0": no. */
+static void test_general_matched(void **state)
+{
+    (void)state;
+    char text[600];
+    int k = snprintf(text, sizeof text, "hta-instance 1\ntasks 20\n"
+                     "servers 2\nw_loc 0.7\nw_rem 0.7\n");
+    for (int t = 0; t < 20; t++)
+        k += snprintf(text + k, sizeof text - (size_t)k, "task %d %d\n", t,
+                      t / 10);
+    hta_instance *inst = parse_text(text);
+    int32_t a[20], opt[20];
+    for (int t = 0; t < 20; t++)
+        a[t] = t / 10;
+    double all_local = evaluate(inst, a, NULL);
+    hta_diag d;
+    assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+    double lo = evaluate(inst, opt, NULL);
+    assert_true(lo < all_local);
+    hta_satdec_result yes = decide_general(inst, all_local, 1, a, NULL);
+    assert_int_equal(yes.answer, HTA_SATDEC_YES);
+    assert_true(yes.matched);
+    assert_true(evaluate(inst, a, NULL) == lo);
+    assert_int_equal(decide_general(inst, lo, 1, a, NULL).answer,
+                     HTA_SATDEC_NO);
+    hta_instance_free(inst);
+}
+
 /* Where it does not apply it says why and decides nothing. */
 static void test_not_applicable(void **state)
 {
@@ -490,6 +693,39 @@ static void test_stops(void **state)
     assert_non_null(strstr(res.why, "exceeds 1000 literals"));
     free(a);
     hta_instance_free(inst);
+    /* the same for the general decision (HDFS affine, 150 tasks: a piece
+     * with a CNF at "< 14") */
+    hta_wrem w;
+    memset(&w, 0, sizeof w);
+    w.kind = HTA_WREM_AFFINE;
+    w.a = 3.0;
+    w.b = 0.005;
+    inst = hdfs_instance_wrem(150, 15, 3, 2.0, &w, 1);
+    a = malloc(150 * sizeof *a);
+    assert_non_null(a);
+    o.max_lits = 0;
+    o.stop = &stop;
+    assert_int_equal(hta_satdec_decide_general(inst, 14, 1, &o, a, &res, &d),
+                     HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_UNKNOWN);
+    o.stop = NULL;
+    o.time_limit = 0;
+    assert_int_equal(hta_satdec_decide_general(inst, 14, 1, &o, a, &res, &d),
+                     HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_UNKNOWN);
+    o.time_limit = 60;
+    o.max_lits = 1000;
+    assert_int_equal(hta_satdec_decide_general(inst, 14, 1, &o, a, &res, &d),
+                     HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_NA);
+    assert_non_null(strstr(res.why, "exceeds 1000 literals"));
+    o.max_lits = 0;
+    assert_int_equal(hta_satdec_decide_general(inst, 14, 1, &o, a, &res, &d),
+                     HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_NO);
+    assert_true(res.vars > 0);
+    free(a);
+    hta_instance_free(inst);
 }
 
 int main(void)
@@ -497,6 +733,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_brute),
         cmocka_unit_test(test_not_applicable),
+        cmocka_unit_test(test_general_against_brute),
+        cmocka_unit_test(test_general_blocked),
+        cmocka_unit_test(test_general_matched),
         cmocka_unit_test(test_against_ilp),
         cmocka_unit_test(test_exact_against_brute),
         cmocka_unit_test(test_reductions),

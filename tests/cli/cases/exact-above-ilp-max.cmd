@@ -1,1 +1,1 @@
-$HTA gen hdfs --tasks 500 --servers 20 --zipf 1.5 --w-rem 2.5 --seed 2 -o "$TMP/z.txt" && $HTA solve "$TMP/z.txt" --algo fsy,exact --ilp-max-tasks 100 --no-timing | awk '/^(fsy|close|ilp|sat|best) /{print $1, $2, $3}'
+$HTA solve instances/sat-random-v8-unsat.txt --algo fsy,exact --sat-generic --ilp-max-tasks 100 --time-limit 4 --no-timing | awk '/^(close|ilp|sat) /{print $1} /^(fsy|best) /{print $1, $2, $3}'

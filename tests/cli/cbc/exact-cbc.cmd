@@ -1,1 +1,1 @@
-$HTA gen hdfs --tasks 500 --servers 20 --zipf 1.5 --w-rem 2.5 --seed 2 -o "$TMP/z.txt" && $HTA solve "$TMP/z.txt" --algo fsy,exact --no-timing | awk '/^(fsy|close|ilp|sat|best) /{print $1, $2, $3} /^ilp /{print ($0 ~ / by (GLPK|CBC), [0-9]+ nodes \(GLPK\), [0-9]+ \(CBC\)/) ? "names the engine" : "no engine named"}'
+$HTA solve instances/sat-uf20-01.txt --algo fsy,exact --sat-generic --no-timing | awk '/^(fsy|close|ilp|sat|best) /{print $1, $2, $3} /^ilp /{print ($0 ~ / by (GLPK|CBC), [0-9]+ nodes \(GLPK\), [0-9]+ \(CBC\)/) ? "names the engine" : "no engine named"}'
