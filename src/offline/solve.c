@@ -662,9 +662,11 @@ static hta_status run_close(run *s, hta_diag *d)
 
 /* The general decision (hta_satdec_decide_general), for costs that are
  * not one integer w_rem: makespan < the best so far, again after each yes
- * (which improves the best), until a no proves the best optimal; without
- * a best, makespan <= the bound (a yes is the optimum, a no raises the
- * bound to the least makespan possible above it). */
+ * (which improves the best), until a no proves the best optimal.  Without
+ * a best, makespan <= the bound first (a yes is the optimum), then, as
+ * close does, <= a target whose step above the bound doubles (w_loc, 2
+ * w_loc, ...): each no raises the bound to the least makespan possible
+ * above the target, the first yes gives a best. */
 static hta_status run_sat_general(run *s, hta_row *row, double t0,
                                   hta_diag *d)
 {
@@ -676,16 +678,17 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
     hta_satdec_result sr;
     memset(&sr, 0, sizeof sr);
     hta_status st = HTA_OK;
-    int decisions = 0, yes = 0, strict = 1;
+    int decisions = 0, yes = 0, strict = 1, raised = 0;
     int64_t pieces = 0;
-    double L = res->best_span;
+    double L = res->best_span, target = res->lower_bound;
+    double step = s->inst->w_loc, first = target;
     /* --write-cnf: the last decision's CNF (the no that proves the best
      * optimal), each kept in memory until the next one answers */
     char *kept = NULL;
     size_t nkept = 0;
     for (;;) {
         strict = isfinite(res->best_span);
-        L = strict ? res->best_span : res->lower_bound;
+        L = strict ? res->best_span : target;
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = o->write_cnf ? open_memstream(&buf, &len) : NULL;
@@ -710,11 +713,19 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
             break;
         decisions++;
         pieces += sr.pieces;
+        if (sr.answer == HTA_SATDEC_NO && !strict) {
+            double up = next_load(s, L);
+            if (isfinite(up))
+                hta_solve_bound(res, up, "sat");
+            raised++;
+            target = L + step;
+            step *= 2;
+            continue;
+        }
         if (sr.answer != HTA_SATDEC_YES)
             break;
         yes++;
-        if ((st = finish_row(s, row, a, d)) != HTA_OK || !strict ||
-            best_proven(s))
+        if ((st = finish_row(s, row, a, d)) != HTA_OK || best_proven(s))
             break; /* <= the bound: the optimum */
     }
     if (st == HTA_OK && kept) {
@@ -725,27 +736,24 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
             res->cnf_written = 1;
     }
     free(kept);
-    char at[32];
+    char at[32], below[96] = "";
     hta_format_real(at, L);
-    if (st == HTA_OK && sr.answer == HTA_SATDEC_NO && strict) {
+    if (raised) {
+        char lo[32];
+        hta_format_real(lo, first);
+        snprintf(below, sizeof below, "makespan <= %s%s unsatisfiable; ", lo,
+                 raised > 1 ? " and above" : "");
+    }
+    if (st == HTA_OK && sr.answer == HTA_SATDEC_NO) { /* strict */
         hta_solve_bound(res, L, "sat");
         snprintf(row->status, sizeof row->status, "%s",
                  yes ? "optimal" : "bound");
         snprintf(row->note, sizeof row->note,
-                 "%s%smakespan < %s unsatisfiable (pieces of the remote "
+                 "%s%s%smakespan < %s unsatisfiable (pieces of the remote "
                  "count: %lld, %lld vars, %lld clauses)",
-                 yes ? "better assignments found, " : "", yes ? "then " : "",
-                 at, (long long)sr.pieces, (long long)sr.vars,
-                 (long long)sr.clauses);
-    } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NO) {
-        double up = next_load(s, L);
-        if (isfinite(up))
-            hta_solve_bound(res, up, "sat");
-        snprintf(row->status, sizeof row->status, "bound");
-        snprintf(row->note, sizeof row->note,
-                 "makespan <= %s unsatisfiable (pieces of the remote "
-                 "count: %lld): the bound rises above it",
-                 at, (long long)sr.pieces);
+                 below, yes ? "better assignments found, " : "",
+                 yes ? "then " : "", at, (long long)sr.pieces,
+                 (long long)sr.vars, (long long)sr.clauses);
     } else if (st == HTA_OK && yes) {
         snprintf(row->status, sizeof row->status, "%s",
                  best_proven(s) ? "optimal" :
@@ -753,8 +761,8 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
                                    "feasible" :
                  stopped(s) ? "interrupted" : "time_limit");
         snprintf(row->note, sizeof row->note,
-                 "%d better assignment%s found (pieces decided: %lld)%s%s",
-                 yes, yes == 1 ? "" : "s", (long long)pieces,
+                 "%s%d better assignment%s found (pieces decided: %lld)%s%s",
+                 below, yes, yes == 1 ? "" : "s", (long long)pieces,
                  sr.answer == HTA_SATDEC_NA ? "; then " : "",
                  sr.answer == HTA_SATDEC_NA ? sr.why : "");
     } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NA) {
@@ -764,8 +772,8 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
         snprintf(row->status, sizeof row->status, "%s",
                  stopped(s) ? "interrupted" : "time_limit");
         snprintf(row->note, sizeof row->note,
-                 "stopped deciding makespan %s %s (pieces decided: %lld)",
-                 strict ? "<" : "<=", at, (long long)pieces);
+                 "%sstopped deciding makespan %s %s (pieces decided: %lld)",
+                 below, strict ? "<" : "<=", at, (long long)pieces);
     }
     row->seconds = hta_clock_now() - t0;
     free(a);

@@ -308,6 +308,42 @@ static void test_general_matched(void **state)
     hta_instance_free(inst);
 }
 
+/* sat alone (no best to start from) on tiny instances of the cost
+ * models other than one integer w_rem: makespan <= the bound, then <= a
+ * target whose step doubles, then < each better best: it proves the
+ * brute-force optimum on every one, raising the bound on some. */
+static void test_general_alone(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 31);
+    int raised = 0;
+    for (int i = 0; i < 300; i++) {
+        hta_instance *inst = random_instance(&r, 8, 4, 3, i % 3);
+        int32_t opt[8];
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double lo = evaluate(inst, opt, NULL);
+        hta_solve_opts o;
+        hta_solve_opts_default(&o);
+        o.algos[0] = HTA_ALGO_SAT;
+        o.nalgos = 1;
+        hta_solve_result res;
+        if (hta_solve(inst, &o, &res, &d) != HTA_OK)
+            fail_msg("solve: %s", d.msg);
+        if (!hta_solve_proven(&res) || res.best_span != lo)
+            fail_msg("instance %d: sat alone %s %.17g, brute force %.17g (%s)",
+                     i, hta_solve_proven(&res) ? "proves" : "does not prove",
+                     res.best_span, lo, res.rows[0].note);
+        raised += strstr(res.rows[0].note, "<= ") != NULL;
+        hta_solve_result_free(&res);
+        hta_instance_free(inst);
+    }
+    print_message("sat alone: 300 optima proven, %d after raising the "
+                  "bound\n", raised);
+    assert_true(raised >= 10);
+}
+
 /* Where it does not apply it says why and decides nothing. */
 static void test_not_applicable(void **state)
 {
@@ -736,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_general_against_brute),
         cmocka_unit_test(test_general_blocked),
         cmocka_unit_test(test_general_matched),
+        cmocka_unit_test(test_general_alone),
         cmocka_unit_test(test_against_ilp),
         cmocka_unit_test(test_exact_against_brute),
         cmocka_unit_test(test_reductions),
