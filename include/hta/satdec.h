@@ -129,7 +129,7 @@ int hta_satdec_applies(const hta_instance *inst, char *why, size_t size);
  * remote tasks in server order (one that lands on a server holding its
  * block runs local: never a larger load in exact arithmetic), else by a
  * matching that keeps them off such servers (with costs as doubles,
- * 0.7 * 10 > 0.7 * 9 + 0.7); a model neither realises within L is
+ * 0.7 * 10 > 0.7 * 3 + 0.7 * 7); a model neither realises within L is
  * blocked by a clause over the placement pairs, and the solver asked
  * again (res->blocked).  opts->cnf gets one CNF for all pieces, blocking
  * clauses included: each piece's clauses guarded by a selector, and a

@@ -535,7 +535,7 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
  * room[loads[s]] on server s, never on a server holding the task's block:
  * a remote task there would run local, and with costs as doubles the
  * load of (k + 1, y - 1) can round above that of (k, y) even when w_rem
- * >= w_loc (0.7 * 10 > 0.7 * 9 + 0.7).  A bipartite matching: each task
+ * >= w_loc (0.7 * 10 > 0.7 * 3 + 0.7 * 7).  A bipartite matching: each task
  * to an open server outside its replicas if one is left, else along an
  * augmenting path found breadth-first over the tasks placed so far.  0
  * when none exists (the caller blocks the model and asks again: a model
@@ -775,7 +775,8 @@ static hta_status prepare(const hta_instance *inst, int64_t U,
     z->ge = calloc((size_t)n + 1, sizeof *z->ge);
     z->ge_n = calloc((size_t)n + 1, sizeof *z->ge_n);
     if (!z->cover || !z->mark_t || !z->mark_s || !z->queue ||
-        !z->edge_var || !z->edge_val || !z->loads || !z->local || !z->srv_in || !z->ge || !z->ge_n)
+        !z->edge_var || !z->edge_val || !z->loads || !z->local ||
+        !z->srv_in || !z->ge || !z->ge_n)
         return OOM(d);
     int64_t ct = 0, cs = 0;
     *M = 0;

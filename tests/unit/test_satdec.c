@@ -188,9 +188,9 @@ static void test_general_against_brute(void **state)
         w.kind = HTA_WREM_AFFINE;
         w.a = seed % 2 ? 3.0 : 2.5;
         w.b = seed % 2 ? 0.005 : 0.002;
-        hta_instance *inst = seed % 2 ?
-                                 hdfs_instance_wrem(150, 15, 3, 2.0, &w, seed) :
-                                 hdfs_instance_wrem(200, 20, 3, 1.5, &w, seed);
+        hta_instance *inst =
+            seed % 2 ? hdfs_instance_wrem(150, 15, 3, 2.0, &w, seed) :
+                       hdfs_instance_wrem(200, 20, 3, 1.5, &w, seed);
         hta_solve_result sr, cr;
         solve_fsy_then(inst, HTA_ALGO_SAT, &sr);
         solve_fsy_then(inst, HTA_ALGO_CLOSE, &cr);
@@ -237,10 +237,12 @@ static void test_general_against_brute(void **state)
 
 /* Models that no assignment realises: tasks 0 .. 9 of which five are on
  * both servers (they run local), one only on server 1 and four only on
- * server 0, w_loc = w_rem = 0.7, optimum 3.5 (brute force).  "< 3.5": the
- * SAT solver offers models with a task of server 0 "remote" on server 0
- * itself, (4, 1) there: 0.7 * 4 + 0.7 = 3.4999999999999996 < 3.5, while
- * running it there makes (5, 0), 3.5; and no other server can take it.
+ * server 0, w_loc = w_rem = 0.7, optimum 3.5 = 0.7 * 5 (brute force).
+ * "< 3.5": one server runs 5 tasks, and with doubles only a split of
+ * them into local and remote gets below 3.5 (0.7 * 2 + 0.7 * 3 =
+ * 3.4999999999999996); the SAT solver offers such models whose remote
+ * tasks only a server holding their blocks could take (where they run
+ * local: 0.7 * 5 again).
  * Each is blocked (70 here, found among 20000 random tiny instances by
  * test_general_against_brute's generator), then the answer is no, and
  * picosat agrees on the certificate; "<= 3.5" is yes. */
@@ -276,11 +278,12 @@ static void test_general_blocked(void **state)
 
 /* A model the greedy placement does not realise and the matching does:
  * tasks 0..9 only on server 0, 10..19 only on server 1, w_loc = w_rem =
- * 0.7.  All local: 0.7 * 10 = 7.000000000000001.  Below it a server runs
- * at most 9 local tasks, so the model is 9 local and 1 remote on each;
- * in server order the remote task of server 0 lands on server 0 and runs
- * local there (10 local again), while the matching swaps the two: 0.7 *
- * 9 + 0.7 = 7.0 on both, the optimum (brute force).  "< 7.0": no. */
+ * 0.7.  All local: 0.7 * 10 = 7.  With doubles, 0.7 * 3 + 0.7 * 7 =
+ * 6.999999999999999 < 7: each server runs some of its own tasks and the
+ * rest of its ten remote, from the other server.  In server order the
+ * remote tasks of server 0 land on server 0 and run local there (0.7 *
+ * 10 again), while the matching swaps them; the optimum (brute force) is
+ * the split's, and "< it": no. */
 static void test_general_matched(void **state)
 {
     (void)state;
