@@ -761,7 +761,8 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
                                    "feasible" :
                  stopped(s) ? "interrupted" : "time_limit");
         snprintf(row->note, sizeof row->note,
-                 "%s%d better assignment%s found (pieces decided: %lld)%s%s",
+                 "%.90s%d better assignment%s found (pieces decided: "
+                 "%lld)%s%.90s",
                  below, yes, yes == 1 ? "" : "s", (long long)pieces,
                  sr.answer == HTA_SATDEC_NA ? "; then " : "",
                  sr.answer == HTA_SATDEC_NA ? sr.why : "");
