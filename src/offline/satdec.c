@@ -811,8 +811,8 @@ static void reset_cnf(sd *z, int32_t n)
 
 /* Appends the CNF of e to the certificate c, every clause guarded by a
  * new selector (false: the clause holds); the selectors are tied by one
- * clause at the end (finish_cert), so that the certificate is
- * unsatisfiable iff every spec's CNF is. */
+ * clause at the end (hta_satdec_decide_general), so that the certificate
+ * is unsatisfiable iff every spec's CNF is. */
 static int add_cert(enc *c, const enc *e, int **sel, size_t *nsel,
                     size_t *capsel)
 {
@@ -859,6 +859,41 @@ static hta_status fits(const hta_instance *inst, const int32_t *assign,
     res->makespan = ev.makespan;
     hta_eval_free(&ev);
     *ok = strict ? res->makespan < L : res->makespan <= L;
+    return HTA_OK;
+}
+
+/* A model into an assignment within L (strict: below L), res->answer YES
+ * when one is found: the remote tasks in server order (a task on a server
+ * holding its block runs local), evaluated; for the general decision,
+ * where costs are doubles and such a task can round the load up
+ * (decode_remote), then the placement that keeps them remote.  Neither
+ * (answer left as it is): the caller blocks the model, or, for the
+ * constant decision, reports an encoding error. */
+static hta_status realise(const hta_instance *inst, CCaDiCaL *sat,
+                          const spec *sp, sd *z, double L, int strict,
+                          int32_t *assign, hta_satdec_result *res,
+                          hta_diag *d)
+{
+    if (!decode_local(inst, sat, sp, z, assign))
+        return HTA_OK; /* an encoding error */
+    memcpy(z->local, assign, (size_t)inst->m * sizeof *assign);
+    for (int way = 0; way < 1 + sp->general; way++) {
+        if (way)
+            memcpy(assign, z->local, (size_t)inst->m * sizeof *assign);
+        int dec = way ? decode_remote(inst, sp, z, assign) :
+                        decode_greedy(inst, sp, z, assign);
+        if (dec < 0)
+            return OOM(d);
+        hta_status st;
+        if (dec && (st = fits(inst, assign, L, strict, &dec, res, d)) !=
+                       HTA_OK)
+            return st;
+        if (dec) {
+            res->answer = HTA_SATDEC_YES;
+            res->matched = way;
+            return HTA_OK;
+        }
+    }
     return HTA_OK;
 }
 
@@ -909,77 +944,39 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
     }
     res->vars += z->e.nvars;
     res->clauses += z->e.nclauses;
-    hta_status st;
-    if (constant_no) {
-        res->answer = HTA_SATDEC_NO;
-        if (cnf && (st = write_cnf(cnf, "makespan <= L, deficit encoding",
-                                   &z->e, d)) != HTA_OK)
-            return st;
-        if (cert && !add_cert(cert, &z->e, sel, nsel, capsel))
+    hta_status st = HTA_OK;
+    int r = 20; /* a constant no */
+    CCaDiCaL *sat = NULL;
+    if (!constant_no) {
+        double t1 = hta_clock_now();
+        if (!(sat = ccadical_init()))
             return OOM(d);
-        return HTA_OK;
-    }
-    double t1 = hta_clock_now();
-    CCaDiCaL *sat = ccadical_init();
-    if (!sat)
-        return OOM(d);
-    ccadical_set_option(sat, "quiet", 1); /* nothing on stdout */
-    for (size_t i = 0; i < z->e.nlit; i++)
-        ccadical_add(sat, z->e.lit[i]);
-    term_ctx tc = {t0 + opts->time_limit, opts->stop};
-    ccadical_set_terminate(sat, &tc, terminate_cb);
-    int r = ccadical_solve(sat);
-    st = HTA_OK;
-    /* A model: the remote tasks in server order (a task on a server
-     * holding its block runs local), evaluated.  The general decision,
-     * where costs are doubles and such a task can round the load up
-     * (decode_remote), then tries the placement that keeps them remote,
-     * and blocks a model neither realises. */
-    while (r == 10 && st == HTA_OK) {
-        if (!decode_local(inst, sat, sp, z, assign))
-            break; /* an encoding error */
-        memcpy(z->local, assign, (size_t)inst->m * sizeof *assign);
-        int dec = decode_greedy(inst, sp, z, assign);
-        if (!dec && !sp->general)
-            break;
-        if (dec && (st = fits(inst, assign, L, strict, &dec, res, d)) !=
-                       HTA_OK)
-            break;
-        if (dec) {
-            res->answer = HTA_SATDEC_YES;
-            break;
-        }
-        if (!sp->general)
-            break; /* the deficit encoding's model, over its limit */
-        memcpy(assign, z->local, (size_t)inst->m * sizeof *assign);
-        if ((dec = decode_remote(inst, sp, z, assign)) < 0) {
-            st = OOM(d);
-            break;
-        }
-        if (dec && (st = fits(inst, assign, L, strict, &dec, res, d)) !=
-                       HTA_OK)
-            break;
-        if (dec) {
-            res->answer = HTA_SATDEC_YES;
-            res->matched = 1;
-            break;
-        }
-        /* blocked: the model's values first, adding a clause ends it;
-         * the clause goes into the CNF written too */
-        for (int64_t i = 0; i < inst->edges; i++)
-            z->edge_val[i] = ccadical_val(sat, z->edge_var[i]) > 0 ?
-                                 -z->edge_var[i] : z->edge_var[i];
-        for (int64_t i = 0; i < inst->edges; i++)
-            ccadical_add(sat, z->edge_val[i]);
-        ccadical_add(sat, 0);
-        if (inst->edges <= INT_MAX)
-            clause(&z->e, z->edge_val, (int)inst->edges);
-        else
-            z->e.full = 1;
-        res->blocked++;
+        ccadical_set_option(sat, "quiet", 1); /* nothing on stdout */
+        for (size_t i = 0; i < z->e.nlit; i++)
+            ccadical_add(sat, z->e.lit[i]);
+        term_ctx tc = {t0 + opts->time_limit, opts->stop};
+        ccadical_set_terminate(sat, &tc, terminate_cb);
         r = ccadical_solve(sat);
+        while (r == 10 && (st = realise(inst, sat, sp, z, L, strict, assign,
+                                        res, d)) == HTA_OK &&
+               res->answer != HTA_SATDEC_YES && sp->general) {
+            /* blocked: the model's values first, adding a clause ends it;
+             * the clause goes into the CNF written too */
+            for (int64_t i = 0; i < inst->edges; i++)
+                z->edge_val[i] = ccadical_val(sat, z->edge_var[i]) > 0 ?
+                                     -z->edge_var[i] : z->edge_var[i];
+            for (int64_t i = 0; i < inst->edges; i++)
+                ccadical_add(sat, z->edge_val[i]);
+            ccadical_add(sat, 0);
+            if (inst->edges <= INT_MAX)
+                clause(&z->e, z->edge_val, (int)inst->edges);
+            else
+                z->e.full = 1;
+            res->blocked++;
+            r = ccadical_solve(sat);
+        }
+        res->seconds_solve += hta_clock_now() - t1;
     }
-    res->seconds_solve += hta_clock_now() - t1;
     /* the CNF as solved (blocking clauses included) */
     if (st == HTA_OK && (cnf || cert) && (z->e.full || z->e.nomem))
         st = z->e.nomem ? OOM(d) :
@@ -998,7 +995,8 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
                           strict ? "<" : "<=", L);
     else if (st == HTA_OK && r == 20)
         res->answer = HTA_SATDEC_NO;
-    ccadical_release(sat);
+    if (sat)
+        ccadical_release(sat);
     return st;
 }
 
@@ -1034,10 +1032,6 @@ hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
     int64_t U = L / w;
     if (U > m)
         U = m;
-    if ((double)n * (double)L + (double)c * (double)m > 4e18) {
-        snprintf(res->why, sizeof res->why, "n L exceeds 2^62");
-        return HTA_OK;
-    }
     int64_t *tab = malloc(2 * ((size_t)U + 1) * sizeof *tab);
     if (!tab)
         return OOM(d);

@@ -678,7 +678,7 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
     hta_satdec_result sr;
     memset(&sr, 0, sizeof sr);
     hta_status st = HTA_OK;
-    int decisions = 0, yes = 0, strict = 1, raised = 0;
+    int yes = 0, strict = 1, raised = 0;
     int64_t pieces = 0;
     double L = res->best_span, target = res->lower_bound;
     double step = s->inst->w_loc, first = target;
@@ -711,7 +711,6 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
         }
         if (st != HTA_OK)
             break;
-        decisions++;
         pieces += sr.pieces;
         if (sr.answer == HTA_SATDEC_NO && !strict) {
             double up = next_load(s, L);
@@ -796,18 +795,16 @@ static hta_status run_sat(run *s, hta_diag *d)
         return st;
     double best = res->best_span;
     char why[160];
-    if (!hta_satdec_applies(s->inst, NULL, 0)) {
-        if (!hta_satdec_applies_general(s->inst, why, sizeof why)) {
-            snprintf(row->status, sizeof row->status, "skipped");
-            snprintf(row->note, sizeof row->note, "%s", why);
-            return HTA_OK;
-        }
-        if (skip_when_proven(s, row, t0))
-            return HTA_OK;
-        return run_sat_general(s, row, t0, d);
+    int constant = hta_satdec_applies(s->inst, NULL, 0);
+    if (!constant && !hta_satdec_applies_general(s->inst, why, sizeof why)) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        snprintf(row->note, sizeof row->note, "%s", why);
+        return HTA_OK;
     }
     if (skip_when_proven(s, row, t0))
         return HTA_OK;
+    if (!constant)
+        return run_sat_general(s, row, t0, d);
     double L = decision_start(s); /* applies: exact integer costs */
     int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
     if (!a)
@@ -942,9 +939,8 @@ static hta_status run_exact(run *s, hta_diag *d)
      * sat proves 16 in 30 s, where close is undecided and GLPK solves 1
      * of its 501 w_rem pieces in 60 s; on tiny instances either is
      * quick); where no sat applies, GLPK gets all of it */
-    char why[160];
-    int sat = hta_satdec_applies(s->inst, why, sizeof why) ? 2 :
-              hta_satdec_applies_general(s->inst, why, sizeof why);
+    int sat = hta_satdec_applies(s->inst, NULL, 0) ? 2 :
+              hta_satdec_applies_general(s->inst, NULL, 0);
     if (sat == 1)
         ilp_first = 0;
     for (int k = 0; k < 2 && st == HTA_OK; k++) {
