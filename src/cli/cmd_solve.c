@@ -40,7 +40,9 @@ static const cli_opt options[] = {
      "sat    makespan <= bound, bound + 1, ... decided by CaDiCaL:\n"
      "       a yes is the optimum, a no raises the bound (one integer\n"
      "       w_rem); other costs (affine, tables, fractional): makespan\n"
-     "       < the best, again after each yes, until a no proves it\n"
+     "       < the best, again after each yes, until a no proves it,\n"
+     "       by GLPK on the envelope-cut model (half the time), then\n"
+     "       CaDiCaL (CaDiCaL alone with --write-cnf)\n"
      "exact  close, then ilp (3/4 of the time left) and sat (the\n"
      "       rest); for costs other than one integer w_rem, sat first\n"
      "       (3/4), then ilp; each while the best is not proven"},

@@ -13,6 +13,7 @@
 #include "hta/maxcover.h"
 #include "hta/num.h"
 #include "hta/reduce.h"
+#include "offline/envilp.h"
 
 #define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
 
@@ -276,6 +277,7 @@ typedef struct sd {
     int *rem;           /* per task: its "not local" variable, or 0 */
     int32_t *loads;
     int32_t *local;     /* a model's local tasks (decode_local) */
+    unsigned char *on;  /* a model's pairs: 1 local */
     defs dl;            /* the literals of M - sum k, once each */
 } sd;
 
@@ -307,6 +309,7 @@ static void sd_free(sd *z, int32_t n)
     free(z->rem);
     free(z->loads);
     free(z->local);
+    free(z->on);
     free(z->dl.lit);
 }
 
@@ -626,7 +629,7 @@ static int decode_remote(const hta_instance *inst, const spec *sp,
 
 /* A model's local tasks into assign (-1 for the others) and z->loads;
  * 0 when a load exceeds U (an encoding error). */
-static int decode_local(const hta_instance *inst, CCaDiCaL *sat,
+static int decode_local(const hta_instance *inst, const unsigned char *on,
                         const spec *sp, const sd *z, int32_t *assign)
 {
     int32_t m = inst->m, n = inst->n;
@@ -635,7 +638,7 @@ static int decode_local(const hta_instance *inst, CCaDiCaL *sat,
     for (int32_t t = 0; t < m; t++) {
         assign[t] = -1;
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
-            if (ccadical_val(sat, z->edge_var[i]) > 0) {
+            if (on[i]) {
                 assign[t] = inst->task_srv[i];
                 z->loads[assign[t]]++;
                 break;
@@ -764,6 +767,7 @@ static hta_status prepare(const hta_instance *inst, int64_t U,
     z->edge_val = malloc((size_t)inst->edges * sizeof *z->edge_val + 1);
     z->loads = malloc((size_t)n * sizeof *z->loads + 1);
     z->local = malloc((size_t)m * sizeof *z->local + 1);
+    z->on = malloc((size_t)inst->edges + 1);
     int64_t maxdeg = 1;
     for (int32_t s = 0; s < n; s++)
         if (inst->srv_off[s + 1] - inst->srv_off[s] > maxdeg)
@@ -775,7 +779,7 @@ static hta_status prepare(const hta_instance *inst, int64_t U,
     z->ge = calloc((size_t)n + 1, sizeof *z->ge);
     z->ge_n = calloc((size_t)n + 1, sizeof *z->ge_n);
     if (!z->cover || !z->mark_t || !z->mark_s || !z->queue ||
-        !z->edge_var || !z->edge_val || !z->loads || !z->local ||
+        !z->edge_var || !z->edge_val || !z->loads || !z->local || !z->on ||
         !z->srv_in || !z->ge || !z->ge_n)
         return OOM(d);
     int64_t ct = 0, cs = 0;
@@ -869,12 +873,12 @@ static hta_status fits(const hta_instance *inst, const int32_t *assign,
  * (decode_remote), then the placement that keeps them remote.  Neither
  * (answer left as it is): the caller blocks the model, or, for the
  * constant decision, reports an encoding error. */
-static hta_status realise(const hta_instance *inst, CCaDiCaL *sat,
+static hta_status realise(const hta_instance *inst, const unsigned char *on,
                           const spec *sp, sd *z, double L, int strict,
                           int32_t *assign, hta_satdec_result *res,
                           hta_diag *d)
 {
-    if (!decode_local(inst, sat, sp, z, assign))
+    if (!decode_local(inst, on, sp, z, assign))
         return HTA_OK; /* an encoding error */
     memcpy(z->local, assign, (size_t)inst->m * sizeof *assign);
     for (int way = 0; way < 1 + sp->general; way++) {
@@ -895,6 +899,14 @@ static hta_status realise(const hta_instance *inst, CCaDiCaL *sat,
         }
     }
     return HTA_OK;
+}
+
+/* A CaDiCaL model's placement pairs into z->on; 1. */
+static int model_pairs(const hta_instance *inst, CCaDiCaL *sat, sd *z)
+{
+    for (int64_t i = 0; i < inst->edges; i++)
+        z->on[i] = ccadical_val(sat, z->edge_var[i]) > 0;
+    return 1;
 }
 
 /* One spec: its CNF (copied into cert when one is kept), then CaDiCaL;
@@ -957,8 +969,9 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
         term_ctx tc = {t0 + opts->time_limit, opts->stop};
         ccadical_set_terminate(sat, &tc, terminate_cb);
         r = ccadical_solve(sat);
-        while (r == 10 && (st = realise(inst, sat, sp, z, L, strict, assign,
-                                        res, d)) == HTA_OK &&
+        while (r == 10 && model_pairs(inst, sat, z) &&
+               (st = realise(inst, z->on, sp, z, L, strict, assign, res,
+                             d)) == HTA_OK &&
                res->answer != HTA_SATDEC_YES && sp->general) {
             /* blocked: the model's values first, adding a clause ends it;
              * the clause goes into the CNF written too */
@@ -1099,6 +1112,93 @@ static int64_t piece_end(const hta_instance *inst, int64_t U, int64_t R0,
     return lo;
 }
 
+/* GLPK's solutions into assignments: realise with the piece's rooms. */
+typedef struct glpk_ctx {
+    const hta_instance *inst;
+    const spec *sp;
+    sd *z;
+    double L;
+    int strict;
+    int32_t *assign;
+    hta_satdec_result *res;
+} glpk_ctx;
+
+static int glpk_realise(void *arg, const unsigned char *on, hta_status *st,
+                        hta_diag *d)
+{
+    glpk_ctx *g = arg;
+    *st = realise(g->inst, on, g->sp, g->z, g->L, g->strict, g->assign,
+                  g->res, d);
+    if (*st != HTA_OK)
+        return -1;
+    return g->res->answer == HTA_SATDEC_YES;
+}
+
+/* The general decision by GLPK (envilp.h), until deadline: from R = m - M
+ * up, the piece's rooms stand for every R' >= R, so a model without
+ * solution refutes them all; a solution beyond the piece's last count
+ * that does not realise restricts the model to the piece, whose
+ * refutation moves on to the next piece. */
+static hta_status decide_glpk(const hta_instance *inst, int64_t U,
+                              int64_t M, double L, int strict,
+                              double deadline, volatile sig_atomic_t *stop,
+                              sd *z, int64_t *tab, int32_t *assign,
+                              hta_satdec_result *res, hta_diag *d)
+{
+    int32_t m = inst->m;
+    int64_t *room = tab, *tmp = tab + 2 * (U + 1);
+    int64_t R = m - M;
+    res->answer = HTA_SATDEC_NO;
+    while (R <= m) {
+        rooms(inst, U, R, L, strict, room);
+        int any = R == 0;
+        for (int64_t v = 0; v <= U && !any; v++)
+            any = room[v] > 0;
+        if (!any) { /* no remote slot anywhere, and R >= 1 */
+            res->glpk = 1;
+            return HTA_OK;
+        }
+        int64_t end = piece_end(inst, U, R, L, strict, room, tmp);
+        spec sp = {U, 0, 1, 0, 0, NULL, room, 1};
+        hta_satdec_result one = *res;
+        one.answer = HTA_SATDEC_UNKNOWN;
+        glpk_ctx g = {inst, &sp, z, L, strict, assign, &one};
+        hta_envilp_piece pc = {U, room, R, end};
+        hta_envilp_result er;
+        hta_status st = hta_envilp_decide(inst, &pc, deadline, stop, z->on,
+                                          glpk_realise, &g, &er, d);
+        res->pieces++;
+        res->glpk_solves += er.solves;
+        res->blocked += er.blocked;
+        res->envelope_rows = er.envelope;
+        if (st != HTA_OK)
+            return st;
+        switch (er.answer) {
+        case HTA_ENVILP_YES:
+            res->answer = HTA_SATDEC_YES;
+            res->makespan = one.makespan;
+            res->matched = one.matched;
+            res->glpk = 1;
+            return HTA_OK;
+        case HTA_ENVILP_NO:
+            res->glpk = 1;
+            return HTA_OK;
+        case HTA_ENVILP_NO_TIGHT:
+            R = end + 1;
+            break;
+        case HTA_ENVILP_NA:
+            res->answer = HTA_SATDEC_NA;
+            snprintf(res->why, sizeof res->why, "%s", er.why);
+            return HTA_OK;
+        default:
+            res->answer = HTA_SATDEC_UNKNOWN;
+            return HTA_OK;
+        }
+    }
+    res->glpk = 1;
+    return HTA_OK;
+}
+
 hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
                                      int strict, const hta_satdec_opts *opts,
                                      int32_t *assign, hta_satdec_result *res,
@@ -1130,6 +1230,24 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
     int *sel = NULL;
     size_t nsel = 0, capsel = 0;
     hta_status st = prepare(inst, U, opts, &z, &M, res, d);
+    int engine = opts->cnf ? HTA_SATDEC_CADICAL : opts->engine;
+    if (st == HTA_OK && engine != HTA_SATDEC_CADICAL) {
+        double share = engine == HTA_SATDEC_GLPK ? 1.0 : 0.5;
+        hta_satdec_result g = *res;
+        st = decide_glpk(inst, U, M, L, strict,
+                         t0 + share * opts->time_limit, opts->stop, &z, tab,
+                         assign, &g, d);
+        if (st != HTA_OK || g.answer == HTA_SATDEC_YES ||
+            g.answer == HTA_SATDEC_NO || engine == HTA_SATDEC_GLPK) {
+            *res = g;
+            res->seconds_solve = hta_clock_now() - t0;
+            sd_free(&z, n);
+            free(tab);
+            return st;
+        }
+        res->glpk_solves = g.glpk_solves; /* then CaDiCaL */
+    }
+    int after_glpk = engine == HTA_SATDEC_AUTO;
     /* the remote count R = m - sum k runs from m - M up; the rooms are
      * constant on pieces of it, each decided with at most its last R */
     int64_t R = m - M;
@@ -1208,6 +1326,12 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
                                   write_cnf(opts->cnf, what, &cert, d);
             }
         }
+    }
+    if (res->answer == HTA_SATDEC_NA && after_glpk) {
+        char why[sizeof res->why];
+        snprintf(why, sizeof why, "GLPK undecided in half the time, then "
+                 "%.100s", res->why);
+        memcpy(res->why, why, sizeof why);
     }
     res->seconds_encode = hta_clock_now() - t0 - res->seconds_solve;
     sd_free(&z, n);

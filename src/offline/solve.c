@@ -697,7 +697,7 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
             break;
         }
         hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
-                              0, mem, o->sat_generic};
+                              0, mem, o->sat_generic, HTA_SATDEC_AUTO};
         st = hta_satdec_decide_general(s->inst, L, strict, &so, a, &sr, d);
         if (mem && fclose(mem) != 0 && st == HTA_OK)
             st = OOM(d);
@@ -747,12 +747,20 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
         hta_solve_bound(res, L, "sat");
         snprintf(row->status, sizeof row->status, "%s",
                  yes ? "optimal" : "bound");
-        snprintf(row->note, sizeof row->note,
-                 "%s%s%smakespan < %s unsatisfiable (pieces of the remote "
-                 "count: %lld, %lld vars, %lld clauses)",
-                 below, yes ? "better assignments found, " : "",
-                 yes ? "then " : "", at, (long long)sr.pieces,
-                 (long long)sr.vars, (long long)sr.clauses);
+        if (sr.glpk)
+            snprintf(row->note, sizeof row->note,
+                     "%.90s%s%smakespan < %s infeasible (GLPK on the "
+                     "envelope-cut model; pieces: %lld, runs: %lld)",
+                     below, yes ? "better assignments found, " : "",
+                     yes ? "then " : "", at, (long long)sr.pieces,
+                     (long long)sr.glpk_solves);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "%s%s%smakespan < %s unsatisfiable (pieces of the "
+                     "remote count: %lld, %lld vars, %lld clauses)",
+                     below, yes ? "better assignments found, " : "",
+                     yes ? "then " : "", at, (long long)sr.pieces,
+                     (long long)sr.vars, (long long)sr.clauses);
     } else if (st == HTA_OK && yes) {
         snprintf(row->status, sizeof row->status, "%s",
                  best_proven(s) ? "optimal" :
@@ -816,7 +824,7 @@ static hta_status run_sat(run *s, hta_diag *d)
     for (;;) {
         hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
                               0, decisions == 0 ? o->write_cnf : NULL,
-                              o->sat_generic};
+                              o->sat_generic, HTA_SATDEC_AUTO};
         if ((st = hta_satdec_decide(s->inst, L, &so, a, &sr, d)) != HTA_OK)
             break;
         decisions++;

@@ -1,0 +1,1 @@
+cd "$TMP" && $HTA gen hdfs --tasks 1000 --servers 100 --zipf 1.5 --w-rem-affine 3,0.0001 --seed 1 -o a.txt && $HTA solve a.txt --algo fsy,close,sat --no-timing -o b.txt | grep -E '^(sat|best|lower)' && $HTA eval a.txt b.txt | head -n 1 && $HTA solve a.txt --algo fsy,exact --no-timing | grep -E '^best'
