@@ -61,6 +61,8 @@ typedef struct hta_satdec_opts {
     FILE *cnf;                   /* DIMACS of the decision, or NULL */
     int generic;                 /* never decide on a recognised formula */
     int engine;                  /* the general decision, per piece: */
+    const char *write_lp;        /* the general decision: GLPK's model of
+                                    a no in one piece, or NULL (below) */
 } hta_satdec_opts;
 
 /* hta_satdec_opts.engine: GLPK on the envelope-cut model (below) with
@@ -96,6 +98,7 @@ typedef struct hta_satdec_result {
     int64_t glpk_solves;   /* GLPK branch-and-bound runs (pieces, tightened
                               ranges, excluded solutions) */
     int64_t envelope_rows; /* the envelope rows of the last GLPK model */
+    int lp_written;        /* opts->write_lp was written */
     double seconds_encode, seconds_solve;
     char why[160];         /* NA: the reason; NO without a CNF: why */
 } hta_satdec_result;
@@ -162,8 +165,12 @@ int hta_satdec_applies(const hta_instance *inst, char *why, size_t size);
  * (as a blocked model).  Then CaDiCaL with the rest of the time; CaDiCaL
  * alone when opts->cnf asks for the certificate.  HDFS Zipf s = 1.5,
  * affine 3 + 10^-4 r, 1000 tasks on 100 servers: "< 17.058" refuted by
- * GLPK in 0.06 s at the root (CaDiCaL: undecided in 600 s); Zipf s = 1.5,
- * 500 tasks, 3 + 0.0005 r, seed 2: "< 16" in 0.02 s (CaDiCaL 29 s). */
+ * GLPK in 0.03 s at the root (CaDiCaL: undecided in 600 s); Zipf s = 1.5,
+ * 500 tasks, 3 + 0.0005 r, seed 2: "< 16" in 0.01 s (CaDiCaL 29 s).
+ * opts->write_lp: when GLPK says no on the first piece (whose rooms stand
+ * for every remote count, so its model alone is the proof), that model
+ * in CPLEX LP format, the problem name saying what it refutes; a
+ * solver's "no integer feasible solution" on it re-checks the no. */
 hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
                                      int strict, const hta_satdec_opts *opts,
                                      int32_t *assign, hta_satdec_result *res,

@@ -81,10 +81,12 @@ static const cli_opt options[] = {
      "reduction (by default sat decides makespan <= 3 there on the\n"
      "formula read off the instance, Theorem 3.1)"},
     {"write-lp", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL,
-     M_ILP | M_CLOSE | M_EXACT, "FILE",
+     M_ILP | M_CLOSE | M_SAT | M_EXACT, "FILE",
      "close: the LP of the envelope bound's largest refutation\n"
-     "(infeasible: a certificate for another solver); ilp, when\n"
-     "close wrote none: the model of the first w_rem piece in CPLEX\n"
+     "(infeasible: a certificate for another solver); sat, over it:\n"
+     "the envelope-cut model of its last no by GLPK (one piece of\n"
+     "the remote count standing for all; infeasible as a MIP); ilp,\n"
+     "when none wrote: the model of the first w_rem piece in CPLEX\n"
      "LP format, L free (no incumbent cutoff); for a constant w_rem\n"
      "it is the whole problem (the first line says which)"},
     {"ilp-engine", 0, OPT_ENUM, 0, 0, 0, 0, 0, "glpk|cbc|both",
@@ -296,9 +298,9 @@ int cmd_solve(int argc, char **argv)
     if (lp && !res.lp_written) {
         const char *why = why_none(&res);
         code = cli_usage_error(&args,
-                               "--write-lp: nothing to write (close refuted "
-                               "nothing below the best, no ilp model was "
-                               "built%s%s)",
+                               "--write-lp: nothing to write (close and "
+                               "sat's GLPK refuted nothing below the best, "
+                               "no ilp model was built%s%s)",
                                *why ? ": " : "", why);
         goto cleanup;
     }

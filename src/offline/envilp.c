@@ -104,6 +104,7 @@ typedef struct model {
     hta_envilp_realise realise;
     void *ctx;
     hta_envilp_result *res;
+    const char *write_lp, *what;
     int64_t p, q, K;
     int levels;       /* no knapsack row: y_s <= room[X_s] by levels */
     /* scratch, owned here (an abort out of GLPK leaks nothing) */
@@ -111,6 +112,13 @@ typedef struct model {
     double *ar;
     int64_t *hx, *hg; /* one server's hull */
     int *rowX;        /* per server: its X row */
+    /* groups of tasks with one replica set (hta_instance_groups), one
+     * column per group and replica; or each task its own group */
+    int aggregate, rebuild;
+    int32_t ngroups;
+    int32_t *order, *first; /* the groups' tasks */
+    int64_t *col0;          /* per group: its first column - 1 */
+    int64_t ncols;          /* the group columns */
 } model;
 
 /* The upper concave hull of (v, v + room[v]), v = 0..u, into hx, hg;
@@ -141,6 +149,34 @@ static void callback(glp_tree *T, void *info)
         glp_ios_terminate(T);
 }
 
+/* The MIP solution's local pairs into md->on, group by group: the first
+ * x_{g,s_1} tasks of g on s_1, the next x_{g,s_2} on s_2, ...; returns
+ * the number of local tasks. */
+static int64_t read_pairs(model *md, glp_prob *P)
+{
+    const hta_instance *in = md->inst;
+    int64_t local = 0;
+    memset(md->on, 0, (size_t)in->edges);
+    for (int32_t g = 0; g < md->ngroups; g++) {
+        int32_t rep = md->order[md->first[g]], next = md->first[g];
+        for (int64_t j = 0; j < in->task_off[rep + 1] - in->task_off[rep];
+             j++) {
+            int32_t s = in->task_srv[in->task_off[rep] + j];
+            double v = glp_mip_col_val(P, (int)(md->col0[g] + j) + 1);
+            for (int64_t c = (int64_t)llround(v); c > 0 && next <
+                                 md->first[g + 1]; c--, next++) {
+                int32_t t = md->order[next];
+                int64_t i = in->task_off[t];
+                while (in->task_srv[i] != s) /* same set, own order */
+                    i++;
+                md->on[i] = 1;
+                local++;
+            }
+        }
+    }
+    return local;
+}
+
 /* Runs inside the guard: builds the model, then solves until an answer. */
 static hta_status solve(void *arg, hta_diag *d)
 {
@@ -149,14 +185,27 @@ static hta_status solve(void *arg, hta_diag *d)
     const hta_envilp_piece *pc = md->pc;
     hta_envilp_result *res = md->res;
     int32_t m = in->m, n = in->n;
-    int64_t E = in->edges, U = pc->U;
-    /* columns: e_i (1..E), X_s (E+1..E+n), y_s (E+n+1..E+2n) */
+    int64_t E = md->ncols, U = pc->U;
+    /* columns: the groups' (1..E; a group g with replica set {s_1 ..
+     * s_k}: x_{g,s_j} local tasks of g on s_j, column col0[g] + j), X_s
+     * (E+1..E+n), y_s (E+n+1..E+2n) */
     int colX = (int)E + 1, colY = (int)E + n + 1;
     glp_prob *P = glp_create_prob();
     glp_set_obj_dir(P, GLP_MAX);
     glp_add_cols(P, (int)E + 2 * n);
-    for (int64_t i = 0; i < E; i++)
-        glp_set_col_kind(P, (int)i + 1, GLP_BV);
+    for (int32_t g = 0; g < md->ngroups; g++) {
+        int32_t t = md->order[md->first[g]];
+        int32_t size = md->first[g + 1] - md->first[g];
+        for (int64_t j = 0; j < in->task_off[t + 1] - in->task_off[t]; j++) {
+            int c = (int)(md->col0[g] + j) + 1;
+            if (size == 1) {
+                glp_set_col_kind(P, c, GLP_BV);
+            } else {
+                glp_set_col_kind(P, c, GLP_IV);
+                glp_set_col_bnds(P, c, GLP_DB, 0.0, (double)size);
+            }
+        }
+    }
     for (int32_t s = 0; s < n; s++) {
         int64_t deg = in->srv_off[s + 1] - in->srv_off[s];
         double ux = (double)(deg < U ? deg : U);
@@ -170,18 +219,21 @@ static hta_status solve(void *arg, hta_diag *d)
     }
     int64_t k = 0;
     int row = 0;
-    /* tasks: at most one local server; exactly one for a task on every
-     * server (it runs local wherever it runs: without the row, GLPK
+    /* groups: at most their size local; exactly for tasks on every
+     * server (they run local wherever they run: without the row, GLPK
      * offers solutions that no assignment realises, one after another) */
-    for (int32_t t = 0; t < m; t++) {
+    for (int32_t g = 0; g < md->ngroups; g++) {
+        int32_t t = md->order[md->first[g]];
+        double size = (double)(md->first[g + 1] - md->first[g]);
         int64_t deg = in->task_off[t + 1] - in->task_off[t];
         if (deg < 2 && deg < n)
             continue;
         row = glp_add_rows(P, 1);
         glp_set_row_bnds(P, row, deg == n ? GLP_FX : GLP_UP,
-                         deg == n ? 1.0 : 0.0, 1.0);
-        for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
-            ++k, md->ia[k] = row, md->ja[k] = (int)i + 1, md->ar[k] = 1.0;
+                         deg == n ? size : 0.0, size);
+        for (int64_t j = 0; j < deg; j++)
+            ++k, md->ia[k] = row, md->ja[k] = (int)(md->col0[g] + j) + 1,
+                 md->ar[k] = 1.0;
     }
     /* per server: X_s - its pairs = 0 (the pairs below), the knapsack
      * row, the envelope rows */
@@ -230,9 +282,13 @@ static hta_status solve(void *arg, hta_diag *d)
             res->envelope++;
         }
     }
-    for (int64_t i = 0; i < E; i++)
-        ++k, md->ia[k] = md->rowX[in->task_srv[i]], md->ja[k] = (int)i + 1,
-             md->ar[k] = -1.0;
+    for (int32_t g = 0; g < md->ngroups; g++) {
+        int32_t t = md->order[md->first[g]];
+        for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++)
+            ++k, md->ia[k] = md->rowX[in->task_srv[i]],
+                 md->ja[k] = (int)(md->col0[g] + i - in->task_off[t]) + 1,
+                 md->ar[k] = -1.0;
+    }
     /* sum X + y >= m; sum X <= m - rmin */
     row = glp_add_rows(P, 2);
     glp_set_row_bnds(P, row, GLP_LO, (double)m, 0.0);
@@ -268,6 +324,16 @@ static hta_status solve(void *arg, hta_diag *d)
         int mip = glp_mip_status(P);
         if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
             res->answer = tight ? HTA_ENVILP_NO_TIGHT : HTA_ENVILP_NO;
+            if (!tight && md->write_lp) {
+                glp_set_prob_name(P, md->what);
+                if (glp_write_lp(P, NULL, md->write_lp) != 0) {
+                    st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
+                                      "cannot write the model to %s",
+                                      md->write_lp);
+                    break;
+                }
+                res->lp_written = 1;
+            }
             break;
         }
         if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP) {
@@ -277,11 +343,7 @@ static hta_status solve(void *arg, hta_diag *d)
         }
         if (mip != GLP_OPT && mip != GLP_FEAS)
             break; /* stopped without a solution */
-        int64_t local = 0; /* the solution's local tasks: m - R */
-        for (int64_t i = 0; i < E; i++) {
-            md->on[i] = glp_mip_col_val(P, (int)i + 1) > 0.5;
-            local += md->on[i];
-        }
+        int64_t local = read_pairs(md, P); /* m - R */
         int ok = md->realise(md->ctx, md->on, &st, d);
         if (ok < 0)
             break; /* st says why */
@@ -300,7 +362,14 @@ static hta_status solve(void *arg, hta_diag *d)
             tight = 1;
             continue;
         }
-        /* excluded: sum_on e - sum_off e <= |on| - 1 */
+        if (md->aggregate) {
+            /* a group's columns count tasks: excluded one by one, pair
+             * by pair, so the model is built again with a group per
+             * task */
+            md->rebuild = 1;
+            break;
+        }
+        /* excluded: sum_on e - sum_off e <= |on| - 1 (a column per pair) */
         int64_t len = 0;
         for (int64_t i = 0; i < E; i++)
             md->ja[++len] = (int)i + 1, md->ar[len] = md->on[i] ? 1.0 : -1.0;
@@ -317,6 +386,7 @@ hta_status hta_envilp_decide(const hta_instance *inst,
                              const hta_envilp_piece *pc, double deadline,
                              volatile sig_atomic_t *stop, unsigned char *on,
                              hta_envilp_realise realise, void *ctx,
+                             const char *write_lp, const char *what,
                              hta_envilp_result *res, hta_diag *d)
 {
     memset(res, 0, sizeof *res);
@@ -351,10 +421,33 @@ hta_status hta_envilp_decide(const hta_instance *inst,
     md.hx = malloc(((size_t)U + 2) * sizeof *md.hx);
     md.hg = malloc(((size_t)U + 2) * sizeof *md.hg);
     md.rowX = malloc(((size_t)n + 1) * sizeof *md.rowX);
-    hta_status st;
-    if (!md.ia || !md.ja || !md.ar || !md.hx || !md.hg || !md.rowX) {
+    int32_t m = inst->m;
+    md.order = malloc(((size_t)m + 1) * sizeof *md.order);
+    md.first = malloc(((size_t)m + 2) * sizeof *md.first);
+    md.col0 = malloc(((size_t)m + 1) * sizeof *md.col0);
+    hta_status st = HTA_OK;
+    if (!md.ia || !md.ja || !md.ar || !md.hx || !md.hg || !md.rowX ||
+        !md.order || !md.first || !md.col0)
         st = OOM(d);
-    } else {
+    else
+        st = hta_instance_groups(inst, md.order, md.first, &md.ngroups, d);
+    md.aggregate = md.ngroups < m;
+    for (int round = 0; st == HTA_OK && round < 2; round++) {
+        if (round) { /* a group per task, columns as the pairs */
+            if (!md.rebuild)
+                break;
+            for (int32_t t = 0; t < m; t++)
+                md.order[t] = md.first[t] = t;
+            md.first[m] = m;
+            md.ngroups = m;
+            md.aggregate = md.rebuild = 0;
+        }
+        md.ncols = 0;
+        for (int32_t g = 0; g < md.ngroups; g++) {
+            int32_t t = md.order[md.first[g]];
+            md.col0[g] = md.ncols;
+            md.ncols += inst->task_off[t + 1] - inst->task_off[t];
+        }
         md.inst = inst;
         md.pc = pc;
         md.deadline = deadline;
@@ -363,9 +456,16 @@ hta_status hta_envilp_decide(const hta_instance *inst,
         md.realise = realise;
         md.ctx = ctx;
         md.res = res;
+        md.write_lp = write_lp;
+        md.what = what;
         res->answer = HTA_ENVILP_UNKNOWN;
+        res->envelope = 0;
         st = hta_glpk_guard(solve, &md, 0, d);
+        res->aggregated = md.aggregate;
     }
+    free(md.order);
+    free(md.first);
+    free(md.col0);
     free(md.ia);
     free(md.ja);
     free(md.ar);

@@ -1,6 +1,12 @@
 /* One piece of the general decision (satdec.h) by GLPK: the envelope-cut
  * model.  Internal to src/offline (satdec.c calls it).
  *
+ * Tasks with the same replica set form a group (hta_instance_groups):
+ * one integer column per group and replica, x_{g,s} <= |g| in all (HDFS
+ * Zipf s = 1.5, 10^4 tasks on 100 servers: 2150 groups).  Excluding a
+ * solution needs a 0/1 column per pair; the first exclusion rebuilds
+ * the model so.
+ *
  * A piece: every server runs at most U local tasks and, beside v of them,
  * at most room[v] remote ones (v = 0..U, non-increasing: the rooms at the
  * piece's least remote count rmin, which only shrink as the count grows,
@@ -68,17 +74,25 @@ typedef struct hta_envilp_result {
     int64_t p, q, K;    /* the knapsack row */
     int levels;         /* none fits: the rooms by level columns */
     int64_t blocked;    /* solutions that realise did not take, excluded */
+    int aggregated;     /* the answer's model had a column per group of
+                           tasks with one replica set and replica (else
+                           per pair: the first exclusion rebuilds it so) */
     int64_t solves;     /* glp_intopt calls */
+    int lp_written;     /* write_lp was written */
     char why[96];
 } hta_envilp_result;
 
 /* Decides the piece.  on: scratch of inst->edges bytes (the caller's).
+ * write_lp (or NULL): on HTA_ENVILP_NO, the model as solved (exclusion
+ * rows included) in CPLEX LP format, named what (the problem name), for
+ * another solver to find it infeasible (res->lp_written).
  * GLPK runs inside hta_glpk_guard; a failure or an abort out of GLPK is
  * an error (HTA_ERR_INTERNAL), every answer HTA_OK. */
 hta_status hta_envilp_decide(const hta_instance *inst,
                              const hta_envilp_piece *pc, double deadline,
                              volatile sig_atomic_t *stop, unsigned char *on,
                              hta_envilp_realise realise, void *ctx,
+                             const char *write_lp, const char *what,
                              hta_envilp_result *res, hta_diag *d);
 
 #endif

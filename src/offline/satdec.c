@@ -1141,7 +1141,7 @@ static int glpk_realise(void *arg, const unsigned char *on, hta_status *st,
  * refutation moves on to the next piece. */
 static hta_status decide_glpk(const hta_instance *inst, int64_t U,
                               int64_t M, double L, int strict,
-                              double deadline, volatile sig_atomic_t *stop,
+                              double deadline, const hta_satdec_opts *opts,
                               sd *z, int64_t *tab, int32_t *assign,
                               hta_satdec_result *res, hta_diag *d)
 {
@@ -1165,8 +1165,15 @@ static hta_status decide_glpk(const hta_instance *inst, int64_t U,
         glpk_ctx g = {inst, &sp, z, L, strict, assign, &one};
         hta_envilp_piece pc = {U, room, R, end};
         hta_envilp_result er;
-        hta_status st = hta_envilp_decide(inst, &pc, deadline, stop, z->on,
-                                          glpk_realise, &g, &er, d);
+        char what[160];
+        snprintf(what, sizeof what,
+                 "hta: makespan %s %.17g, remote count >= %lld: "
+                 "infeasible refutes it (satdec.h)",
+                 strict ? "<" : "<=", L, (long long)R);
+        hta_status st = hta_envilp_decide(
+            inst, &pc, deadline, opts->stop, z->on, glpk_realise, &g,
+            R == m - M ? opts->write_lp : NULL, what, &er, d);
+        res->lp_written |= er.lp_written;
         res->pieces++;
         res->glpk_solves += er.solves;
         res->blocked += er.blocked;
@@ -1235,7 +1242,7 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
         double share = engine == HTA_SATDEC_GLPK ? 1.0 : 0.5;
         hta_satdec_result g = *res;
         st = decide_glpk(inst, U, M, L, strict,
-                         t0 + share * opts->time_limit, opts->stop, &z, tab,
+                         t0 + share * opts->time_limit, opts, &z, tab,
                          assign, &g, d);
         if (st != HTA_OK || g.answer == HTA_SATDEC_YES ||
             g.answer == HTA_SATDEC_NO || engine == HTA_SATDEC_GLPK) {

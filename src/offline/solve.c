@@ -697,8 +697,10 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
             break;
         }
         hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
-                              0, mem, o->sat_generic, HTA_SATDEC_AUTO};
+                              0, mem, o->sat_generic, HTA_SATDEC_AUTO,
+                              o->write_lp};
         st = hta_satdec_decide_general(s->inst, L, strict, &so, a, &sr, d);
+        res->lp_written |= sr.lp_written;
         if (mem && fclose(mem) != 0 && st == HTA_OK)
             st = OOM(d);
         if (st == HTA_OK && mem &&
@@ -824,7 +826,7 @@ static hta_status run_sat(run *s, hta_diag *d)
     for (;;) {
         hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
                               0, decisions == 0 ? o->write_cnf : NULL,
-                              o->sat_generic, HTA_SATDEC_AUTO};
+                              o->sat_generic, HTA_SATDEC_AUTO, NULL};
         if ((st = hta_satdec_decide(s->inst, L, &so, a, &sr, d)) != HTA_OK)
             break;
         decisions++;

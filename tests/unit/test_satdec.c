@@ -17,7 +17,7 @@
 static hta_satdec_result decide(const hta_instance *inst, double L,
                                 int32_t *a, FILE *cnf)
 {
-    hta_satdec_opts o = {60, NULL, 0, cnf, 0, HTA_SATDEC_CADICAL};
+    hta_satdec_opts o = {60, NULL, 0, cnf, 0, HTA_SATDEC_CADICAL, NULL};
     hta_satdec_result res;
     hta_diag d;
     if (hta_satdec_decide(inst, L, &o, a, &res, &d) != HTA_OK)
@@ -36,6 +36,20 @@ static int picosat(const char *path)
     int rc = system(cmd);
     assert_true(rc != -1 && WIFEXITED(rc));
     return WEXITSTATUS(rc);
+}
+
+/* glpsol on the CPLEX LP model in path: 1 when it finds no integer (or
+ * no primal) feasible solution, 0 when it finds one. */
+static int glpsol_infeasible(const char *path)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd,
+             "glpsol --lp %s 2>&1 | grep -q 'NO INTEGER FEASIBLE\\|NO PRIMAL "
+             "FEASIBLE'",
+             path);
+    int rc = system(cmd);
+    assert_true(rc != -1 && WIFEXITED(rc));
+    return WEXITSTATUS(rc) == 0;
 }
 
 static int picosat_formula(const hta_cnf *f, const char *path)
@@ -108,11 +122,12 @@ static void test_against_brute(void **state)
 /* The engine of decide_general: CaDiCaL in the tests written for it,
  * GLPK in test_general_glpk. */
 static int general_engine = HTA_SATDEC_CADICAL;
+static const char *general_lp; /* GLPK's model of a no, or NULL */
 
 static hta_satdec_result decide_general(const hta_instance *inst, double L,
                                         int strict, int32_t *a, FILE *cnf)
 {
-    hta_satdec_opts o = {60, NULL, 0, cnf, 0, general_engine};
+    hta_satdec_opts o = {60, NULL, 0, cnf, 0, general_engine, general_lp};
     hta_satdec_result res;
     hta_diag d;
     if (hta_satdec_decide_general(inst, L, strict, &o, a, &res, &d) !=
@@ -331,7 +346,11 @@ static void test_general_glpk(void **state)
     hta_rng_seed(&r, 777);
     int32_t a[10], opt[10];
     int64_t blocked = 0, solves = 0;
-    int multi = 0;
+    int multi = 0, lps = 0;
+    char path[] = "/tmp/hta-satdec-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
     for (int i = 0; i < 1200; i++) {
         int model = i % 4 == 3 ? COST_INTEGER : i % 3;
         hta_instance *inst = i % 2 ? random_instance(&r, 10, 3, 2, model) :
@@ -345,11 +364,18 @@ static void test_general_glpk(void **state)
                      yes.why);
         assert_true(yes.glpk && yes.vars == 0);
         assert_true(evaluate(inst, a, NULL) <= lo);
+        /* every 10th no: its model re-checked by glpsol */
+        general_lp = i % 10 == 0 ? path : NULL;
         hta_satdec_result no = decide_general(inst, lo, 1, a, NULL);
+        general_lp = NULL;
         if (no.answer != HTA_SATDEC_NO)
             fail_msg("instance %d: not no below the optimum %.17g (%s)", i,
                      lo, no.why);
         assert_true(no.glpk);
+        if (i % 10 == 0 && no.lp_written) {
+            assert_true(glpsol_infeasible(path));
+            lps++;
+        }
         blocked += yes.blocked + no.blocked;
         solves += yes.glpk_solves + no.glpk_solves;
         multi += no.pieces > 1;
@@ -429,8 +455,12 @@ static void test_general_glpk(void **state)
     assert_false(hta_solve_proven(&cr));
     int32_t *b = malloc((size_t)inst->m * sizeof *b);
     assert_non_null(b);
+    general_lp = path;
     no = decide_general(inst, cr.best_span, 1, b, NULL);
+    general_lp = NULL;
     assert_int_equal(no.answer, HTA_SATDEC_NO);
+    assert_true(no.lp_written && glpsol_infeasible(path));
+    lps++;
     yes = decide_general(inst, cr.best_span, 0, b, NULL);
     assert_int_equal(yes.answer, HTA_SATDEC_YES);
     assert_true(evaluate(inst, b, NULL) <= cr.best_span);
@@ -439,14 +469,16 @@ static void test_general_glpk(void **state)
     hta_solve_result_free(&cr);
     hta_instance_free(inst);
     general_engine = HTA_SATDEC_CADICAL;
+    unlink(path);
     print_message("GLPK: 1200 tiny optima decided both ways (%lld "
                   "branch-and-bound runs, %lld solutions excluded, %d nos "
                   "over several pieces); blocked model: %lld excluded, "
                   "then no; %d HDFS affine optima agreed with CaDiCaL; "
-                  "HDFS Zipf 1.5, 1000 tasks, affine: < %.17g refuted\n",
+                  "HDFS Zipf 1.5, 1000 tasks, affine: < %.17g refuted; "
+                  "%d models of a no infeasible for glpsol\n",
                   (long long)solves, (long long)blocked, multi,
-                  (long long)blocked1, agreed, best);
-    assert_true(agreed == 6);
+                  (long long)blocked1, agreed, best, lps);
+    assert_true(agreed == 6 && lps >= 50);
 }
 
 /* sat alone (no best to start from) on tiny instances of the cost
@@ -853,7 +885,7 @@ static void test_stops(void **state)
     int32_t *a = malloc(1000 * sizeof *a);
     assert_non_null(a);
     volatile sig_atomic_t stop = 1;
-    hta_satdec_opts o = {60, &stop, 0, NULL, 0, HTA_SATDEC_CADICAL};
+    hta_satdec_opts o = {60, &stop, 0, NULL, 0, HTA_SATDEC_CADICAL, NULL};
     hta_satdec_result res;
     hta_diag d;
     assert_int_equal(hta_satdec_decide(inst, 12, &o, a, &res, &d), HTA_OK);
