@@ -1,6 +1,6 @@
 /* One piece of the general decision by GLPK: the envelope-cut model
  * (envilp.h). */
-#include "offline/envilp.h"
+#include "envilp.h"
 
 #include <limits.h>
 #include <math.h>

@@ -13,7 +13,7 @@
 #include "hta/maxcover.h"
 #include "hta/num.h"
 #include "hta/reduce.h"
-#include "offline/envilp.h"
+#include "envilp.h"
 
 #define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
 
