@@ -448,6 +448,14 @@ hta_status hta_envilp_decide(const hta_instance *inst,
             md.col0[g] = md.ncols;
             md.ncols += inst->task_off[t + 1] - inst->task_off[t];
         }
+        double cols = (double)md.ncols + 2.0 * (double)n + nlev;
+        if (cols > HTA_ENVILP_MAX_COLS) {
+            res->answer = HTA_ENVILP_NA;
+            snprintf(res->why, sizeof res->why,
+                     "the GLPK model has %.0f columns, over %.0f", cols,
+                     (double)HTA_ENVILP_MAX_COLS);
+            break;
+        }
         md.inst = inst;
         md.pc = pc;
         md.deadline = deadline;

@@ -46,6 +46,12 @@
 #include "hta/diag.h"
 #include "hta/instance.h"
 
+/* The most columns a model may have: GLPK holds about 800 bytes per
+ * column of this model (HDFS Zipf s = 1, affine, 10^6 tasks on 10^4
+ * servers: 2.9·10^6 columns, 2.3 GB resident, and no answer in 30 s;
+ * 10^5 tasks: 2.3·10^5 columns, 224 MB for the whole command). */
+#define HTA_ENVILP_MAX_COLS 500000
+
 typedef struct hta_envilp_piece {
     int64_t U;           /* the most local tasks of a server */
     const int64_t *room; /* room[0..U], non-increasing */
@@ -64,7 +70,7 @@ typedef enum hta_envilp_answer {
     HTA_ENVILP_NO,      /* no solution with a remote count >= rmin */
     HTA_ENVILP_NO_TIGHT, /* none in [rmin, rtight]; above it undecided */
     HTA_ENVILP_UNKNOWN, /* deadline or stop flag */
-    HTA_ENVILP_NA       /* the model exceeds GLPK's indices (why) */
+    HTA_ENVILP_NA       /* the model exceeds HTA_ENVILP_MAX_COLS (why) */
 } hta_envilp_answer;
 
 typedef struct hta_envilp_result {

@@ -1238,6 +1238,7 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
     size_t nsel = 0, capsel = 0;
     hta_status st = prepare(inst, U, opts, &z, &M, res, d);
     int engine = opts->cnf ? HTA_SATDEC_CADICAL : opts->engine;
+    char glpk_why[96] = "";
     if (st == HTA_OK && engine != HTA_SATDEC_CADICAL) {
         double share = engine == HTA_SATDEC_GLPK ? 1.0 : 0.5;
         hta_satdec_result g = *res;
@@ -1253,6 +1254,8 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
             return st;
         }
         res->glpk_solves = g.glpk_solves; /* then CaDiCaL */
+        if (g.answer == HTA_SATDEC_NA)
+            snprintf(glpk_why, sizeof glpk_why, "%.90s", g.why);
     }
     int after_glpk = engine == HTA_SATDEC_AUTO;
     /* the remote count R = m - sum k runs from m - M up; the rooms are
@@ -1336,8 +1339,11 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
     }
     if (res->answer == HTA_SATDEC_NA && after_glpk) {
         char why[sizeof res->why];
-        snprintf(why, sizeof why, "GLPK undecided in half the time, then "
-                 "%.100s", res->why);
+        if (glpk_why[0])
+            snprintf(why, sizeof why, "%.60s; %.90s", glpk_why, res->why);
+        else
+            snprintf(why, sizeof why, "GLPK undecided in half the time, "
+                     "then %.100s", res->why);
         memcpy(res->why, why, sizeof why);
     }
     res->seconds_encode = hta_clock_now() - t0 - res->seconds_solve;

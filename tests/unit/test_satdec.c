@@ -946,6 +946,18 @@ static void test_stops(void **state)
     }
     free(a);
     hta_instance_free(inst);
+    /* GLPK's model over HTA_ENVILP_MAX_COLS columns (2.3 GB at 10^6
+     * tasks): not applicable, with the reason, before any model */
+    inst = hdfs_instance_wrem(200000, 2000, 3, 0.0, &w, 1); /* uniform */
+    a = malloc(200000 * sizeof *a);
+    assert_non_null(a);
+    o.engine = HTA_SATDEC_GLPK;
+    assert_int_equal(hta_satdec_decide_general(inst, 1e3, 1, &o, a, &res, &d),
+                     HTA_OK);
+    assert_int_equal(res.answer, HTA_SATDEC_NA);
+    assert_non_null(strstr(res.why, "columns, over 500000"));
+    free(a);
+    hta_instance_free(inst);
 }
 
 int main(void)
