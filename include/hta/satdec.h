@@ -97,7 +97,6 @@ typedef struct hta_satdec_result {
                               remote slot at all) */
     int64_t glpk_solves;   /* GLPK branch-and-bound runs (pieces, tightened
                               ranges, excluded solutions) */
-    int64_t envelope_rows; /* the envelope rows of the last GLPK model */
     int lp_written;        /* opts->write_lp was written */
     double seconds_encode, seconds_solve;
     char why[160];         /* NA: the reason; NO without a CNF: why */

@@ -279,7 +279,6 @@ static hta_status solve(void *arg, hta_diag *d)
             ++k, md->ia[k] = row, md->ja[k] = colX + s,
                  md->ar[k] = (double)(dx - dy);
             ++k, md->ia[k] = row, md->ja[k] = colY + s, md->ar[k] = (double)dx;
-            res->envelope++;
         }
     }
     for (int32_t g = 0; g < md->ngroups; g++) {
@@ -300,8 +299,6 @@ static hta_status solve(void *arg, hta_diag *d)
     }
     glp_load_matrix(P, (int)k, md->ia, md->ja, md->ar);
     hta_status st = HTA_OK;
-    res->rows = glp_get_num_rows(P);
-    res->cols = glp_get_num_cols(P);
     int tight = 0;
     res->answer = HTA_ENVILP_UNKNOWN;
     for (;;) {
@@ -394,10 +391,6 @@ hta_status hta_envilp_decide(const hta_instance *inst,
     model md;
     memset(&md, 0, sizeof md);
     md.levels = !knapsack_row(pc->room, pc->U, &md.p, &md.q, &md.K);
-    res->levels = md.levels;
-    res->p = md.p;
-    res->q = md.q;
-    res->K = md.K;
     int64_t E = inst->edges, n = inst->n, U = pc->U;
     /* nonzeros: tasks E, X rows E + n, knapsack 2n, envelope 2 per
      * segment (at most U per server), the totals 3n; a blocking row E */
@@ -432,6 +425,16 @@ hta_status hta_envilp_decide(const hta_instance *inst,
     else
         st = hta_instance_groups(inst, md.order, md.first, &md.ngroups, d);
     md.aggregate = md.ngroups < m;
+    md.inst = inst;
+    md.pc = pc;
+    md.deadline = deadline;
+    md.stop = stop;
+    md.on = on;
+    md.realise = realise;
+    md.ctx = ctx;
+    md.res = res;
+    md.write_lp = write_lp;
+    md.what = what;
     for (int round = 0; st == HTA_OK && round < 2; round++) {
         if (round) { /* a group per task, columns as the pairs */
             if (!md.rebuild)
@@ -456,20 +459,8 @@ hta_status hta_envilp_decide(const hta_instance *inst,
                      (double)HTA_ENVILP_MAX_COLS);
             break;
         }
-        md.inst = inst;
-        md.pc = pc;
-        md.deadline = deadline;
-        md.stop = stop;
-        md.on = on;
-        md.realise = realise;
-        md.ctx = ctx;
-        md.res = res;
-        md.write_lp = write_lp;
-        md.what = what;
         res->answer = HTA_ENVILP_UNKNOWN;
-        res->envelope = 0;
         st = hta_glpk_guard(solve, &md, 0, d);
-        res->aggregated = md.aggregate;
     }
     free(md.order);
     free(md.first);

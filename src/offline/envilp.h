@@ -75,14 +75,7 @@ typedef enum hta_envilp_answer {
 
 typedef struct hta_envilp_result {
     hta_envilp_answer answer;
-    int64_t rows, cols; /* the model as first built */
-    int64_t envelope;   /* envelope rows */
-    int64_t p, q, K;    /* the knapsack row */
-    int levels;         /* none fits: the rooms by level columns */
     int64_t blocked;    /* solutions that realise did not take, excluded */
-    int aggregated;     /* the answer's model had a column per group of
-                           tasks with one replica set and replica (else
-                           per pair: the first exclusion rebuilds it so) */
     int64_t solves;     /* glp_intopt calls */
     int lp_written;     /* write_lp was written */
     char why[96];

@@ -901,12 +901,11 @@ static hta_status realise(const hta_instance *inst, const unsigned char *on,
     return HTA_OK;
 }
 
-/* A CaDiCaL model's placement pairs into z->on; 1. */
-static int model_pairs(const hta_instance *inst, CCaDiCaL *sat, sd *z)
+/* A CaDiCaL model's placement pairs into z->on. */
+static void model_pairs(const hta_instance *inst, CCaDiCaL *sat, sd *z)
 {
     for (int64_t i = 0; i < inst->edges; i++)
         z->on[i] = ccadical_val(sat, z->edge_var[i]) > 0;
-    return 1;
 }
 
 /* One spec: its CNF (copied into cert when one is kept), then CaDiCaL;
@@ -969,15 +968,16 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
         term_ctx tc = {t0 + opts->time_limit, opts->stop};
         ccadical_set_terminate(sat, &tc, terminate_cb);
         r = ccadical_solve(sat);
-        while (r == 10 && model_pairs(inst, sat, z) &&
-               (st = realise(inst, z->on, sp, z, L, strict, assign, res,
-                             d)) == HTA_OK &&
-               res->answer != HTA_SATDEC_YES && sp->general) {
-            /* blocked: the model's values first, adding a clause ends it;
-             * the clause goes into the CNF written too */
+        while (r == 10) {
+            model_pairs(inst, sat, z);
+            if ((st = realise(inst, z->on, sp, z, L, strict, assign, res,
+                              d)) != HTA_OK ||
+                res->answer == HTA_SATDEC_YES || !sp->general)
+                break;
+            /* blocked: the clause over the model's pairs (read once, into
+             * z->on); it goes into the CNF written too */
             for (int64_t i = 0; i < inst->edges; i++)
-                z->edge_val[i] = ccadical_val(sat, z->edge_var[i]) > 0 ?
-                                     -z->edge_var[i] : z->edge_var[i];
+                z->edge_val[i] = z->on[i] ? -z->edge_var[i] : z->edge_var[i];
             for (int64_t i = 0; i < inst->edges; i++)
                 ccadical_add(sat, z->edge_val[i]);
             ccadical_add(sat, 0);
@@ -1112,6 +1112,22 @@ static int64_t piece_end(const hta_instance *inst, int64_t U, int64_t R0,
     return lo;
 }
 
+/* The piece of the remote count starting at R: its rooms into room and
+ * its last count into *end; 0 when no server has a remote slot and R >=
+ * 1 (nothing fits from R on: the rooms only shrink). */
+static int piece_at(const hta_instance *inst, int64_t U, int64_t R,
+                    double L, int strict, int64_t *room, int64_t *tmp,
+                    int64_t *end)
+{
+    rooms(inst, U, R, L, strict, room);
+    int any = R == 0;
+    for (int64_t v = 0; v <= U && !any; v++)
+        any = room[v] > 0;
+    if (any)
+        *end = piece_end(inst, U, R, L, strict, room, tmp);
+    return any;
+}
+
 /* GLPK's solutions into assignments: realise with the piece's rooms. */
 typedef struct glpk_ctx {
     const hta_instance *inst;
@@ -1142,23 +1158,18 @@ static int glpk_realise(void *arg, const unsigned char *on, hta_status *st,
 static hta_status decide_glpk(const hta_instance *inst, int64_t U,
                               int64_t M, double L, int strict,
                               double deadline, const hta_satdec_opts *opts,
-                              sd *z, int64_t *tab, int32_t *assign,
-                              hta_satdec_result *res, hta_diag *d)
+                              sd *z, int64_t *room, int64_t *tmp,
+                              int32_t *assign, hta_satdec_result *res,
+                              hta_diag *d)
 {
     int32_t m = inst->m;
-    int64_t *room = tab, *tmp = tab + 2 * (U + 1);
-    int64_t R = m - M;
+    int64_t R = m - M, end;
     res->answer = HTA_SATDEC_NO;
     while (R <= m) {
-        rooms(inst, U, R, L, strict, room);
-        int any = R == 0;
-        for (int64_t v = 0; v <= U && !any; v++)
-            any = room[v] > 0;
-        if (!any) { /* no remote slot anywhere, and R >= 1 */
+        if (!piece_at(inst, U, R, L, strict, room, tmp, &end)) {
             res->glpk = 1;
             return HTA_OK;
         }
-        int64_t end = piece_end(inst, U, R, L, strict, room, tmp);
         spec sp = {U, 0, 1, 0, 0, NULL, room, 1};
         hta_satdec_result one = *res;
         one.answer = HTA_SATDEC_UNKNOWN;
@@ -1177,7 +1188,6 @@ static hta_status decide_glpk(const hta_instance *inst, int64_t U,
         res->pieces++;
         res->glpk_solves += er.solves;
         res->blocked += er.blocked;
-        res->envelope_rows = er.envelope;
         if (st != HTA_OK)
             return st;
         switch (er.answer) {
@@ -1243,8 +1253,8 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
         double share = engine == HTA_SATDEC_GLPK ? 1.0 : 0.5;
         hta_satdec_result g = *res;
         st = decide_glpk(inst, U, M, L, strict,
-                         t0 + share * opts->time_limit, opts, &z, tab,
-                         assign, &g, d);
+                         t0 + share * opts->time_limit, opts, &z, room,
+                         tmp, assign, &g, d);
         if (st != HTA_OK || g.answer == HTA_SATDEC_YES ||
             g.answer == HTA_SATDEC_NO || engine == HTA_SATDEC_GLPK) {
             *res = g;
@@ -1269,13 +1279,9 @@ hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
             res->answer = HTA_SATDEC_UNKNOWN;
             break;
         }
-        rooms(inst, U, R, L, strict, room);
-        int any = R == 0;
-        for (int64_t v = 0; v <= U && !any; v++)
-            any = room[v] > 0;
-        if (!any) /* no remote slot anywhere, and R >= 1 */
+        int64_t end;
+        if (!piece_at(inst, U, R, L, strict, room, tmp, &end))
             break;
-        int64_t end = piece_end(inst, U, R, L, strict, room, tmp);
         /* B g(v) = (B - 1) v + Lt - r(v), B the integer part of the
          * piece's remote cost over w_loc (at least 1), Lt the least
          * value with every r(v) >= 0 */

@@ -136,6 +136,21 @@ static hta_satdec_result decide_general(const hta_instance *inst, double L,
     return res;
 }
 
+/* The i-th tiny instance of the general tests (every cost model in
+ * turn: fractional constant, tables, affine, integer), its brute-force
+ * optimum into opt and *lo. */
+static hta_instance *tiny_general(hta_rng *r, int i, int32_t *opt,
+                                  int *model, double *lo)
+{
+    *model = i % 4 == 3 ? COST_INTEGER : i % 3;
+    hta_instance *inst = i % 2 ? random_instance(r, 10, 3, 2, *model) :
+                                 random_instance(r, 8, 4, 3, *model);
+    hta_diag d;
+    assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+    *lo = evaluate(inst, opt, NULL);
+    return inst;
+}
+
 /* The general decision on tiny instances of every cost model (fractional
  * constant, tables, affine, integer): yes at "<= the optimum" (brute
  * force) with an assignment within it, no at "< the optimum"; every 8th
@@ -155,12 +170,9 @@ static void test_general_against_brute(void **state)
     assert_true(fd >= 0);
     close(fd);
     for (int i = 0; i < 1200; i++) {
-        int model = i % 4 == 3 ? COST_INTEGER : i % 3;
-        hta_instance *inst = i % 2 ? random_instance(&r, 10, 3, 2, model) :
-                                     random_instance(&r, 8, 4, 3, model);
-        hta_diag d;
-        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
-        double lo = evaluate(inst, opt, NULL);
+        int model;
+        double lo;
+        hta_instance *inst = tiny_general(&r, i, opt, &model, &lo);
         int check = i % 8 == 0;
         FILE *f = check ? fopen(path, "w") : NULL;
         hta_satdec_result yes = decide_general(inst, lo, 0, a, f);
@@ -352,12 +364,9 @@ static void test_general_glpk(void **state)
     assert_true(fd >= 0);
     close(fd);
     for (int i = 0; i < 1200; i++) {
-        int model = i % 4 == 3 ? COST_INTEGER : i % 3;
-        hta_instance *inst = i % 2 ? random_instance(&r, 10, 3, 2, model) :
-                                     random_instance(&r, 8, 4, 3, model);
-        hta_diag d;
-        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
-        double lo = evaluate(inst, opt, NULL);
+        int model;
+        double lo;
+        hta_instance *inst = tiny_general(&r, i, opt, &model, &lo);
         hta_satdec_result yes = decide_general(inst, lo, 0, a, NULL);
         if (yes.answer != HTA_SATDEC_YES)
             fail_msg("instance %d: no at the optimum %.17g (%s)", i, lo,
