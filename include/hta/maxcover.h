@@ -153,6 +153,11 @@ int64_t hta_maxcover_log_len(const hta_maxcover *mc);
 int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
                           int64_t *len);
 
+/* Hands the cover array over (inst->m entries, the caller's to free):
+ * a caller done with the state reuses memory whose pages are already
+ * touched (fsy's replay of the log).  The state may then only be freed. */
+int32_t *hta_maxcover_cover_take(hta_maxcover *mc);
+
 /* The f(tau) sweep: f[tau] for tau = 0, 1, ..., K by the incremental
  * engine, up to f = m, or earlier when enough (if not NULL) returns
  * non-zero for the prefix f[0..K] computed so far.  *f is allocated here

@@ -256,6 +256,7 @@ typedef struct sweep {
     int64_t log_len;
     int64_t *log_end;      /* [tau]: log length after raising to tau */
     size_t cap_log_end;
+    int32_t *spare;        /* pass 1's cover array, for pass 2's replay */
 } sweep;
 
 /* Fbar_s of rule (5): at least the uncovered tasks local to s in a
@@ -712,6 +713,8 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     if (st == HTA_OK && /* pass 2 replays the log, the state goes */
         !hta_maxcover_log_take(mc, &w->log_t, &w->log_s, &w->log_len))
         w->log_t = w->log_s = NULL;
+    if (st == HTA_OK && w->log_t && !w->solved)
+        w->spare = hta_maxcover_cover_take(mc); /* its pages touched */
     covers_free(&cv);
     return st;
 }
@@ -730,7 +733,9 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     int32_t *rcover = NULL, *rloads = NULL;
     int64_t at = 0;
     if (replay) {
-        rcover = malloc((size_t)inst->m * sizeof *rcover);
+        rcover = w->spare ? w->spare : malloc((size_t)inst->m *
+                                              sizeof *rcover);
+        w->spare = NULL;
         rloads = calloc((size_t)inst->n, sizeof *rloads);
         if (!rcover || !rloads) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
@@ -797,7 +802,10 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
             free_bound(inst, cover, loads, tau, w->fbar);
         else
             nfree = replay ? NULL : hta_maxcover_free_counts(mc);
-        if ((st = build_b(w, w->a, cover, loads, nfree, 0, u, c, &span, d)) !=
+        /* the first B^tau straight into the answer's array (w->a stays
+         * untouched: 4 MB of fresh pages at 10^6 tasks) */
+        int32_t *into = isinf(res->makespan) ? w->best : w->a;
+        if ((st = build_b(w, into, cover, loads, nfree, 0, u, c, &span, d)) !=
             HTA_OK)
             goto cleanup;
         res->balanced++;
@@ -806,7 +814,8 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
         if (span < res->makespan) {
             res->makespan = span;
             res->best_tau = tau;
-            memcpy(w->best, w->a, (size_t)inst->m * sizeof *w->a);
+            if (into != w->best)
+                memcpy(w->best, w->a, (size_t)inst->m * sizeof *w->a);
         }
         if (prune && (f == inst->m || res->makespan <= w->lb))
             break;
@@ -866,6 +875,7 @@ cleanup:
     free(w.log_t);
     free(w.log_s);
     free(w.log_end);
+    free(w.spare);
     free(w.lower);
     free(w.q);
     free(w.a);

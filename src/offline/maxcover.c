@@ -241,6 +241,13 @@ void hta_maxcover_log_start(hta_maxcover *mc)
 {
     mc->logging = 1;
     mc->log_len = 0;
+    /* a sweep covers up to m tasks, each logged once at least: room for
+     * m pairs at once instead of growing by copies (the pages are only
+     * touched as the log fills); out of memory here is left to the
+     * growth, which marks the log lost */
+    size_t m = (size_t)mc->inst->m;
+    if (HTA_RESERVE(mc->log_t, mc->log_cap_t, m))
+        (void)HTA_RESERVE(mc->log_s, mc->log_cap_s, m);
 }
 
 int64_t hta_maxcover_log_len(const hta_maxcover *mc)
@@ -261,6 +268,13 @@ int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
     mc->log_len = 0;
     mc->logging = 0;
     return 1;
+}
+
+int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
+{
+    int32_t *cover = mc->cover;
+    mc->cover = NULL;
+    return cover;
 }
 
 /* cover[t] = s, logged. */
