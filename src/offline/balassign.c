@@ -120,15 +120,20 @@ static int load_runs(const hta_instance *inst, const int32_t *nloc,
                      int32_t **load_out, int64_t **count_out, int32_t *runs_out,
                      int32_t **ridx)
 {
-    int32_t n = inst->n, maxl = 0, runs = 0;
-    for (int32_t s = 0; s < n; s++)
+    int32_t n = inst->n, maxl = 0, max2 = 0, runs = 0;
+    for (int32_t s = 0; s + 1 < n; s += 2) { /* two chains, as below */
         maxl = nloc[s] > maxl ? nloc[s] : maxl;
+        max2 = nloc[s + 1] > max2 ? nloc[s + 1] : max2;
+    }
+    if (n % 2 && nloc[n - 1] > maxl)
+        maxl = nloc[n - 1];
+    maxl = max2 > maxl ? max2 : maxl;
     int counting = (int64_t)maxl <= 4 * (int64_t)n;
     size_t len = counting ? (size_t)maxl + 1 : (size_t)n;
     int32_t *load = malloc((size_t)n * sizeof *load); /* runs <= n */
     int64_t *count = counting ? calloc(len, sizeof *count) :
                                 malloc(len * sizeof *count);
-    *ridx = counting ? malloc(len * sizeof **ridx) : NULL;
+    *ridx = counting ? calloc(len, sizeof **ridx) : NULL;
     if (!load || !count || (counting && !*ridx)) {
         free(load);
         free(count);
@@ -137,8 +142,18 @@ static int load_runs(const hta_instance *inst, const int32_t *nloc,
         return 0;
     }
     if (counting) {
-        for (int32_t s = 0; s < n; s++)
+        /* two histograms, the odd servers' in ridx (merged below): a
+         * run of equal loads, common here, then adds to two counters in
+         * turn instead of waiting on one */
+        int32_t *odd = *ridx;
+        for (int32_t s = 0; s + 1 < n; s += 2) {
             count[nloc[s]]++;
+            odd[nloc[s + 1]]++;
+        }
+        if (n % 2)
+            count[nloc[n - 1]]++;
+        for (int32_t l = 0; l <= maxl; l++)
+            count[l] += odd[l];
         for (int32_t l = 0; l <= maxl; l++)
             if (count[l]) { /* runs <= l: packs in place */
                 (*ridx)[l] = runs;
@@ -303,11 +318,33 @@ hta_status hta_balassign_slot_runs(const hta_instance *inst,
         }
         for (int32_t x = 0; x < runs; x++)
             tied[x] = hta_balassign_virtual(inst, load[x], qr[x], c) == V;
-        for (int32_t s = 0; s < inst->n && given < u; s++) {
-            int32_t x = ridx ? ridx[nloc[s]] : run_of(load, runs, nloc[s]);
-            if (tied[x]) {
+        int32_t *tl = ridx ? malloc(((size_t)load[runs - 1] + 1) *
+                                    sizeof *tl) : NULL;
+        if (tl) {
+            /* without a branch per server (tied runs interleave at
+             * random in id order: half the branches mispredicted): tl[l]
+             * the tied run of load l, else runs, a slot of plus that is
+             * counted and cleared after */
+            for (int32_t l = 0; l <= load[runs - 1]; l++)
+                tl[l] = runs;
+            for (int32_t x = 0; x < runs; x++)
+                if (tied[x])
+                    tl[load[x]] = x;
+            for (int32_t s = 0; s < inst->n && given < u; s++) {
+                int32_t x = tl[nloc[s]];
                 r->plus[x]++;
-                given++;
+                given += x != runs;
+            }
+            r->plus[runs] = 0;
+            free(tl);
+        } else { /* loads sorted, or no memory for the table */
+            for (int32_t s = 0; s < inst->n && given < u; s++) {
+                int32_t x = ridx ? ridx[nloc[s]] :
+                                   run_of(load, runs, nloc[s]);
+                if (tied[x]) {
+                    r->plus[x]++;
+                    given++;
+                }
             }
         }
     }
