@@ -316,37 +316,20 @@ hta_status hta_balassign_slot_runs(const hta_instance *inst,
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             goto done;
         }
+        /* tied[x]: x when run x is tied, else runs, a slot of plus
+         * counted and cleared after: no branch per server (tied runs
+         * interleave at random in id order, so half such branches were
+         * mispredicted) */
         for (int32_t x = 0; x < runs; x++)
-            tied[x] = hta_balassign_virtual(inst, load[x], qr[x], c) == V;
-        int32_t *tl = ridx ? malloc(((size_t)load[runs - 1] + 1) *
-                                    sizeof *tl) : NULL;
-        if (tl) {
-            /* without a branch per server (tied runs interleave at
-             * random in id order: half the branches mispredicted): tl[l]
-             * the tied run of load l, else runs, a slot of plus that is
-             * counted and cleared after */
-            for (int32_t l = 0; l <= load[runs - 1]; l++)
-                tl[l] = runs;
-            for (int32_t x = 0; x < runs; x++)
-                if (tied[x])
-                    tl[load[x]] = x;
-            for (int32_t s = 0; s < inst->n && given < u; s++) {
-                int32_t x = tl[nloc[s]];
-                r->plus[x]++;
-                given += x != runs;
-            }
-            r->plus[runs] = 0;
-            free(tl);
-        } else { /* loads sorted, or no memory for the table */
-            for (int32_t s = 0; s < inst->n && given < u; s++) {
-                int32_t x = ridx ? ridx[nloc[s]] :
-                                   run_of(load, runs, nloc[s]);
-                if (tied[x]) {
-                    r->plus[x]++;
-                    given++;
-                }
-            }
+            tied[x] = hta_balassign_virtual(inst, load[x], qr[x], c) == V ?
+                          x : runs;
+        for (int32_t s = 0; s < inst->n && given < u; s++) {
+            int32_t x = tied[ridx ? ridx[nloc[s]] :
+                                    run_of(load, runs, nloc[s])];
+            r->plus[x]++;
+            given += x != runs;
         }
+        r->plus[runs] = 0;
     }
     HTA_CHECK(given == u);
 done:

@@ -388,8 +388,9 @@ hta_status hta_envilp_decide(const hta_instance *inst,
 {
     memset(res, 0, sizeof *res);
     res->answer = HTA_ENVILP_NA;
-    model md;
-    memset(&md, 0, sizeof md);
+    model md = {.inst = inst, .pc = pc, .deadline = deadline,
+                .stop = stop, .on = on, .realise = realise, .ctx = ctx,
+                .res = res, .write_lp = write_lp, .what = what};
     md.levels = !knapsack_row(pc->room, pc->U, &md.p, &md.q, &md.K);
     int64_t E = inst->edges, n = inst->n, U = pc->U;
     /* nonzeros: tasks E, X rows E + n, knapsack 2n, envelope 2 per
@@ -425,16 +426,6 @@ hta_status hta_envilp_decide(const hta_instance *inst,
     else
         st = hta_instance_groups(inst, md.order, md.first, &md.ngroups, d);
     md.aggregate = md.ngroups < m;
-    md.inst = inst;
-    md.pc = pc;
-    md.deadline = deadline;
-    md.stop = stop;
-    md.on = on;
-    md.realise = realise;
-    md.ctx = ctx;
-    md.res = res;
-    md.write_lp = write_lp;
-    md.what = what;
     for (int round = 0; st == HTA_OK && round < 2; round++) {
         if (round) { /* a group per task, columns as the pairs */
             if (!md.rebuild)
