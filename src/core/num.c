@@ -97,23 +97,6 @@ double hta_clock_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void *hta_grow_(void *p, size_t *cap, size_t need, size_t elem)
-{
-    size_t c = *cap ? *cap : 16;
-    while (c < need) {
-        if (c > SIZE_MAX / 2)
-            return p;
-        c *= 2;
-    }
-    if (c > SIZE_MAX / elem)
-        return p;
-    void *q = realloc(p, c * elem);
-    if (!q)
-        return p;
-    *cap = c;
-    return q;
-}
-
 static int cmp_i32(const void *x, const void *y)
 {
     int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;

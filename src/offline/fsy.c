@@ -733,8 +733,8 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     int32_t *rcover = NULL, *rloads = NULL;
     int64_t at = 0;
     if (replay) {
-        rcover = w->spare ? w->spare : malloc((size_t)inst->m *
-                                              sizeof *rcover);
+        rcover = w->spare ? w->spare :
+                            hta_malloc_huge((size_t)inst->m * sizeof *rcover);
         w->spare = NULL;
         rloads = calloc((size_t)inst->n, sizeof *rloads);
         if (!rcover || !rloads) {
@@ -847,7 +847,7 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     int ok = HTA_RESERVE(res->f, w.cap_f, 64);
     ok &= HTA_RESERVE(w.lower, w.cap_lower, 64);
     w.q = malloc((size_t)inst->n * sizeof *w.q);
-    w.a = malloc((size_t)inst->m * sizeof *w.a);
+    w.a = hta_malloc_huge((size_t)inst->m * sizeof *w.a);
     hta_status st = HTA_OK;
     if (!ok || !w.q || !w.a) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");

@@ -243,11 +243,14 @@ void hta_maxcover_log_start(hta_maxcover *mc)
     mc->log_len = 0;
     /* a sweep covers up to m tasks, each logged once at least: room for
      * m pairs at once instead of growing by copies (the pages are only
-     * touched as the log fills); out of memory here is left to the
+     * touched as the log fills), on huge pages (buf.h; a log longer than
+     * m grows from there by copies); out of memory here is left to the
      * growth, which marks the log lost */
     size_t m = (size_t)mc->inst->m;
-    if (HTA_RESERVE(mc->log_t, mc->log_cap_t, m))
-        (void)HTA_RESERVE(mc->log_s, mc->log_cap_s, m);
+    if (!mc->log_t && (mc->log_t = hta_malloc_huge(m * sizeof *mc->log_t)))
+        mc->log_cap_t = m;
+    if (!mc->log_s && (mc->log_s = hta_malloc_huge(m * sizeof *mc->log_s)))
+        mc->log_cap_s = m;
 }
 
 int64_t hta_maxcover_log_len(const hta_maxcover *mc)
@@ -902,10 +905,10 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
     mc->forward = 1;
     mc->guess = 1;
     size_t m = (size_t)inst->m, n = (size_t)inst->n;
-    mc->cover = malloc(m * sizeof *mc->cover);
-    mc->loads = calloc(n, sizeof *mc->loads);
-    mc->cap = calloc(n, sizeof *mc->cap);
-    mc->nfree = malloc(n * sizeof *mc->nfree);
+    mc->cover = hta_malloc_huge(m * sizeof *mc->cover);
+    mc->loads = hta_calloc_huge(n, sizeof *mc->loads);
+    mc->cap = hta_calloc_huge(n, sizeof *mc->cap);
+    mc->nfree = hta_malloc_huge(n * sizeof *mc->nfree);
     if (!mc->cover || !mc->loads || !mc->cap || !mc->nfree)
         goto oom;
     mc->coverable = inst->m;
@@ -913,12 +916,14 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
         mc->nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
     memset(mc->cover, 0xff, m * sizeof *mc->cover);
     if (e == HTA_MAXFLOW_INCREMENTAL) {
-        mc->next_free = malloc(n * sizeof *mc->next_free);
-        mc->level = malloc(n * sizeof *mc->level);
-        mc->arc = malloc(n * sizeof *mc->arc);
-        mc->queue = malloc(n * sizeof *mc->queue);
-        mc->seeds = malloc(n * sizeof *mc->seeds);
-        mc->alive = malloc(n * sizeof *mc->alive);
+        /* written whole (the first three) or up to the servers in
+           play, often most of them: on huge pages (buf.h) */
+        mc->next_free = hta_malloc_huge(n * sizeof *mc->next_free);
+        mc->level = hta_malloc_huge(n * sizeof *mc->level);
+        mc->arc = hta_malloc_huge(n * sizeof *mc->arc);
+        mc->queue = hta_malloc_huge(n * sizeof *mc->queue);
+        mc->seeds = hta_malloc_huge(n * sizeof *mc->seeds);
+        mc->alive = hta_malloc_huge(n * sizeof *mc->alive);
         mc->nalive = -1;
         mc->pend = malloc(PEND * sizeof *mc->pend);
         mc->path_srv = malloc((n + 1) * sizeof *mc->path_srv);

@@ -11,6 +11,7 @@
 
 #include "hta/assign.h"
 #include "hta/bounds.h"
+#include "hta/buf.h"
 #include "hta/brute.h"
 #include "hta/cbcx.h"
 #include "hta/close.h"
@@ -208,7 +209,8 @@ cleanup:
 static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
                            hta_fsy_result *fr, hta_diag *d)
 {
-    if (!s->fsy && !(s->fsy = malloc((size_t)s->inst->m * sizeof *s->fsy)))
+    if (!s->fsy &&
+        !(s->fsy = hta_malloc_huge((size_t)s->inst->m * sizeof *s->fsy)))
         return OOM(d);
     hta_status st = hta_fsy_run(s->inst, fo, s->fsy, fr, d);
     if (st != HTA_OK)

@@ -57,6 +57,15 @@ void *calloc(size_t k, size_t n)
     return allowed() ? real(k, n) : NULL;
 }
 
+int posix_memalign(void **p, size_t align, size_t n)
+{
+    static int (*real)(void **, size_t, size_t);
+    if (!real)
+        real = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT,
+                                                        "posix_memalign");
+    return allowed() ? real(p, align, n) : ENOMEM;
+}
+
 void *realloc(void *p, size_t n)
 {
     static void *(*real)(void *, size_t);
