@@ -21,13 +21,16 @@
  * element. */
 void *hta_grow_(void *p, size_t *cap, size_t need, size_t elem);
 
-/* Asks the kernel to back the whole 2 MiB pages inside p's bytes with
- * huge pages (Linux transparent huge pages, where enabled for "madvise"
- * or "always"): one fault per 2 MiB instead of 512, and fewer TLB misses
- * in the random reads of large arrays.  A hint: nothing happens on blocks
- * smaller than that, on other systems, or when the kernel refuses; the
- * contents are untouched.  hta_grow_ gives it for every array it grows;
- * the large arrays allocated once take it where they are allocated. */
+/* Asks the kernel to back p's block, a malloc'd block of bytes >= 2 MiB,
+ * with huge pages (Linux transparent huge pages, where enabled for
+ * "madvise" or "always"): one fault per 2 MiB instead of 512, and fewer
+ * TLB misses in the random reads of large arrays.  The hint covers the
+ * block's pages from its first to the end of its usable size, so a block
+ * with a mapping of its own stays one mapping and realloc can still move
+ * it (mem.c).  A hint: nothing happens on smaller blocks, other systems
+ * (glibc on Linux only), or when the kernel refuses; the contents are
+ * untouched.  hta_grow_ gives it for every array it grows; the large
+ * arrays allocated once take it from hta_malloc_huge. */
 void hta_huge_hint(void *p, size_t bytes);
 
 /* malloc(bytes) for a large array allocated once and never grown: from

@@ -237,6 +237,20 @@ static hta_status igraph_raise(hta_maxcover *mc, hta_diag *d)
 
 /* ---- incremental engine ---------------------------------------------- */
 
+/* *a with room for m entries, on huge pages (buf.h), its contents
+ * dropped; left as it was when out of memory. */
+static void log_room(int32_t **a, size_t *cap, size_t m)
+{
+    if (*cap >= m)
+        return;
+    int32_t *b = hta_malloc_huge(m * sizeof *b);
+    if (!b)
+        return;
+    free(*a);
+    *a = b;
+    *cap = m;
+}
+
 void hta_maxcover_log_start(hta_maxcover *mc)
 {
     mc->logging = 1;
@@ -247,10 +261,8 @@ void hta_maxcover_log_start(hta_maxcover *mc)
      * m grows from there by copies); out of memory here is left to the
      * growth, which marks the log lost */
     size_t m = (size_t)mc->inst->m;
-    if (!mc->log_t && (mc->log_t = hta_malloc_huge(m * sizeof *mc->log_t)))
-        mc->log_cap_t = m;
-    if (!mc->log_s && (mc->log_s = hta_malloc_huge(m * sizeof *mc->log_s)))
-        mc->log_cap_s = m;
+    log_room(&mc->log_t, &mc->log_cap_t, m);
+    log_room(&mc->log_s, &mc->log_cap_s, m);
 }
 
 int64_t hta_maxcover_log_len(const hta_maxcover *mc)
