@@ -27,6 +27,10 @@ for t in $targets; do
     # shellcheck disable=SC2086
     clang $common -fsanitize=fuzzer,$san -DTARGET_$t=1 tests/fuzz/fuzz.c $objs $(pkg-config --libs igraph) -lglpk -lcadical -lstdc++ -lm -pthread -o "$build/fuzz-$t"
 done
+# the harnesses' private input files (removed at exit; a crashed run's
+# stays here, beside its crash-* file, not in /tmp)
+tmp=$(pwd)/$build/tmp
+mkdir -p "$tmp"
 for t in $targets; do
     # seeds: the tracked corpus of the target (solve: the instance
     # corpus, capacity: the cluster corpus)
@@ -34,7 +38,7 @@ for t in $targets; do
     work="$build/corpus/$t"
     mkdir -p "$work"
     cp -n tests/fuzz/corpus/"$seed"/* "$work"/ 2>/dev/null || true
-    "$build/fuzz-$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
+    TMPDIR="$tmp" "$build/fuzz-$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
         -rss_limit_mb=2048 -artifact_prefix="$build/crash-$t-" \
         -print_final_stats=1 "$work" >"$build/fuzz-$t.log" 2>&1 || {
         echo "fuzz-$t: FAILED (see $build/fuzz-$t.log)"

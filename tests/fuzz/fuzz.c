@@ -33,11 +33,25 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char input_path[4096];
+
+static void input_remove(void) { unlink(input_path); }
+
+/* The private file, in $TMPDIR (scripts/fuzz.sh: under build-fuzz) or
+ * /tmp, removed when the fuzzer exits. */
 static const char *input_file(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0])
-        snprintf(path, sizeof path, "/tmp/hta-fuzz-%ld", (long)getpid());
+    const char *path = input_path;
+    if (!path[0]) {
+        const char *dir = getenv("TMPDIR");
+        if (!dir || !*dir)
+            dir = "/tmp";
+        int len = snprintf(input_path, sizeof input_path, "%s/hta-fuzz-%ld",
+                           dir, (long)getpid());
+        if (len < 0 || (size_t)len >= sizeof input_path)
+            abort();
+        atexit(input_remove);
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         abort();

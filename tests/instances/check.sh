@@ -4,15 +4,18 @@
 # `hta solve --algo rr,fsy,ilp`.  Lines starting with '@' are generated
 # (too large to commit): the same seed must give the recorded sha256, and
 # only rr and fsy run on them.  Ends with "N passed, N failed".
-# usage: tests/instances/check.sh HTA TMPDIR
+# usage: tests/instances/check.sh HTA TMPDIR [PART/PARTS] (tests/part.sh)
 set -u
 hta=$1
 tmp=$2
+part=${3:-0/1}
 pass=0
 fail=0
+. "$(dirname "$0")/../part.sh"
 tab=$(printf '\t')
 while IFS="$tab" read -r file origin tasks servers rr fsy best lb proven; do
     case "$file" in ''|'#'*) continue ;; esac
+    mine || continue
     algos=rr,fsy,ilp
     limit="--time-limit 60"
     path=instances/$file

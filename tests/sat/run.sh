@@ -6,12 +6,14 @@
 #                    assignment is a model (checked by picosat again);
 #   picosat UNSAT => the exact ILP optimum is > 3.
 # Prints one "ok"/"FAIL" line per formula and "N passed, N failed".
-# usage: tests/sat/run.sh HTA TMPDIR
+# usage: tests/sat/run.sh HTA TMPDIR [PART/PARTS] (tests/part.sh)
 set -u
 hta=$1
 tmp=$2
+part=${3:-0/1}
 pass=0
 fail=0
+. "$(dirname "$0")/../part.sh"
 check() { # formula name
     f=$1
     name=$2
@@ -58,11 +60,13 @@ check() { # formula name
 for v in 5 6 7 8 9 10 11 12; do
     c=$((v * 426 / 100))
     for seed in 1 2; do
+        mine || continue
         "$hta" gen random3sat --vars "$v" --clauses "$c" --seed "$seed" -o "$tmp/r.cnf"
         check "$tmp/r.cnf" "random3sat v=$v c=$c seed=$seed"
     done
 done
 for f in uf20-01 uf20-02 uf20-03; do
+    mine || continue
     check "tests/data/satlib/$f.cnf" "$f"
 done
 echo "$pass passed, $fail failed"
