@@ -156,27 +156,30 @@ parts() { # name script N
         k=$((k + 1))
     done
 }
+slow_units="satdec instance sim sat envelope"
+cbc_ok=0 # --cbc names a build with CBC
+if [ -n "$cbc" ] && has_cbc "$root/$cbc/hta"; then
+    cbc_ok=1
+fi
 jobs_list() {
     if [ "$mode" != "--valgrind" ]; then
         # 1. Unit tests, one binary a job (both builds' with --cbc): the
         # slowest first (under the sanitizers: instance, satdec, CBC's
         # ilp, sim, sat, envelope, 96 to 28 s)
-        for t in satdec instance sim sat envelope; do
+        for t in $slow_units; do
             [ -x "$build/tests/test_$t" ] && echo "unit_test $build/tests/test_$t"
         done
-        cbc_units=""
-        if [ -n "$cbc" ] && has_cbc "$root/$cbc/hta"; then
-            cbc_units=$(ls "$cbc"/tests/test_* 2>/dev/null)
+        if [ "$cbc_ok" = 1 ]; then
+            for t in "$cbc"/tests/test_*; do
+                [ -x "$t" ] && echo "unit_test $t"
+            done
         fi
-        for t in $cbc_units; do
-            [ -x "$t" ] && echo "unit_test $t"
-        done
         # 4. Theorem 3.1 with picosat as the oracle.
         parts sat tests/sat/run.sh 4
         # 7. Out of memory at every allocation: exit 1, never a signal.
         parts oom tests/oom/run.sh 4
         for t in "$build"/tests/test_*; do
-            case ${t##*/test_} in satdec|sat|sim|instance|envelope) continue ;; esac
+            case " $slow_units " in *" ${t##*/test_} "*) continue ;; esac
             [ -x "$t" ] && echo "unit_test $t"
         done
         # 5. The bundled suite's recorded values.
@@ -198,7 +201,7 @@ jobs_list() {
         cli_cases tests/cli/nocbc
     fi
     if [ -n "$cbc" ]; then
-        if has_cbc "$root/$cbc/hta"; then
+        if [ "$cbc_ok" = 1 ]; then
             for c in tests/cli/cbc/*.cmd; do
                 echo "cli_case_cbc $c"
             done
@@ -225,7 +228,7 @@ worker() {
     while IFS= read -r cmd; do
         n=$((n + 1))
         mkdir "$tmp/claim.$n" 2>/dev/null || continue
-        t0=$(date +%s.%N)
+        [ -z "${HTA_TEST_TIMES:-}" ] || t0=$(date +%s.%N)
         # shellcheck disable=SC2030 # the job's own counts, written out
         (pass=0 fail=0 job=$n; eval "$cmd"; echo "$pass $fail" >"$tmp/job.$n.counts") \
             >"$tmp/job.$n.log" 2>&1

@@ -41,8 +41,7 @@ static void input_remove(void) { unlink(input_path); }
  * /tmp, removed when the fuzzer exits. */
 static const char *input_file(const uint8_t *data, size_t size)
 {
-    const char *path = input_path;
-    if (!path[0]) {
+    if (!input_path[0]) {
         const char *dir = getenv("TMPDIR");
         if (!dir || !*dir)
             dir = "/tmp";
@@ -52,12 +51,12 @@ static const char *input_file(const uint8_t *data, size_t size)
             abort();
         atexit(input_remove);
     }
-    FILE *f = fopen(path, "wb");
+    FILE *f = fopen(input_path, "wb");
     if (!f)
         abort();
     fwrite(data, 1, size, f);
     fclose(f);
-    return path;
+    return input_path;
 }
 
 /* What is written is read back identically (instance format). */

@@ -5,8 +5,8 @@
 # to where the command no longer runs out; each run must exit 0, or 1 with
 # "out of memory" on stderr.  (Not under the sanitizers, whose runtime
 # must come first in the process.)
-# usage: tests/oom/run.sh HTA TMPDIR [PART/PARTS]; ends with "N passed,
-# N failed".  PART/PARTS (0-based) runs every PARTS-th check from PART's.
+# usage: tests/oom/run.sh HTA TMPDIR [PART/PARTS] (tests/part.sh); ends
+# with "N passed, N failed".
 set -u
 HTA=$1
 tmp=$2
@@ -91,7 +91,7 @@ sweep "flowtime non-preemptive" "$HTA" flowtime "$tmp/j.txt" -n 2 --mode non-pre
 # Memory follows what was read, not a header count: a 70-byte file that
 # declares 2^24 servers solves, writes and plots within 100 MB of address
 # space (it took 1.25 GB when every declared server was materialised).
-big_n() {
+if mine; then
     printf 'hta-instance 1\ntasks 1\nservers 16777216\nw_loc 1\nw_rem 3\ntask 0 0\n' >"$tmp/big-n.txt"
     if (ulimit -v 100000 && "$HTA" solve "$tmp/big-n.txt" --algo rr,fsy,ilp,brute \
         -o "$tmp/big-n.asg" --plot "$tmp/big-n.svg" >/dev/null &&
@@ -102,6 +102,5 @@ big_n() {
         fail=$((fail + 1))
         echo "FAIL oom: 2^24 declared servers need more than 100 MB"
     fi
-}
-if mine; then big_n; fi
+fi
 echo "$pass passed, $fail failed"
