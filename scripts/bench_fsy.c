@@ -16,6 +16,7 @@
 
 #include "hta/num.h"
 #include "hta/bounds.h"
+#include "hta/buf.h"
 #include "hta/instance.h"
 #include "hta/fsy.h"
 #include "hta/maxcover.h"
@@ -119,7 +120,8 @@ int main(int argc, char **argv)
             return 1;
         }
         t_parse[r] = hta_clock_now() - t0;
-        int32_t *a = malloc((size_t)inst->m * sizeof *a);
+        /* the answer on huge pages, as the command allocates it (solve.c) */
+        int32_t *a = hta_malloc_huge((size_t)inst->m * sizeof *a);
         hta_fsy_opts o = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL, NULL, NULL};
         hta_fsy_result_free(&res);
         t0 = hta_clock_now();

@@ -106,7 +106,8 @@ const int32_t *hta_maxcover_loads(const hta_maxcover *mc);
 
 /* nfree[s]: the uncovered tasks local to s (F_s).  Maintained in O(1) per
  * covered replica by the incremental engine, recomputed in O(|E|) by the
- * igraph engine when the cover changes; NULL once dropped (below). */
+ * igraph engine when the cover changes; made at the first raise, so NULL
+ * before it, and NULL once dropped (below). */
 const int32_t *hta_maxcover_free_counts(const hta_maxcover *mc);
 
 /* Stops maintaining the free counts (incremental engine; the igraph

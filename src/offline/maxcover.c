@@ -26,16 +26,24 @@ struct hta_maxcover {
     int64_t coverable; /* tasks not excluded */
     int32_t *cover; /* per task: server, -1 uncovered, -2 excluded */
     int32_t *loads; /* per server: covered tasks */
-    int64_t *cap;   /* per server: capacity (tau in a sweep) */
-    int32_t *nfree; /* per server: uncovered tasks local to it */
+    int64_t *cap;   /* per server: capacity; NULL while it is tau for
+                       all, as in a sweep's raises (at 10^6 servers an
+                       8 MB array written at every raise) */
+    int32_t *nfree; /* per server: uncovered tasks local to it, made at
+                       the first raise when count_free (a sweep that
+                       drops them never writes them) */
+    int count_free; /* 1: nfree is kept (until dropped, raise_caps, or a
+                       fill before any raise) */
     hta_maxcover_stats stats;
 
     /* incremental engine */
-    int64_t *next_free; /* per server: cursor over its tasks; the tasks
-                           before it are all covered */
+    int32_t *next_free; /* per server: cursor over its tasks, from its
+                           list's start (a degree fits in 32 bits); the
+                           tasks before it are all covered */
     int32_t *level;     /* per server: BFS layer, -1 unseen, -2 and -3
                            dead for the phase, RETIRED for the sweep */
-    int64_t *arc;       /* per server: current arc of the phase's DFS */
+    int32_t *arc;       /* per server: current arc of the phase's DFS,
+                           from its list's start */
     int32_t *queue;     /* BFS queue, also the list of touched servers */
     int32_t *seeds;     /* the run's servers below their cap, not retired
                            (phase), in increasing order; only shrinks */
@@ -127,6 +135,36 @@ const int32_t *hta_maxcover_free_counts(const hta_maxcover *mc)
 {
     return mc->nfree;
 }
+
+/* Server s's capacity. */
+static int64_t cap_of(const hta_maxcover *mc, int32_t s)
+{
+    return mc->cap ? mc->cap[s] : mc->tau;
+}
+
+/* A capacity array of its own (per-server caps): 0 out of memory. */
+static int own_caps(hta_maxcover *mc)
+{
+    if (!mc->cap)
+        mc->cap = hta_malloc_huge((size_t)mc->inst->n * sizeof *mc->cap);
+    return mc->cap != NULL;
+}
+
+/* The free counts at the first raise (count_free): every task of the
+ * new state is uncovered, so each server's degree. */
+static hta_status start_free_counts(hta_maxcover *mc, hta_diag *d)
+{
+    const hta_instance *inst = mc->inst;
+    if (!mc->count_free || mc->nfree)
+        return HTA_OK;
+    size_t n = (size_t)inst->n;
+    if (!(mc->nfree = hta_malloc_huge(n * sizeof *mc->nfree)))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    for (size_t s = 0; s < n; s++)
+        mc->nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
+    return HTA_OK;
+}
+
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc)
 {
     return &mc->stats;
@@ -320,14 +358,15 @@ static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
 static int has_free_task(hta_maxcover *mc, int32_t s)
 {
     const hta_instance *inst = mc->inst;
-    int64_t end = inst->srv_off[s + 1], i = mc->next_free[s];
+    int64_t base = inst->srv_off[s], end = inst->srv_off[s + 1];
+    int64_t i = base + mc->next_free[s];
     for (; i < end; i++) {
         if (i + AHEAD < end)
             HTA_PREFETCH(&mc->cover[inst->srv_task[i + AHEAD]]);
         if (mc->cover[inst->srv_task[i]] == -1)
             break;
     }
-    mc->next_free[s] = i;
+    mc->next_free[s] = (int32_t)(i - base);
     return i < end;
 }
 
@@ -367,7 +406,7 @@ static void take_task(hta_maxcover *mc, int32_t t, int32_t s)
 static void take_free_task(hta_maxcover *mc, int32_t s)
 {
     const hta_instance *inst = mc->inst;
-    take_task(mc, inst->srv_task[mc->next_free[s]++], s);
+    take_task(mc, inst->srv_task[inst->srv_off[s] + mc->next_free[s]++], s);
 }
 
 /* One phase: breadth-first search backwards from the servers below tau
@@ -456,7 +495,7 @@ static int32_t *uncovered_tasks(hta_maxcover *mc, int64_t *len)
 static void reach(hta_maxcover *mc, int32_t s, int32_t level, int64_t *tail)
 {
     mc->level[s] = level;
-    mc->arc[s] = mc->inst->srv_off[s];
+    mc->arc[s] = 0;
     mc->queue[(*tail)++] = s;
 }
 
@@ -555,7 +594,7 @@ static int32_t forward_search(hta_maxcover *mc, const int32_t *unc,
                 if (y == x || mc->level[y] != -1)
                     continue;
                 reach(mc, y, mc->level[x] + 1, &tail);
-                if (found == INT32_MAX && mc->loads[y] < mc->cap[y])
+                if (found == INT32_MAX && mc->loads[y] < cap_of(mc, y))
                     found = mc->level[y];
             }
         }
@@ -607,7 +646,7 @@ static int64_t one_step_phase(hta_maxcover *mc, int32_t kept, int64_t *tailp)
         int32_t s0 = mc->seeds[k];
         int64_t end = inst->srv_off[s0 + 1];
         for (int64_t i = inst->srv_off[s0];
-             i < end && mc->loads[s0] < mc->cap[s0]; i++) {
+             i < end && mc->loads[s0] < cap_of(mc, s0); i++) {
             int32_t t = inst->srv_task[i], x = mc->cover[t];
             /* x < 0: t excluded (a fill; a seed has no free task) */
             if (x < 0 || mc->level[x] != -1)
@@ -639,7 +678,7 @@ static int64_t phase(hta_maxcover *mc)
     int32_t kept = 0; /* the seeds that reached their cap leave */
     for (int32_t k = 0; k < mc->nseeds; k++) {
         int32_t s = mc->seeds[k];
-        if (mc->loads[s] < mc->cap[s])
+        if (mc->loads[s] < cap_of(mc, s))
             mc->seeds[kept++] = s;
     }
     mc->nseeds = kept;
@@ -691,7 +730,7 @@ walk:;
     int32_t step = forward ? -1 : 1;
     for (int32_t q = 0; found != INT32_MAX && q < kept; q++) {
         int32_t s0 = mc->seeds[q];
-        while (mc->loads[s0] < mc->cap[s0] && mc->level[s0] == start) {
+        while (mc->loads[s0] < cap_of(mc, s0) && mc->level[s0] == start) {
             int32_t depth = 0;
             mc->path_srv[0] = s0;
             int success = 0;
@@ -709,17 +748,19 @@ walk:;
                     depth--;
                     continue;
                 }
-                int64_t end = inst->srv_off[y + 1];
+                int64_t base = inst->srv_off[y], end = inst->srv_off[y + 1];
+                int64_t k = base + mc->arc[y];
                 int32_t x = -1, t = -1;
                 int32_t want = lazy && mc->level[y] == goal - 1 ?
                                    -1 : mc->level[y] + step;
-                for (; mc->arc[y] < end; mc->arc[y]++) {
-                    t = inst->srv_task[mc->arc[y]];
+                for (; k < end; k++) {
+                    t = inst->srv_task[k];
                     x = mc->cover[t];
                     if (x >= 0 && x != y && mc->level[x] == want)
                         break;
                 }
-                if (mc->arc[y] >= end) {
+                mc->arc[y] = (int32_t)(k - base);
+                if (k >= end) {
                     mc->level[y] = depth ? -2 : -3; /* dead */
                     depth--;
                     continue;
@@ -750,7 +791,7 @@ walk:;
         for (int32_t l = 0; l < guess; l++)
             for (int64_t q = b.start[l]; q < b.start[l + 1]; q++) {
                 mc->level[mc->queue[q]] = l;
-                mc->arc[mc->queue[q]] = inst->srv_off[mc->queue[q]];
+                mc->arc[mc->queue[q]] = 0;
             }
         b.tail = labelled;
         backward_run(mc, &b, INT32_MAX);
@@ -864,19 +905,20 @@ static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
         int32_t s = mc->alive[k];
         if (k + 8 < nalive) { /* the next servers' first read */
             int32_t z = mc->alive[k + 8];
-            if (mc->next_free[z] < inst->srv_off[z + 1])
-                HTA_PREFETCH(&mc->cover[inst->srv_task[mc->next_free[z]]]);
+            int64_t at = inst->srv_off[z] + mc->next_free[z];
+            if (at < inst->srv_off[z + 1])
+                HTA_PREFETCH(&mc->cover[inst->srv_task[at]]);
         }
         if (mc->level[s] == RETIRED) { /* by a phase of the last run */
-            if (mc->loads[s] >= mc->cap[s])
+            if (mc->loads[s] >= cap_of(mc, s))
                 mc->alive[kept++] = s; /* listed while at its cap */
             continue;
         }
-        while (mc->loads[s] < mc->cap[s] && has_free_task(mc, s)) {
+        while (mc->loads[s] < cap_of(mc, s) && has_free_task(mc, s)) {
             take_free_task(mc, s);
             mc->stats.direct++;
         }
-        if (mc->loads[s] < mc->cap[s]) {
+        if (mc->loads[s] < cap_of(mc, s)) {
             if (!mc->retire ||
                 (elsewhere ? elsewhere[s] & 1 : covered_elsewhere(mc, s))) {
                 mc->seeds[mc->nseeds++] = s;
@@ -919,16 +961,13 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
     size_t m = (size_t)inst->m, n = (size_t)inst->n;
     mc->cover = hta_malloc_huge(m * sizeof *mc->cover);
     mc->loads = hta_calloc_huge(n, sizeof *mc->loads);
-    mc->cap = hta_calloc_huge(n, sizeof *mc->cap);
-    mc->nfree = hta_malloc_huge(n * sizeof *mc->nfree);
-    if (!mc->cover || !mc->loads || !mc->cap || !mc->nfree)
+    mc->count_free = 1;
+    if (!mc->cover || !mc->loads)
         goto oom;
     mc->coverable = inst->m;
-    for (size_t s = 0; s < n; s++)
-        mc->nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
     memset(mc->cover, 0xff, m * sizeof *mc->cover);
     if (e == HTA_MAXFLOW_INCREMENTAL) {
-        /* written whole (the first three) or up to the servers in
+        /* written whole (the first two) or up to the servers in
            play, often most of them: on huge pages (buf.h) */
         mc->next_free = hta_malloc_huge(n * sizeof *mc->next_free);
         mc->level = hta_malloc_huge(n * sizeof *mc->level);
@@ -945,7 +984,7 @@ hta_status hta_maxcover_new(const hta_instance *inst, hta_maxflow_engine e,
             !mc->path_srv || !mc->path_task)
             goto oom;
         for (size_t s = 0; s < n; s++) {
-            mc->next_free[s] = inst->srv_off[s];
+            mc->next_free[s] = 0;
             mc->level[s] = -1;
         }
     } else {
@@ -968,6 +1007,7 @@ void hta_maxcover_drop_free_counts(hta_maxcover *mc)
         return;
     free(mc->nfree);
     mc->nfree = NULL;
+    mc->count_free = 0;
 }
 
 void hta_maxcover_set_forward(hta_maxcover *mc, int on)
@@ -999,11 +1039,14 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
                             "max-cover: tau must be >= 1 and non-decreasing, "
                             "found %lld after %lld",
                             (long long)tau, (long long)mc->tau);
+    hta_status st = start_free_counts(mc, d);
+    if (st != HTA_OK)
+        return st;
     mc->tau = tau;
     if (mc->engine == HTA_MAXFLOW_IGRAPH)
         return igraph_raise(mc, d);
-    for (int32_t s = 0; s < mc->inst->n; s++)
-        mc->cap[s] = tau;
+    free(mc->cap); /* tau for all */
+    mc->cap = NULL;
     return incremental_run(mc, NULL);
 }
 
@@ -1070,7 +1113,7 @@ static hta_status greedy_run(hta_maxcover *mc, int64_t tau, hta_diag *d)
                     else
                         b = mid;
                 }
-                mc->next_free[s] = a;
+                mc->next_free[s] = (int32_t)(a - inst->srv_off[s]);
             }
             continue;
         }
@@ -1082,7 +1125,8 @@ static hta_status greedy_run(hta_maxcover *mc, int64_t tau, hta_diag *d)
     }
     for (int32_t s = 0; s < inst->n; s++)
         if (!(elsewhere[s] & 2))
-            mc->next_free[s] = inst->srv_off[s + 1];
+            mc->next_free[s] =
+                (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
     hta_status st = incremental_run(mc, elsewhere);
     free(elsewhere);
     return st;
@@ -1091,15 +1135,17 @@ static hta_status greedy_run(hta_maxcover *mc, int64_t tau, hta_diag *d)
 hta_status hta_maxcover_raise_greedy(hta_maxcover *mc, int64_t tau,
                                      hta_diag *d)
 {
-    const hta_instance *inst = mc->inst;
     if (mc->engine != HTA_MAXFLOW_INCREMENTAL || mc->tau != 0 ||
         mc->size != 0 || tau < 1)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                             "max-cover: the greedy start needs a new state "
                             "of the incremental engine and tau >= 1");
+    hta_status st = start_free_counts(mc, d);
+    if (st != HTA_OK)
+        return st;
     mc->tau = tau;
-    for (int32_t s = 0; s < inst->n; s++)
-        mc->cap[s] = tau;
+    free(mc->cap); /* tau for all */
+    mc->cap = NULL;
     return greedy_run(mc, tau, d);
 }
 
@@ -1112,19 +1158,22 @@ hta_status hta_maxcover_raise_caps(hta_maxcover *mc, const int64_t *cap,
                             "max-cover: per-server caps need the incremental "
                             "engine");
     for (int32_t s = 0; s < inst->n; s++)
-        if (cap[s] < mc->cap[s])
+        if (cap[s] < cap_of(mc, s))
             return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                 "max-cover: the cap of server %ld must not "
                                 "decrease, found %lld after %lld",
                                 (long)s, (long long)cap[s],
-                                (long long)mc->cap[s]);
+                                (long long)cap_of(mc, s));
+    if (!own_caps(mc))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     /* Fact 5.1 and retiring hold for any caps that only grow: the cover
      * stays valid, and no cap enters the definition of H (above). */
     memcpy(mc->cap, cap, (size_t)inst->n * sizeof *cap);
     /* The free counts belong to sweeps, as in a fill (a tenth of the
-     * time of the envelope bound's flows): stale from here on. */
+     * time of the envelope bound's flows): none from here on. */
     free(mc->nfree);
     mc->nfree = NULL;
+    mc->count_free = 0;
     return incremental_run(mc, NULL);
 }
 
@@ -1139,6 +1188,8 @@ static hta_status fill(hta_maxcover *mc, const int32_t *fixed,
     if (mc->engine != HTA_MAXFLOW_INCREMENTAL)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                             "max-cover fill needs the incremental engine");
+    if (!own_caps(mc))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     mc->size = 0;
     mc->coverable = 0;
     for (int32_t t = 0; t < inst->m; t++) {
@@ -1150,13 +1201,16 @@ static hta_status fill(hta_maxcover *mc, const int32_t *fixed,
     for (int32_t s = 0; s < inst->n; s++) {
         mc->loads[s] = 0;
         mc->cap[s] = cap[s];
-        mc->next_free[s] = inst->srv_off[s];
+        mc->next_free[s] = 0;
         mc->level[s] = -1; /* a new cover: nobody retired */
     }
     mc->nalive = -1;
-    /* The free counts belong to sweeps; a fill does not maintain them. */
+    /* The free counts belong to sweeps; a fill does not maintain them
+       (and never makes them: counts of a fill's cover would be wrong) */
     int32_t *nfree = mc->nfree;
     mc->nfree = NULL;
+    if (!nfree)
+        mc->count_free = 0;
     hta_status st = perfect ? greedy_run(mc, 0, d) :
                               incremental_run(mc, NULL);
     mc->nfree = nfree;

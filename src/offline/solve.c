@@ -988,7 +988,7 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
                             "found %d",
                             HTA_SOLVE_MAX_ROWS, opts->nalgos > rows ?
                                                     opts->nalgos : rows);
-    if (!(res->best = malloc((size_t)inst->m * sizeof *res->best)))
+    if (!(res->best = hta_malloc_huge((size_t)inst->m * sizeof *res->best)))
         return OOM(d);
     hta_solve_bound(res, hta_bound_trivial(inst), "ceil(m/n)*w_loc");
     for (int i = 0; i < opts->nalgos && st == HTA_OK; i++) {
