@@ -139,12 +139,15 @@ hta_status hta_maxcover_fill_perfect(hta_maxcover *mc, const int32_t *fixed,
 const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
 
 /* The change log (incremental engine): once enabled, every change of the
- * cover (task t now covered by server s) is appended as the pair (t, s),
- * so that a later reader can rebuild the cover of any tau of a sweep by
- * replaying a prefix, without repeating the sweep.  Memory: 8 bytes a
- * change, at most m direct covers plus the moves of the augmenting paths.
- * Out of memory stops the log and marks it lost; the cover itself is
- * unaffected. */
+ * cover (task t now covered by server s) is appended as a pair: (t, s)
+ * when t was uncovered, (~t, s) when t moves from another server, which
+ * is then always the server of the entry before (an augmenting path
+ * covers its free task, then moves each of its tasks one server along).
+ * A later reader rebuilds the cover of any tau of a sweep by replaying a
+ * prefix, or by undoing a suffix from the sweep's last cover, without
+ * repeating the sweep.  Memory: 8 bytes a change, at most m direct covers
+ * plus the moves of the augmenting paths.  Out of memory stops the log
+ * and marks it lost; the cover itself is unaffected. */
 void hta_maxcover_log_start(hta_maxcover *mc);
 /* The entries so far, or -1 when the log is off or was lost. */
 int64_t hta_maxcover_log_len(const hta_maxcover *mc);
@@ -153,6 +156,18 @@ int64_t hta_maxcover_log_len(const hta_maxcover *mc);
  * log is off or was lost. */
 int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
                           int64_t *len);
+
+/* Applies entries [from, to) of a log to cover and loads (the state after
+ * entry from - 1), giving the state after entry to - 1.  O(to - from). */
+void hta_maxcover_log_replay(const int32_t *log_t, const int32_t *log_s,
+                             int64_t from, int64_t to, int32_t *cover,
+                             int32_t *loads);
+/* Undoes entries [from, to), the last first: from the state after entry
+ * to - 1 to the state after entry from - 1.  from must be 0 or the end
+ * of a raise (no move is the first entry of a raise).  O(to - from). */
+void hta_maxcover_log_undo(const int32_t *log_t, const int32_t *log_s,
+                           int64_t from, int64_t to, int32_t *cover,
+                           int32_t *loads);
 
 /* Hands the cover array over (inst->m entries, the caller's to free):
  * a caller done with the state reuses memory whose pages are already

@@ -323,6 +323,35 @@ int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
     return 1;
 }
 
+void hta_maxcover_log_replay(const int32_t *log_t, const int32_t *log_s,
+                             int64_t from, int64_t to, int32_t *cover,
+                             int32_t *loads)
+{
+    for (int64_t i = from; i < to; i++) {
+        int32_t t = log_t[i] < 0 ? ~log_t[i] : log_t[i], s = log_s[i];
+        if (cover[t] >= 0)
+            loads[cover[t]]--;
+        cover[t] = s;
+        loads[s]++;
+    }
+}
+
+void hta_maxcover_log_undo(const int32_t *log_t, const int32_t *log_s,
+                           int64_t from, int64_t to, int32_t *cover,
+                           int32_t *loads)
+{
+    for (int64_t i = to - 1; i >= from; i--) {
+        int32_t s = log_s[i];
+        loads[s]--;
+        if (log_t[i] >= 0) { /* it was uncovered */
+            cover[log_t[i]] = -1;
+        } else { /* it was on the server of the entry before */
+            cover[~log_t[i]] = log_s[i - 1];
+            loads[log_s[i - 1]]++;
+        }
+    }
+}
+
 int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
 {
     int32_t *cover = mc->cover;
@@ -330,9 +359,13 @@ int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
     return cover;
 }
 
-/* cover[t] = s, logged. */
+/* cover[t] = s, logged: t when t was uncovered, ~t when it moves from
+ * another server, which is then always the server of the entry before
+ * (maxcover.h; an augmenting path covers its free task first, then moves
+ * each task to the server before it). */
 static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
 {
+    int32_t old = mc->cover[t];
     mc->cover[t] = s;
     if (mc->logging != 1)
         return;
@@ -342,7 +375,9 @@ static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
         mc->logging = -1; /* lost: the reader falls back */
         return;
     }
-    mc->log_t[mc->log_len] = t;
+    HTA_CHECK(old < 0 || (mc->log_len > 0 &&
+                          mc->log_s[mc->log_len - 1] == old));
+    mc->log_t[mc->log_len] = old < 0 ? t : ~t;
     mc->log_s[mc->log_len++] = s;
 }
 

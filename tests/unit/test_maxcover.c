@@ -238,6 +238,97 @@ static void test_retire_same_covers(void **state)
     assert_true(guessed > 0 && missed > 0);
 }
 
+/* The change log against snapshots of the sweep: at every tau, the
+ * cover and loads rebuilt by replaying the log's prefix from nothing, by
+ * undoing its suffix from the sweep's last cover, and by replaying on
+ * from an earlier tau's undone state are the ones the sweep had there.
+ * Moves are logged (augmenting paths of length 2 and more), so the undo's
+ * "the server of the entry before" is exercised. */
+static void test_log_replay_undo(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t m, n, k;
+        double zipf;
+        int forward;
+    } fam[] = {
+        {3000, 60, 3, 1.0, 1}, {4000, 400, 3, 1.5, 1}, {2000, 2000, 3, 0.0, 1},
+        {3000, 100, 2, 2.0, 1}, {3000, 300, 3, 1.0, 0}, {2500, 2500, 2, 0.0, 2},
+    };
+    int64_t moves = 0;
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+        hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
+                                           fam[i].zipf, 3.0, 700 + i);
+        size_t m = (size_t)inst->m, n = (size_t)inst->n;
+        hta_maxcover *mc = NULL;
+        hta_diag d;
+        assert_int_equal(
+            hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d), HTA_OK);
+        hta_maxcover_set_forward(mc, fam[i].forward);
+        hta_maxcover_log_start(mc);
+        int32_t *snap_c = NULL, *snap_l = NULL;
+        int64_t *end = NULL, K = 0;
+        for (int64_t tau = 1; hta_maxcover_size(mc) < inst->m; tau++) {
+            assert_int_equal(hta_maxcover_raise(mc, tau, &d), HTA_OK);
+            K = tau;
+            snap_c = realloc(snap_c, (size_t)(K + 1) * m * sizeof *snap_c);
+            snap_l = realloc(snap_l, (size_t)(K + 1) * n * sizeof *snap_l);
+            end = realloc(end, (size_t)(K + 1) * sizeof *end);
+            assert_true(snap_c && snap_l && end);
+            memcpy(snap_c + K * m, hta_maxcover_cover(mc), m * sizeof *snap_c);
+            memcpy(snap_l + K * n, hta_maxcover_loads(mc), n * sizeof *snap_l);
+            end[K] = hta_maxcover_log_len(mc);
+            assert_true(end[K] >= 0);
+        }
+        int32_t *lt = NULL, *ls = NULL;
+        int64_t len = 0;
+        assert_true(hta_maxcover_log_take(mc, &lt, &ls, &len));
+        assert_int_equal(len, end[K]);
+        for (int64_t j = 0; j < len; j++)
+            moves += lt[j] < 0;
+        int32_t *c = malloc(m * sizeof *c + 1), *l = malloc(n * sizeof *l + 1);
+        int32_t *u = malloc(m * sizeof *u + 1), *ul = malloc(n * sizeof *ul + 1);
+        assert_true(c && l && u && ul);
+        for (int64_t tau = 1; tau <= K; tau++) {
+            memset(c, 0xff, m * sizeof *c);
+            memset(l, 0, n * sizeof *l);
+            hta_maxcover_log_replay(lt, ls, 0, end[tau], c, l);
+            assert_memory_equal(c, snap_c + tau * m, m * sizeof *c);
+            assert_memory_equal(l, snap_l + tau * n, n * sizeof *l);
+            memcpy(u, snap_c + K * m, m * sizeof *u);
+            memcpy(ul, snap_l + K * n, n * sizeof *ul);
+            hta_maxcover_log_undo(lt, ls, end[tau], len, u, ul);
+            assert_memory_equal(u, snap_c + tau * m, m * sizeof *u);
+            assert_memory_equal(ul, snap_l + tau * n, n * sizeof *ul);
+            int64_t later = tau + (K - tau + 1) / 2;
+            hta_maxcover_log_replay(lt, ls, end[tau], end[later], u, ul);
+            assert_memory_equal(u, snap_c + later * m, m * sizeof *u);
+            assert_memory_equal(ul, snap_l + later * n, n * sizeof *ul);
+        }
+        /* the undo of everything is the empty cover */
+        memcpy(u, snap_c + K * m, m * sizeof *u);
+        memcpy(ul, snap_l + K * n, n * sizeof *ul);
+        hta_maxcover_log_undo(lt, ls, 0, len, u, ul);
+        for (size_t t = 0; t < m; t++)
+            assert_int_equal(u[t], -1);
+        for (size_t s = 0; s < n; s++)
+            assert_int_equal(ul[s], 0);
+        free(c);
+        free(l);
+        free(u);
+        free(ul);
+        free(lt);
+        free(ls);
+        free(snap_c);
+        free(snap_l);
+        free(end);
+        hta_maxcover_free(mc);
+        hta_instance_free(inst);
+    }
+    print_message("moves logged: %lld\n", (long long)moves);
+    assert_true(moves > 0);
+}
+
 /* The literal greedy and the water-filling give the same slots. */
 /* An HDFS-like instance of m0 + [0, 3000) tasks, n0 + [0, nspan)
  * servers, 1..3 replicas and Zipf exponent 0, 0.5, .. below zipfs / 2,
@@ -725,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_engines_random_medium),
         cmocka_unit_test(test_engines_hdfs_families),
         cmocka_unit_test(test_retire_same_covers),
+        cmocka_unit_test(test_log_replay_undo),
         cmocka_unit_test(test_raise_greedy),
         cmocka_unit_test(test_balassign_fast_equals_literal),
         cmocka_unit_test(test_balassign_tie_rule),
