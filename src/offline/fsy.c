@@ -45,8 +45,8 @@
  * build, by undoing the changes after it from pass 1's last cover when
  * those are fewer, as when the build is one of the last taus), O(changes)
  * in all instead of a second sweep; the covers are pass 1's, so the
- * result is the same.  Were the log lost (out of memory), pass 2 repeats the sweep as
- * before.
+ * result is the same.  Were the log lost (out of memory), pass 2 repeats
+ * the sweep as before.
  *
  * The probe.  Pass 1 builds one B^tau itself, at the first kept tau with
  * LB^tau at most the lower bound on L^O known then: its makespan bounds
@@ -726,41 +726,45 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     return st;
 }
 
+/* The cover and loads after the log's first e changes, from nothing. */
+static void replay_from_start(const sweep *w, int64_t e, int32_t *cover,
+                              int32_t *loads)
+{
+    memset(cover, 0xff, (size_t)w->inst->m * sizeof *cover);
+    memset(loads, 0, (size_t)w->inst->n * sizeof *loads);
+    hta_maxcover_log_replay(w->log_t, w->log_s, 0, e, cover, loads);
+}
+
 /* Pass 1's cover and loads at tau into cover and loads, which hold them
  * at log position at (-1: nothing yet; ended: pass 1's last cover, at
  * log_len, is there instead). */
 static hta_status rebuild(sweep *w, int64_t tau, int64_t at, int ended,
                           int32_t *cover, int32_t *loads, hta_diag *d)
 {
-    const hta_instance *inst = w->inst;
     int64_t e = w->log_end[tau];
     assert(e <= w->log_len && at <= e);
     if (at >= 0) {
         hta_maxcover_log_replay(w->log_t, w->log_s, at, e, cover, loads);
         return HTA_OK;
     }
-    if (ended && w->log_len - e <= e) {
-        hta_maxcover_log_undo(w->log_t, w->log_s, e, w->log_len, cover,
-                              loads);
-    } else {
-        memset(cover, 0xff, (size_t)inst->m * sizeof *cover);
-        memset(loads, 0, (size_t)inst->n * sizeof *loads);
-        hta_maxcover_log_replay(w->log_t, w->log_s, 0, e, cover, loads);
+    if (!ended || w->log_len - e > e) {
+        replay_from_start(w, e, cover, loads);
+        return HTA_OK;
     }
+    hta_maxcover_log_undo(w->log_t, w->log_s, e, w->log_len, cover, loads);
 #ifdef HTA_CHECKED
     { /* the undo against the replay from nothing */
-        int32_t *c = malloc((size_t)inst->m * sizeof *c + 1);
-        int32_t *l = calloc((size_t)inst->n + 1, sizeof *l);
+        size_t m = (size_t)w->inst->m, n = (size_t)w->inst->n;
+        int32_t *c = malloc(m * sizeof *c + 1), *l = malloc(n * sizeof *l + 1);
         if (!c || !l) {
             free(c);
             free(l);
             return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                 "out of memory");
         }
-        memset(c, 0xff, (size_t)inst->m * sizeof *c);
-        hta_maxcover_log_replay(w->log_t, w->log_s, 0, e, c, l);
-        HTA_CHECK(memcmp(c, cover, (size_t)inst->m * sizeof *c) == 0 &&
-                  memcmp(l, loads, (size_t)inst->n * sizeof *l) == 0);
+        replay_from_start(w, e, c, l);
+        HTA_CHECK(memcmp(c, cover, m * sizeof *c) == 0 &&
+                  memcmp(l, loads, n * sizeof *l) == 0);
         free(c);
         free(l);
     }
@@ -789,13 +793,11 @@ static hta_status pass_build(sweep *w, int64_t last, hta_diag *d)
     int64_t at = -1; /* the log position of rcover's state, -1 none */
     int ended = 0;   /* rcover, rloads: pass 1's last cover (log_len) */
     if (replay) {
-        ended = w->spare && w->spare_loads;
+        ended = w->spare_loads != NULL; /* made only beside w->spare */
         rcover = w->spare ? w->spare :
                             hta_malloc_huge((size_t)inst->m * sizeof *rcover);
         rloads = ended ? w->spare_loads :
                          malloc((size_t)inst->n * sizeof *rloads);
-        if (!ended)
-            free(w->spare_loads);
         w->spare = w->spare_loads = NULL;
         if (!rcover || !rloads) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");

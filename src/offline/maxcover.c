@@ -150,18 +150,24 @@ static int own_caps(hta_maxcover *mc)
     return mc->cap != NULL;
 }
 
-/* The free counts at the first raise (count_free): every task of the
- * new state is uncovered, so each server's degree. */
-static hta_status start_free_counts(hta_maxcover *mc, hta_diag *d)
+/* A raise to tau: the free counts made at the first (count_free: every
+ * task of the new state is uncovered, so each server's degree), and the
+ * cap tau for all, kept in mc->tau alone. */
+static hta_status begin_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
 {
     const hta_instance *inst = mc->inst;
-    if (!mc->count_free || mc->nfree)
-        return HTA_OK;
-    size_t n = (size_t)inst->n;
-    if (!(mc->nfree = hta_malloc_huge(n * sizeof *mc->nfree)))
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    for (size_t s = 0; s < n; s++)
-        mc->nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
+    if (mc->count_free && !mc->nfree) {
+        size_t n = (size_t)inst->n;
+        if (!(mc->nfree = hta_malloc_huge(n * sizeof *mc->nfree)))
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
+        for (size_t s = 0; s < n; s++)
+            mc->nfree[s] =
+                (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
+    }
+    mc->tau = tau;
+    free(mc->cap);
+    mc->cap = NULL;
     return HTA_OK;
 }
 
@@ -1074,14 +1080,11 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
                             "max-cover: tau must be >= 1 and non-decreasing, "
                             "found %lld after %lld",
                             (long long)tau, (long long)mc->tau);
-    hta_status st = start_free_counts(mc, d);
+    hta_status st = begin_raise(mc, tau, d);
     if (st != HTA_OK)
         return st;
-    mc->tau = tau;
     if (mc->engine == HTA_MAXFLOW_IGRAPH)
         return igraph_raise(mc, d);
-    free(mc->cap); /* tau for all */
-    mc->cap = NULL;
     return incremental_run(mc, NULL);
 }
 
@@ -1175,12 +1178,9 @@ hta_status hta_maxcover_raise_greedy(hta_maxcover *mc, int64_t tau,
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                             "max-cover: the greedy start needs a new state "
                             "of the incremental engine and tau >= 1");
-    hta_status st = start_free_counts(mc, d);
+    hta_status st = begin_raise(mc, tau, d);
     if (st != HTA_OK)
         return st;
-    mc->tau = tau;
-    free(mc->cap); /* tau for all */
-    mc->cap = NULL;
     return greedy_run(mc, tau, d);
 }
 
