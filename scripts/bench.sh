@@ -33,7 +33,7 @@ if [ "${BENCH_LARGE:-0}" = 1 ]; then
 fi
 
 echo "== fsy phases (seconds, median of $runs runs; this machine: $(nproc) cores)"
-echo "family    tasks     servers   parse      fsy    cover  balance    bound  inc-sweep  taus   igraph-sweep"
+echo "family    tasks     servers   parse      fsy    cover  balance    bound  inc-sweep  taus   igraph-sweep  makespan, bound, fsy/parse (processor of each fsy)"
 for f in u4:igraph-sweep u5:igraph-sweep u6:igraph-one z5:igraph-sweep z5n:igraph-sweep z5s:igraph-sweep f6:none z6:none z6s2:none z6n:none u6n:none r6:none ${large:+$large:none}; do
     name=${f%%:*}
     printf '%-9s ' "$name"

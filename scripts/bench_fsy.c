@@ -7,12 +7,22 @@
  * many as there are processors, at most 2).  digits: the median seconds
  * of the least any reader of the file does, each byte looked at once and
  * every decimal number converted (read in 1 MiB chunks, nothing stored,
- * nothing checked): the floor under the reader's time on one core. */
+ * nothing checked): the floor under the reader's time on one core.
+ * After the fixed columns: the median of the per-run ratio fsy / parse
+ * and, on Linux, the processor each run's fsy ended on (cpu N xK): on a
+ * machine whose processors differ in memory speed the ratio depends on
+ * where the single-threaded algorithm runs (the reader uses two). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* sched_getcpu */
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include "hta/num.h"
 #include "hta/bounds.h"
@@ -106,6 +116,8 @@ int main(int argc, char **argv)
     double *t_bal = calloc((size_t)runs, sizeof(double));
     double *t_lb = calloc((size_t)runs, sizeof(double));
     double *t_inc = calloc((size_t)runs, sizeof(double));
+    double *ratio = calloc((size_t)runs, sizeof(double));
+    int cpus[64] = {0}; /* runs whose fsy ended on processor i */
     hta_instance *inst = NULL;
     hta_diag d;
     hta_fsy_result res;
@@ -130,6 +142,12 @@ int main(int argc, char **argv)
             return 1;
         }
         t_fsy[r] = hta_clock_now() - t0;
+        ratio[r] = t_fsy[r] / t_parse[r];
+#if defined(__linux__)
+        int cpu = sched_getcpu();
+        if (cpu >= 0 && cpu < 64)
+            cpus[cpu]++;
+#endif
         t_cover[r] = res.seconds_cover;
         t_bal[r] = res.seconds_balance;
         K = res.K;
@@ -164,8 +182,19 @@ int main(int argc, char **argv)
                ig_taus > 1 ? "s" : "");
     else
         printf("%9s", "-");
-    printf("  L=%g LB=%g\n", span, lb);
+    printf("  L=%g LB=%g  fsy/parse %.2f", span, lb, median(ratio, runs));
+    for (int i = 0; i < 64; i++)
+        if (cpus[i])
+            printf(" (cpu %d x%d)", i, cpus[i]);
+    printf("\n");
     hta_fsy_result_free(&res);
     hta_instance_free(inst);
+    free(t_parse);
+    free(t_fsy);
+    free(t_cover);
+    free(t_bal);
+    free(t_lb);
+    free(t_inc);
+    free(ratio);
     return 0;
 }
