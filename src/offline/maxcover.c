@@ -369,7 +369,7 @@ int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
  * another server, which is then always the server of the entry before
  * (maxcover.h; an augmenting path covers its free task first, then moves
  * each task to the server before it). */
-static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
+static inline void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
 {
     int32_t old = mc->cover[t];
     mc->cover[t] = s;
@@ -396,17 +396,24 @@ static void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
  * 8 and 32 places ahead within the noise of 16).  The same reads, the
  * same covers. */
 #define AHEAD 16
+static inline int64_t first_free(const hta_maxcover *mc, int64_t i,
+                                 int64_t end)
+{
+    const int32_t *list = mc->inst->srv_task;
+    for (; i < end; i++) {
+        if (i + AHEAD < end)
+            HTA_PREFETCH(&mc->cover[list[i + AHEAD]]);
+        if (mc->cover[list[i]] == -1)
+            break;
+    }
+    return i;
+}
+
 static int has_free_task(hta_maxcover *mc, int32_t s)
 {
     const hta_instance *inst = mc->inst;
     int64_t base = inst->srv_off[s], end = inst->srv_off[s + 1];
-    int64_t i = base + mc->next_free[s];
-    for (; i < end; i++) {
-        if (i + AHEAD < end)
-            HTA_PREFETCH(&mc->cover[inst->srv_task[i + AHEAD]]);
-        if (mc->cover[inst->srv_task[i]] == -1)
-            break;
-    }
+    int64_t i = first_free(mc, base + mc->next_free[s], end);
     mc->next_free[s] = (int32_t)(i - base);
     return i < end;
 }
@@ -921,6 +928,27 @@ static int covered_elsewhere(const hta_maxcover *mc, int32_t s)
     return 0;
 }
 
+/* The direct scan of s in a raise with one cap for all and no free
+ * counts (a sweep's): has_free_task and take_free_task in one loop, its
+ * cursor, load and counts in locals, set_cover inlined.  The same tasks
+ * in the same order.  Zipf s = 1, 10^6 x 10^4: the sweep 6% faster
+ * (pinned, both processors, medians of warm repeats). */
+static void direct_scan(hta_maxcover *mc, int32_t s)
+{
+    const hta_instance *inst = mc->inst;
+    int64_t tau = mc->tau, l = mc->loads[s], took = 0;
+    int64_t base = inst->srv_off[s], end = inst->srv_off[s + 1];
+    int64_t i = base + mc->next_free[s];
+    while (l + took < tau && (i = first_free(mc, i, end)) < end) {
+        set_cover(mc, inst->srv_task[i++], s);
+        took++;
+    }
+    mc->next_free[s] = (int32_t)(i - base);
+    mc->loads[s] = (int32_t)(l + took);
+    mc->size += took;
+    mc->stats.direct += took;
+}
+
 static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
 {
     const hta_instance *inst = mc->inst;
@@ -955,10 +983,13 @@ static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
                 mc->alive[kept++] = s; /* listed while at its cap */
             continue;
         }
-        while (mc->loads[s] < cap_of(mc, s) && has_free_task(mc, s)) {
-            take_free_task(mc, s);
-            mc->stats.direct++;
-        }
+        if (!mc->cap && !mc->nfree)
+            direct_scan(mc, s);
+        else
+            while (mc->loads[s] < cap_of(mc, s) && has_free_task(mc, s)) {
+                take_free_task(mc, s);
+                mc->stats.direct++;
+            }
         if (mc->loads[s] < cap_of(mc, s)) {
             if (!mc->retire ||
                 (elsewhere ? elsewhere[s] & 1 : covered_elsewhere(mc, s))) {
