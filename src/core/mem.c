@@ -1,7 +1,7 @@
 /* Memory helpers for the whole library: the growable array (buf.h) and
  * the huge-page hint for its large arrays. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* madvise, MADV_HUGEPAGE, sched_getaffinity */
 #endif
 #include "hta/buf.h"
 
@@ -10,7 +10,11 @@
 #include <string.h>
 
 #if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 #if defined(__GLIBC__)
@@ -100,3 +104,189 @@ void *hta_calloc_huge(size_t count, size_t size)
     void *p = hta_malloc_huge(count * size);
     return p ? memset(p, 0, count * size) : NULL;
 }
+
+/* ---- faulting in ahead (buf.h) ---------------------------------------- */
+
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older C libraries lack it */
+#endif
+
+static int prefault_mode = 1;
+
+void hta_prefault_set(int mode) { prefault_mode = mode; }
+
+#if defined(__linux__)
+#define PREFAULT_AREAS 8
+
+struct hta_prefault {
+    pthread_t thread;
+    pthread_mutex_t lock; /* with wake: the stop, at once */
+    pthread_cond_t wake;
+    int stop; /* under lock */
+    int n;
+    uintptr_t lo[PREFAULT_AREAS], hi[PREFAULT_AREAS]; /* page-aligned */
+    size_t lead[PREFAULT_AREAS];             /* 0: unpaced */
+    atomic_size_t used[PREFAULT_AREAS];      /* paced: the owner's mark */
+};
+
+static int prefault_stopped(struct hta_prefault *pf)
+{
+    pthread_mutex_lock(&pf->lock);
+    int stop = pf->stop;
+    pthread_mutex_unlock(&pf->lock);
+    return stop;
+}
+
+/* 2 MiB of each area in turn (the sweep's two log arrays fill side by
+ * side), a paced area up to its lead beyond the owner's mark; when only
+ * paced areas are left and all caught up, a wait of 1 ms (or the stop)
+ * before looking at the marks again. */
+static void *prefault_run(void *arg)
+{
+    struct hta_prefault *pf = arg;
+    uintptr_t at[PREFAULT_AREAS];
+    for (int i = 0; i < pf->n; i++)
+        at[i] = pf->lo[i];
+    for (;;) {
+        int left = 0, moved = 0;
+        for (int i = 0; i < pf->n; i++) {
+            if (at[i] >= pf->hi[i])
+                continue;
+            left = 1;
+            uintptr_t end = at[i] + HUGE_PAGE < pf->hi[i] ? at[i] + HUGE_PAGE :
+                                                            pf->hi[i];
+            if (pf->lead[i]) {
+                size_t used = atomic_load_explicit(&pf->used[i],
+                                                   memory_order_relaxed);
+                uintptr_t until = pf->lo[i] + used + pf->lead[i];
+                if (until < end) /* up to a huge page's end */
+                    end = until & ~(uintptr_t)(HUGE_PAGE - 1);
+                if (end <= at[i])
+                    continue;
+            }
+            if (prefault_stopped(pf))
+                return NULL;
+            /* a failure (old kernel, a page that cannot be had) leaves
+               the faults to the owner, as without the thread */
+            (void)madvise((void *)at[i], (size_t)(end - at[i]),
+                          MADV_POPULATE_WRITE);
+            at[i] = end;
+            moved = 1;
+        }
+        if (!left)
+            return NULL;
+        if (moved)
+            continue;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 1000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_mutex_lock(&pf->lock);
+        if (!pf->stop)
+            pthread_cond_timedwait(&pf->wake, &pf->lock, &until);
+        int stop = pf->stop;
+        pthread_mutex_unlock(&pf->lock);
+        if (stop)
+            return NULL;
+    }
+}
+
+static int processors_for_us(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    long v = sysconf(_SC_NPROCESSORS_ONLN);
+    return v > 0 ? (int)v : 1;
+}
+
+hta_prefault *hta_prefault_start(void *const *p, const size_t *bytes,
+                                 const size_t *lead, int n)
+{
+    if (prefault_mode == 0 || n <= 0 || n > PREFAULT_AREAS ||
+        (prefault_mode == 1 && processors_for_us() < 2))
+        return NULL;
+    struct hta_prefault *pf = calloc(1, sizeof *pf);
+    if (!pf)
+        return NULL;
+    long v = sysconf(_SC_PAGESIZE);
+    size_t page = v > 0 ? (size_t)v : 4096, total = 0;
+    pf->n = n;
+    for (int i = 0; i < n; i++) {
+        atomic_init(&pf->used[i], 0);
+        if (!p[i] || !bytes[i])
+            continue; /* lo = hi: nothing */
+        /* the area's own pages: from the one holding its first byte to
+           the one holding its last (the block's, so writable) */
+        pf->lo[i] = (uintptr_t)p[i] & ~(uintptr_t)(page - 1);
+        pf->hi[i] = ((uintptr_t)p[i] + bytes[i] + page - 1) &
+                    ~(uintptr_t)(page - 1);
+        /* paced: at least a huge page ahead (the thread stops at their
+           boundaries) */
+        pf->lead[i] = lead && lead[i] ? (lead[i] < 2 * HUGE_PAGE ?
+                                             2 * HUGE_PAGE : lead[i]) :
+                                        0;
+        total += (size_t)(pf->hi[i] - pf->lo[i]);
+    }
+    /* less than a huge page in all: not worth a thread (but the tests) */
+    if (total == 0 || (prefault_mode == 1 && total < HUGE_PAGE) ||
+        pthread_mutex_init(&pf->lock, NULL) != 0) {
+        free(pf);
+        return NULL;
+    }
+    if (pthread_cond_init(&pf->wake, NULL) != 0) {
+        pthread_mutex_destroy(&pf->lock);
+        free(pf);
+        return NULL;
+    }
+    if (pthread_create(&pf->thread, NULL, prefault_run, pf) != 0) {
+        pthread_cond_destroy(&pf->wake);
+        pthread_mutex_destroy(&pf->lock);
+        free(pf);
+        return NULL;
+    }
+    return pf;
+}
+
+void hta_prefault_used(hta_prefault *pf, int area, size_t bytes)
+{
+    if (pf && area >= 0 && area < pf->n)
+        atomic_store_explicit(&pf->used[area], bytes, memory_order_relaxed);
+}
+
+void hta_prefault_stop(hta_prefault *pf)
+{
+    if (!pf)
+        return;
+    pthread_mutex_lock(&pf->lock);
+    pf->stop = 1;
+    pthread_cond_signal(&pf->wake);
+    pthread_mutex_unlock(&pf->lock);
+    pthread_join(pf->thread, NULL);
+    pthread_cond_destroy(&pf->wake);
+    pthread_mutex_destroy(&pf->lock);
+    free(pf);
+}
+#else
+hta_prefault *hta_prefault_start(void *const *p, const size_t *bytes,
+                                 const size_t *lead, int n)
+{
+    (void)p;
+    (void)bytes;
+    (void)lead;
+    (void)n;
+    return NULL;
+}
+
+void hta_prefault_used(hta_prefault *pf, int area, size_t bytes)
+{
+    (void)pf;
+    (void)area;
+    (void)bytes;
+}
+
+void hta_prefault_stop(hta_prefault *pf) { (void)pf; }
+#endif

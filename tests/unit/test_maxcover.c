@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "hta/balassign.h"
+#include "hta/buf.h"
 #include "hta/maxcover.h"
 
 /* The largest cover with a cap per server by trying every choice (a
@@ -255,7 +256,7 @@ static void test_log_replay_undo(void **state)
         {3000, 60, 3, 1.0, 1}, {4000, 400, 3, 1.5, 1}, {2000, 2000, 3, 0.0, 1},
         {3000, 100, 2, 2.0, 1}, {3000, 300, 3, 1.0, 0}, {2500, 2500, 2, 0.0, 2},
     };
-    int64_t moves = 0;
+    int64_t moves = 0, outgrown = 0;
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         hta_instance *inst = hdfs_instance(fam[i].m, fam[i].n, fam[i].k,
                                            fam[i].zipf, 3.0, 700 + i);
@@ -266,6 +267,17 @@ static void test_log_replay_undo(void **state)
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d), HTA_OK);
         hta_maxcover_set_forward(mc, fam[i].forward);
         hta_maxcover_log_start(mc);
+        /* every other family with a thread faulting the log in (and a
+           block beside it) while the sweep writes it: the log outgrows
+           its room of m entries (the moves), the thread stops first */
+        int32_t *beside = malloc(m * sizeof *beside);
+        assert_non_null(beside);
+        for (size_t t = 0; t < m; t++)
+            beside[t] = (int32_t)(t * 7 + 1);
+        if (i % 2) {
+            hta_prefault_set(2);
+            hta_maxcover_log_prefault(mc, beside, m * sizeof *beside);
+        }
         int32_t *snap_c = NULL, *snap_l = NULL;
         int64_t *end = NULL, K = 0;
         for (int64_t tau = 1; hta_maxcover_size(mc) < inst->m; tau++) {
@@ -284,6 +296,11 @@ static void test_log_replay_undo(void **state)
         int64_t len = 0;
         assert_true(hta_maxcover_log_take(mc, &lt, &ls, &len));
         assert_int_equal(len, end[K]);
+        outgrown += i % 2 && (size_t)len > m;
+        hta_prefault_set(1);
+        for (size_t t = 0; t < m; t++)
+            assert_int_equal(beside[t], (int32_t)(t * 7 + 1));
+        free(beside);
         for (int64_t j = 0; j < len; j++)
             moves += lt[j] < 0;
         int32_t *c = malloc(m * sizeof *c + 1), *l = malloc(n * sizeof *l + 1);
@@ -325,8 +342,10 @@ static void test_log_replay_undo(void **state)
         hta_maxcover_free(mc);
         hta_instance_free(inst);
     }
-    print_message("moves logged: %lld\n", (long long)moves);
+    print_message("moves logged: %lld; logs outgrown while faulted in: "
+                  "%lld\n", (long long)moves, (long long)outgrown);
     assert_true(moves > 0);
+    assert_true(outgrown > 0);
 }
 
 /* The literal greedy and the water-filling give the same slots. */

@@ -1,6 +1,7 @@
 /* Memory helpers (buf.h): the growable array with its huge-page hint, the
  * huge-page allocations, and the reader's reservation for the whole file
  * when the file's first window predicts it short. */
+#define _DEFAULT_SOURCE /* madvise, mincore */
 #include "helpers.h"
 
 #include "hta/buf.h"
@@ -80,6 +81,150 @@ static void test_malloc_calloc_huge(void **state)
     hta_huge_hint(NULL, (size_t)8 << 20); /* nothing */
 }
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Pages of [p, p + bytes) in memory (mincore), bytes page-aligned. */
+static size_t resident_pages(const void *p, size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = bytes / page, in = 0;
+    unsigned char *v = malloc(n + 1);
+    assert_non_null(v);
+    assert_int_equal(mincore((void *)(uintptr_t)p, bytes, v), 0);
+    for (size_t i = 0; i < n; i++)
+        in += v[i] & 1;
+    free(v);
+    return in;
+}
+#endif
+
+/* Faulting in ahead (hta_prefault_start): the thread maps the areas'
+ * pages and changes no byte, while the owner writes one area; a paced
+ * area goes no further than its lead past the owner's mark; stopped at
+ * once it returns; off, empty or too small (by default) it is not
+ * started.  The areas are fresh anonymous mappings on a 2 MiB boundary
+ * (zero, and defined for valgrind, where malloc's bytes are not), with
+ * small pages unless the system gives huge ones to every mapping. */
+#if defined(__linux__)
+typedef struct fresh {
+    void *map;
+    size_t len;
+} fresh;
+
+static unsigned char *fresh_area(fresh *f, size_t bytes)
+{
+    size_t huge = (size_t)2 << 20;
+    f->len = bytes + huge;
+    f->map = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(f->map != MAP_FAILED);
+    return (unsigned char *)(((uintptr_t)f->map + huge - 1) &
+                             ~(uintptr_t)(huge - 1));
+}
+
+static void test_prefault(void **state)
+{
+    (void)state;
+    enum { MB = 1 << 20 };
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t bytes = 6 * (size_t)MB, part = 4 * (size_t)MB;
+    fresh fa, fb, fp;
+    unsigned char *a = fresh_area(&fa, bytes), *b = fresh_area(&fb, bytes);
+    for (size_t i = 0; i < part; i++) /* b's first 4 MiB */
+        b[i] = (unsigned char)(i * 13 + 5);
+    size_t before = resident_pages(b, bytes);
+    /* does this kernel have the advice (Linux 5.14)?  With it, every page
+       ends up mapped; without, the thread fails at once and none is */
+    unsigned char *probe = fresh_area(&fp, page);
+    int advice = madvise(probe, page, MADV_POPULATE_WRITE) == 0;
+    munmap(fp.map, fp.len);
+    hta_prefault_set(2);
+    void *area[2] = {a, b};
+    size_t len[2] = {bytes, bytes};
+    hta_prefault *pf = hta_prefault_start(area, len, NULL, 2);
+    assert_non_null(pf);
+    for (size_t i = 0; i < bytes; i++) /* the owner writes a meanwhile */
+        a[i] = (unsigned char)(i * 7 + 1);
+    if (advice) /* b's last 2 MiB: mapped by the thread alone */
+        for (int tries = 0;
+             resident_pages(b, bytes) < bytes / page && tries < 2000; tries++)
+            usleep(5000);
+    assert_int_equal(resident_pages(b, bytes), advice ? bytes / page : before);
+    hta_prefault_stop(pf);
+    for (size_t i = 0; i < bytes; i++) {
+        if (a[i] != (unsigned char)(i * 7 + 1))
+            fail_msg("prefault: a[%zu] changed", i);
+        if (b[i] != (i < part ? (unsigned char)(i * 13 + 5) : 0))
+            fail_msg("prefault: b[%zu] is %d", i, b[i]);
+    }
+    /* paced (the second area; the first is none): the thread keeps
+       within the lead of the owner's mark, then follows it */
+    size_t room = 16 * (size_t)MB, lead = 4 * (size_t)MB;
+    fresh fe;
+    unsigned char *e = fresh_area(&fe, room);
+    void *two[2] = {NULL, e};
+    size_t sz[2] = {0, room}, ahead[2] = {0, lead};
+    pf = hta_prefault_start(two, sz, ahead, 2);
+    assert_non_null(pf);
+    size_t want[3] = {lead, 8 * (size_t)MB + lead, room};
+    size_t mark[3] = {0, 8 * (size_t)MB, 12 * (size_t)MB};
+    for (int k = 0; k < 3; k++) {
+        hta_prefault_used(pf, 1, mark[k]);
+        size_t expect = advice ? want[k] / page : 0;
+        for (int tries = 0;
+             resident_pages(e, room) < expect && tries < 2000; tries++)
+            usleep(5000);
+        usleep(50000); /* and no further (unpaced: 16 MiB in ms) */
+        assert_int_equal(resident_pages(e, room), expect);
+    }
+    hta_prefault_stop(pf);
+    for (size_t i = 0; i < room; i++)
+        if (e[i] != 0)
+            fail_msg("prefault: e[%zu] is %d", i, e[i]);
+    munmap(fe.map, fe.len);
+    /* stopped at once: at most one chunk done, and it returns */
+    size_t big = 256 * (size_t)MB;
+    fresh fc;
+    unsigned char *c = fresh_area(&fc, big);
+    void *one[1] = {c};
+    pf = hta_prefault_start(one, &big, NULL, 1);
+    assert_non_null(pf);
+    hta_prefault_stop(pf);
+    assert_true(resident_pages(c, big) <= ((size_t)2 << 20) / page);
+    munmap(fc.map, fc.len);
+    /* not started: off; nothing; by default under 2 MiB in all */
+    hta_prefault_set(0);
+    assert_null(hta_prefault_start(area, len, NULL, 2));
+    hta_prefault_set(2);
+    assert_null(hta_prefault_start(area, len, NULL, 0));
+    size_t small[2] = {4096, 4096};
+    hta_prefault_set(1);
+    assert_null(hta_prefault_start(area, small, NULL, 2));
+    hta_prefault_stop(NULL);
+    hta_prefault_used(NULL, 0, 0);
+    munmap(fa.map, fa.len);
+    munmap(fb.map, fb.len);
+}
+#else
+static void test_prefault(void **state)
+{
+    (void)state;
+    /* elsewhere than Linux: never started, and the calls do nothing */
+    static unsigned char block[4 << 20];
+    void *area[1] = {block};
+    size_t len[1] = {sizeof block};
+    hta_prefault_set(2);
+    assert_null(hta_prefault_start(area, len, NULL, 1));
+    hta_prefault_set(1);
+    hta_prefault_used(NULL, 0, 0);
+    hta_prefault_stop(NULL);
+}
+#endif
+
 /* The reader reserves the task side after its first window at that
  * window's rate: here the first 1 MiB holds tasks of one replica and the
  * rest tasks of 40, so the replicas outgrow the reservation and grow
@@ -131,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grow_keeps_and_one_mapping),
         cmocka_unit_test(test_malloc_calloc_huge),
+        cmocka_unit_test(test_prefault),
         cmocka_unit_test(test_reader_outgrows_reservation),
     };
     return cmocka_run_group_tests_name("mem", tests, NULL, NULL);
