@@ -155,7 +155,8 @@ void hta_maxcover_log_start(hta_maxcover *mc);
  * also (NULL: none) whole, which must stay allocated while mc lives
  * (hta_prefault_start, buf.h).  The thread is stopped before the log
  * moves (it outgrows its room), when the log is handed over or started
- * again, and when mc is freed.  Nothing when the log is off. */
+ * again, and when mc is freed.  Nothing when the log is off or with the
+ * igraph engine. */
 void hta_maxcover_log_prefault(hta_maxcover *mc, void *also, size_t bytes);
 /* The entries so far, or -1 when the log is off or was lost. */
 int64_t hta_maxcover_log_len(const hta_maxcover *mc);

@@ -317,7 +317,9 @@ void hta_maxcover_log_start(hta_maxcover *mc)
 
 void hta_maxcover_log_prefault(hta_maxcover *mc, void *also, size_t bytes)
 {
-    if (mc->logging != 1 || mc->prefault)
+    /* the igraph engine logs nothing (its covers are rebuilt whole) */
+    if (mc->logging != 1 || mc->prefault ||
+        mc->engine != HTA_MAXFLOW_INCREMENTAL)
         return;
     void *area[3] = {mc->log_t, mc->log_s, also};
     size_t room[3] = {mc->log_cap_t * sizeof *mc->log_t,
@@ -387,6 +389,21 @@ int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
     return cover;
 }
 
+/* Room for need entries in the log, which moves: the thread faulting it
+ * in stops first.  0 when out of memory: the log is lost (the reader
+ * falls back). */
+static int log_grow(hta_maxcover *mc, size_t need)
+{
+    hta_prefault_stop(mc->prefault);
+    mc->prefault = NULL;
+    if (!HTA_RESERVE(mc->log_t, mc->log_cap_t, need) ||
+        !HTA_RESERVE(mc->log_s, mc->log_cap_s, need)) {
+        mc->logging = -1;
+        return 0;
+    }
+    return 1;
+}
+
 /* cover[t] = s, logged: t when t was uncovered, ~t when it moves from
  * another server, which is then always the server of the entry before
  * (maxcover.h; an augmenting path covers its free task first, then moves
@@ -398,16 +415,8 @@ static inline void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
     if (mc->logging != 1)
         return;
     size_t need = (size_t)mc->log_len + 1;
-    if (need > mc->log_cap_t || need > mc->log_cap_s) {
-        /* the log moves: the thread faulting it in stops first */
-        hta_prefault_stop(mc->prefault);
-        mc->prefault = NULL;
-        if (!HTA_RESERVE(mc->log_t, mc->log_cap_t, need) ||
-            !HTA_RESERVE(mc->log_s, mc->log_cap_s, need)) {
-            mc->logging = -1; /* lost: the reader falls back */
-            return;
-        }
-    }
+    if ((need > mc->log_cap_t || need > mc->log_cap_s) && !log_grow(mc, need))
+        return;
     HTA_CHECK(old < 0 || (mc->log_len > 0 &&
                           mc->log_s[mc->log_len - 1] == old));
     mc->log_t[mc->log_len] = old < 0 ? t : ~t;
