@@ -94,7 +94,7 @@ static double digits(const char *path, uint64_t *sum)
 /* One run's figures, from its process. */
 typedef struct run {
     int ok, cpu;
-    int64_t K;
+    int64_t m, n, K;
     double parse, fsy, cover, bal, lb, inc, span, bound;
 } run;
 
@@ -112,6 +112,8 @@ static run one_run(const char *path)
         return x;
     }
     x.parse = hta_clock_now() - t0;
+    x.m = inst->m;
+    x.n = inst->n;
     /* the answer on huge pages, as the command allocates it (solve.c) */
     int32_t *a = hta_malloc_huge((size_t)inst->m * sizeof *a);
     hta_fsy_opts o = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL, NULL, NULL};
@@ -212,7 +214,7 @@ int main(int argc, char **argv)
     double *t_inc = calloc((size_t)runs, sizeof(double));
     double *ratio = calloc((size_t)runs, sizeof(double));
     int cpus[64] = {0}; /* runs whose fsy ended on processor i */
-    int64_t K = 0;
+    int64_t m = 0, n = 0, K = 0;
     double span = 0, lb = 0;
     for (int r = 0; r < runs; r++) {
         run x = fresh_run(argv[1]);
@@ -230,14 +232,17 @@ int main(int argc, char **argv)
         t_bal[r] = x.bal;
         t_lb[r] = x.lb;
         t_inc[r] = x.inc;
+        m = x.m;
+        n = x.n;
         K = x.K;
         span = x.span;
         lb = x.bound;
     }
-    /* the instance here for igraph and the line's counts */
+    /* the instance here only for igraph */
     hta_instance *inst = NULL;
     hta_diag d;
-    if (hta_instance_parse(argv[1], &inst, &d) != HTA_OK) {
+    if (strcmp(ig, "none") != 0 &&
+        hta_instance_parse(argv[1], &inst, &d) != HTA_OK) {
         fprintf(stderr, "%s\n", d.msg);
         return 1;
     }
@@ -257,7 +262,7 @@ int main(int argc, char **argv)
         hta_maxcover_free(mc);
     }
     printf("%-9lld %-7ld %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f  %-6lld ",
-           (long long)inst->m, (long)inst->n, median(t_parse, runs),
+           (long long)m, (long)n, median(t_parse, runs),
            median(t_fsy, runs), median(t_cover, runs), median(t_bal, runs),
            median(t_lb, runs), median(t_inc, runs), (long long)K);
     if (ig_taus)

@@ -53,7 +53,7 @@ void *hta_calloc_huge(size_t count, size_t size);
  * the contents are not touched, so the owner may read and write the
  * areas meanwhile), 2 MiB of each area in turn, and returns at once.
  * With lead NULL or lead[i] 0 area i is faulted in whole; else it is
- * paced: the thread stays within lead[i] bytes (2 MiB at least) of the
+ * paced: the thread stays within lead[i] bytes (4 MiB at least) of the
  * owner's mark, hta_prefault_used(pf, i, bytes) (0 at first), so that an
  * area of room the owner may never fill costs no memory.  The areas must
  * stay allocated until hta_prefault_stop, which makes the thread give up

@@ -151,9 +151,9 @@ const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
 void hta_maxcover_log_start(hta_maxcover *mc);
 /* Has a second thread fault in the log's room (m entries from
  * hta_maxcover_log_start) ahead of the sweep that fills it, at most
- * 4 MiB past the log's length as of the last raise, and the bytes at
- * also (NULL: none) whole, which must stay allocated while mc lives
- * (hta_prefault_start, buf.h).  The thread is stopped before the log
+ * 4 MiB past the log's length as of the last raise or fill, and the
+ * bytes at also (NULL: none) whole, which must stay allocated while mc
+ * lives (hta_prefault_start, buf.h).  The thread is stopped before the log
  * moves (it outgrows its room), when the log is handed over or started
  * again, and when mc is freed.  Nothing when the log is off or with the
  * igraph engine. */

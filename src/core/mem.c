@@ -53,16 +53,26 @@ void *hta_grow_(void *p, size_t *cap, size_t need, size_t elem)
  * gives the usable size; elsewhere nothing. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
+#if defined(__linux__)
+/* The pages holding [p, p + bytes): from the one holding its first byte
+ * to the one holding its last, as the madvise calls take them. */
+static void page_bounds(const void *p, size_t bytes, uintptr_t *lo,
+                        uintptr_t *hi)
+{
+    long v = sysconf(_SC_PAGESIZE);
+    size_t page = v > 0 ? (size_t)v : 4096;
+    *lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    *hi = ((uintptr_t)p + bytes + page - 1) & ~(uintptr_t)(page - 1);
+}
+#endif
+
 void hta_huge_hint(void *p, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(__GLIBC__)
     if (!p || bytes < HUGE_PAGE)
         return;
-    long v = sysconf(_SC_PAGESIZE);
-    size_t page = v > 0 ? (size_t)v : 4096;
-    uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
-    uintptr_t hi = ((uintptr_t)p + malloc_usable_size(p) + page - 1) &
-                   ~(uintptr_t)(page - 1);
+    uintptr_t lo, hi;
+    page_bounds(p, malloc_usable_size(p), &lo, &hi);
     (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
 #else
     (void)p;
@@ -212,20 +222,16 @@ hta_prefault *hta_prefault_start(void *const *p, const size_t *bytes,
     struct hta_prefault *pf = calloc(1, sizeof *pf);
     if (!pf)
         return NULL;
-    long v = sysconf(_SC_PAGESIZE);
-    size_t page = v > 0 ? (size_t)v : 4096, total = 0;
+    size_t total = 0;
     pf->n = n;
     for (int i = 0; i < n; i++) {
         atomic_init(&pf->used[i], 0);
         if (!p[i] || !bytes[i])
             continue; /* lo = hi: nothing */
-        /* the area's own pages: from the one holding its first byte to
-           the one holding its last (the block's, so writable) */
-        pf->lo[i] = (uintptr_t)p[i] & ~(uintptr_t)(page - 1);
-        pf->hi[i] = ((uintptr_t)p[i] + bytes[i] + page - 1) &
-                    ~(uintptr_t)(page - 1);
-        /* paced: at least a huge page ahead (the thread stops at their
-           boundaries) */
+        /* the area's own pages (the block's, so writable) */
+        page_bounds(p[i], bytes[i], &pf->lo[i], &pf->hi[i]);
+        /* paced: at least two huge pages, so that the thread is a whole
+           one ahead (it stops at their boundaries) */
         pf->lead[i] = lead && lead[i] ? (lead[i] < 2 * HUGE_PAGE ?
                                              2 * HUGE_PAGE : lead[i]) :
                                         0;

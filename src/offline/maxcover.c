@@ -297,10 +297,28 @@ static void log_room(int32_t **a, size_t *cap, size_t m)
     *cap = m;
 }
 
+/* Stops the thread faulting the log in (hta_maxcover_log_prefault):
+ * before the log moves or leaves mc. */
+static void log_prefault_stop(hta_maxcover *mc)
+{
+    hta_prefault_stop(mc->prefault);
+    mc->prefault = NULL;
+}
+
+/* The log's length, the thread's pace: after each incremental run (every
+ * raise, fill and greedy start ends with one). */
+static void log_prefault_mark(hta_maxcover *mc)
+{
+    if (!mc->prefault)
+        return;
+    size_t bytes = (size_t)mc->log_len * sizeof *mc->log_t;
+    hta_prefault_used(mc->prefault, 0, bytes);
+    hta_prefault_used(mc->prefault, 1, bytes);
+}
+
 void hta_maxcover_log_start(hta_maxcover *mc)
 {
-    hta_prefault_stop(mc->prefault); /* the log may move */
-    mc->prefault = NULL;
+    log_prefault_stop(mc); /* the log may move */
     mc->logging = 1;
     mc->log_len = 0;
     /* a sweep covers up to m tasks, each logged once at least: room for
@@ -326,7 +344,7 @@ void hta_maxcover_log_prefault(hta_maxcover *mc, void *also, size_t bytes)
                       mc->log_cap_s * sizeof *mc->log_s, also ? bytes : 0};
     /* the log paced by its length (a sweep may stop long before it fills
        its room of m entries: uniform 10^7 tasks at tau = 1), 4 MiB ahead
-       of it, marked after each raise; also, whole */
+       of it (log_prefault_mark); also, whole */
     size_t lead[3] = {LOG_LEAD, LOG_LEAD, 0};
     mc->prefault = hta_prefault_start(area, room, lead, 3);
 }
@@ -339,8 +357,7 @@ int64_t hta_maxcover_log_len(const hta_maxcover *mc)
 int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
                           int64_t *len)
 {
-    hta_prefault_stop(mc->prefault);
-    mc->prefault = NULL;
+    log_prefault_stop(mc);
     if (mc->logging != 1)
         return 0;
     *task = mc->log_t;
@@ -394,8 +411,7 @@ int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
  * falls back). */
 static int log_grow(hta_maxcover *mc, size_t need)
 {
-    hta_prefault_stop(mc->prefault);
-    mc->prefault = NULL;
+    log_prefault_stop(mc);
     if (!HTA_RESERVE(mc->log_t, mc->log_cap_t, need) ||
         !HTA_RESERVE(mc->log_s, mc->log_cap_s, need)) {
         mc->logging = -1;
@@ -1050,6 +1066,7 @@ static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
     if (mc->nfree)
         flush_free_counts(mc);
     check_retired(mc);
+    log_prefault_mark(mc);
     return HTA_OK;
 }
 
@@ -1154,13 +1171,7 @@ hta_status hta_maxcover_raise(hta_maxcover *mc, int64_t tau, hta_diag *d)
         return st;
     if (mc->engine == HTA_MAXFLOW_IGRAPH)
         return igraph_raise(mc, d);
-    st = incremental_run(mc, NULL);
-    if (mc->prefault) { /* the log's length: the thread's pace */
-        size_t bytes = (size_t)mc->log_len * sizeof *mc->log_t;
-        hta_prefault_used(mc->prefault, 0, bytes);
-        hta_prefault_used(mc->prefault, 1, bytes);
-    }
-    return st;
+    return incremental_run(mc, NULL);
 }
 
 /* The task-side greedy start (maxcover.h): each uncovered task, in
