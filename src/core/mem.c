@@ -237,24 +237,25 @@ hta_prefault *hta_prefault_start(void *const *p, const size_t *bytes,
                                         0;
         total += (size_t)(pf->hi[i] - pf->lo[i]);
     }
+    int locked = 0, waker = 0;
     /* less than a huge page in all: not worth a thread (but the tests) */
-    if (total == 0 || (prefault_mode == 1 && total < HUGE_PAGE) ||
-        pthread_mutex_init(&pf->lock, NULL) != 0) {
-        free(pf);
-        return NULL;
-    }
-    if (pthread_cond_init(&pf->wake, NULL) != 0) {
-        pthread_mutex_destroy(&pf->lock);
-        free(pf);
-        return NULL;
-    }
-    if (pthread_create(&pf->thread, NULL, prefault_run, pf) != 0) {
+    if (total == 0 || (prefault_mode == 1 && total < HUGE_PAGE))
+        goto cleanup;
+    if (pthread_mutex_init(&pf->lock, NULL) != 0)
+        goto cleanup;
+    locked = 1;
+    if (pthread_cond_init(&pf->wake, NULL) != 0)
+        goto cleanup;
+    waker = 1;
+    if (pthread_create(&pf->thread, NULL, prefault_run, pf) == 0)
+        return pf;
+cleanup:
+    if (waker)
         pthread_cond_destroy(&pf->wake);
+    if (locked)
         pthread_mutex_destroy(&pf->lock);
-        free(pf);
-        return NULL;
-    }
-    return pf;
+    free(pf);
+    return NULL;
 }
 
 void hta_prefault_used(hta_prefault *pf, int area, size_t bytes)

@@ -100,7 +100,6 @@ static size_t resident_pages(const void *p, size_t bytes)
     free(v);
     return in;
 }
-#endif
 
 /* Faulting in ahead (hta_prefault_start): the thread maps the areas'
  * pages and changes no byte, while the owner writes one area; a paced
@@ -109,7 +108,6 @@ static size_t resident_pages(const void *p, size_t bytes)
  * started.  The areas are fresh anonymous mappings on a 2 MiB boundary
  * (zero, and defined for valgrind, where malloc's bytes are not), with
  * small pages unless the system gives huge ones to every mapping. */
-#if defined(__linux__)
 typedef struct fresh {
     void *map;
     size_t len;
