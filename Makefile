@@ -114,15 +114,20 @@ layering:
 	@sh scripts/layering.sh
 
 # The whole suite: unit tests, bad-input corpus, CLI golden tests, oracles.
-# Warnings are errors here.
-# $(BUILD)/cbc is the same with CBC=yes, for the optional engine's tests.
+# Warnings are errors here.  The suite runs a checked build (assertions
+# of the algorithms' invariants: -DHTA_CHECKED) in its own tree,
+# $(CHECKED); $(CHECKED)/cbc is the same with CBC=yes, for the optional
+# engine's tests.  $(BUILD)/hta stays the release binary, built too.
+CHECKED = $(BUILD)/checked
 test check: deps-test layering
-	@$(MAKE) $(PAR) --no-print-directory EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" \
-	    $(BUILD)/hta $(TESTBIN)
-	@$(MAKE) $(PAR) --no-print-directory BUILD=$(BUILD)/cbc CBC=yes \
-	    EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" $(BUILD)/cbc/hta \
-	    $(BUILD)/cbc/tests/test_ilp
-	@sh tests/run.sh $(BUILD) --cbc $(BUILD)/cbc
+	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
+	@$(MAKE) $(PAR) --no-print-directory BUILD=$(CHECKED) \
+	    EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" $(CHECKED)/hta \
+	    $(TESTBIN:$(BUILD)/%=$(CHECKED)/%)
+	@$(MAKE) $(PAR) --no-print-directory BUILD=$(CHECKED)/cbc CBC=yes \
+	    EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" $(CHECKED)/cbc/hta \
+	    $(CHECKED)/cbc/tests/test_ilp
+	@sh tests/run.sh $(CHECKED) --cbc $(CHECKED)/cbc
 
 SANFLAGS = -Werror -fsanitize=address,undefined,float-cast-overflow \
            -fno-omit-frame-pointer -fno-sanitize-recover=all -DHTA_CHECKED

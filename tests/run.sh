@@ -190,6 +190,9 @@ jobs_list() {
         echo "suite install tests/install/run.sh"
         # 9. Every --json output against its schema, as strict UTF-8.
         echo "suite json tests/json/run.sh"
+        # 10. Signals end the online commands' long phases within a
+        # second; what a cut or unstable run prints is honest.
+        echo "suite signals tests/signals/run.sh"
     fi
     # 3b. The optional CBC engine: tests/cli/cbc/ for a build made with
     # CBC=yes, tests/cli/nocbc/ (the refusals) for one without; and with

@@ -28,6 +28,8 @@
 #define HTA_RP_MAX_NODES 10000000LL  /* 10^7 nodes in a topology */
 #define HTA_RP_MAX_LEVELS 8          /* group levels above a node */
 #define HTA_RP_MAX_TABLE 50000000LL  /* threshold entries (400 MB) */
+#define HTA_RP_MAX_COST 1e15         /* a slot's cost: a job's cost and its
+                                        square stay finite for any data */
 
 /* ---- slot costs ---- */
 

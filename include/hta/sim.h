@@ -76,6 +76,9 @@ typedef struct hta_sim_opts {
                            alpha_n / K and a continuous time X (units)
                            takes ceil(K X) slots */
     int64_t slots;      /* T */
+    int64_t max_backlog; /* tasks in system that end the run as unstable
+                            (0: no bound); hta_sim_default_backlog sizes
+                            it to the machine */
     int64_t warmup;     /* slots before statistics start */
     int batches;        /* batch means for the confidence intervals */
     uint64_t seed;
@@ -101,9 +104,24 @@ typedef struct hta_sim_opts {
     int64_t trace_every;
 } hta_sim_opts;
 
+/* The stability verdict of a run. */
+typedef enum hta_sim_verdict {
+    HTA_SIM_STABLE,    /* a whole run, the number in system not growing */
+    HTA_SIM_GROWING,   /* the slope test says it grows (cut or not) */
+    HTA_SIM_UNDECIDED, /* too little data: a cut run the test does not
+                          call growing, or fewer than 3 batches in the
+                          second half */
+    HTA_SIM_UNSTABLE   /* the backlog passed opts.max_backlog */
+} hta_sim_verdict;
+
+extern const char *const hta_sim_verdict_names[4];
+
 typedef struct hta_sim_result {
     int64_t slots;        /* slots simulated (< opts.slots when cut) */
-    int cut;
+    int cut;              /* stopped by opts.stop */
+    hta_sim_verdict verdict;
+    int64_t backlog_slot; /* HTA_SIM_UNSTABLE: the slot the backlog passed
+                             the bound in (the run's last) */
     int64_t arrived, departed, in_system; /* over the whole run */
     /* over the measured slots (after the warm-up) */
     double mean_n, ci_n;         /* number in system, 95% half-width */
@@ -116,6 +134,10 @@ typedef struct hta_sim_result {
      * percentile, from a logarithmic histogram (within 0.5%) */
     int64_t class_jobs[HTA_SIM_CLASSES];
     double class_pct[HTA_SIM_CLASSES][3];
+    /* A whole run's means and intervals are over its B batches; a cut
+     * run's means are over every measured slot it ran (the partial batch
+     * too), its intervals over its complete batches (NAN below 2): no
+     * data, NAN. */
     double throughput;           /* departures per slot */
     double little_gap;   /* |mean_n - throughput (mean_delay - 1)| /
                             max(mean_n, 1e-12), over the whole run */
@@ -137,9 +159,18 @@ typedef struct hta_sim_result {
 
 void hta_sim_result_free(hta_sim_result *r);
 
-/* Runs one policy.  Memory O(M + T + tasks in system), independent of
- * the number of slots.  Time per slot O(M / 64 + idle servers +
- * departures) plus per task: jsq-maxweight, fcfs O(replicas); priority,
+/* A backlog bound for opts.max_backlog sized to the memory the process
+ * may use (the smaller of physical memory and RLIMIT_AS): a sixteenth of
+ * it in tasks, at least 10^6. */
+int64_t hta_sim_default_backlog(void);
+
+/* Runs one policy.  HTA_ERR_USAGE for a service rate above 1 per slot
+ * (alpha_n / per_unit > 1: a server ends at most one task a slot).
+ * Memory O(M + T + tasks in system), independent of the number of slots.
+ * opts.stop is polled at every slot and every task started or arrived,
+ * so a stop ends the run within a task's work.  Time per slot
+ * O(M / 4096 + servers visited + departures) (the idle servers with work
+ * are found through a summary bit set) plus per task: jsq-maxweight, fcfs O(replicas); priority,
  * gb-pandas O(replicas * levels + log M) (O(replicas * levels * log M)
  * when the topology's group sizes are far from powers of two); fair,
  * delay O(log jobs + the job's queued tasks); with sub-queues

@@ -169,8 +169,7 @@ static hta_status parse_rates(cparser *p, hta_diag *d)
         return hta_lex_expected(lx, "at least two rates (local, remote)", NULL,
                                 d);
     if (p->rates[0] > HTA_MAX_RATE_RATIO * p->rates[p->nrates - 1])
-        return hta_lex_expected(lx, "rates within a factor 1e6 of each other, "
-                                    "rate",
+        return hta_lex_expected(lx, "rates within a factor 1e6 of each other",
                                 lx->tok[p->nrates], d);
     return HTA_OK;
 }
@@ -188,6 +187,8 @@ static hta_status parse_header(cparser *p, hta_diag *d)
     }
     if (lx->ntok < 2)
         return hta_lex_expected(lx, "a value", NULL, d);
+    if (p->stage < 2 && lx->ntok > 2)
+        return hta_lex_expected(lx, "end of line", lx->tok[2], d);
     hta_status st = HTA_OK;
     switch (p->stage) {
     case 0:
@@ -259,7 +260,7 @@ static hta_status parse_type(cparser *p, hta_diag *d)
     p->total += p->lambda[p->T];
     if (!isfinite(p->total / p->rates[p->nrates - 1]))
         return hta_lex_expected(lx, "arrival rates whose total over the "
-                                    "slowest rate is finite, rate",
+                                    "slowest rate is finite",
                                 lx->tok[1], d);
     for (size_t i = 0; i < k; i++) {
         if ((st = hta_lex_int(lx, lx->tok[i + 2], 0, p->M - 1, "a server id",
@@ -269,7 +270,7 @@ static hta_status parse_type(cparser *p, hta_diag *d)
     }
     int64_t rep = hta_first_repeat(p->srv + p->nsrv, p->line, (int64_t)k);
     if (rep >= 0)
-        return hta_lex_expected(lx, "distinct servers, server id",
+        return hta_lex_expected(lx, "distinct server ids on a type line",
                                 lx->tok[rep + 2], d);
     p->off[p->T] = p->nsrv;
     p->nsrv += (int64_t)k;

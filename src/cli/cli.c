@@ -224,8 +224,9 @@ static void range_text(const cli_opt *o, char *buf, size_t size)
                  o->flags & OPT_OPEN_LO ? ">" : ">=", lo);
     else {
         hta_format_real(hi, o->hi);
-        snprintf(buf, size, "a number in %s%s, %s]",
-                 o->flags & OPT_OPEN_LO ? "(" : "[", lo, hi);
+        snprintf(buf, size, "a number in %s%s, %s%s",
+                 o->flags & OPT_OPEN_LO ? "(" : "[", lo, hi,
+                 o->flags & OPT_OPEN_HI ? ")" : "]");
     }
 }
 
@@ -234,7 +235,7 @@ static int in_range(const cli_opt *o, double x)
 {
     if (o->flags & OPT_OPEN_LO ? !(x > o->lo) : !(x >= o->lo))
         return 0;
-    return x <= o->hi;
+    return o->flags & OPT_OPEN_HI ? x < o->hi : x <= o->hi;
 }
 
 static int bad_value(const cli_args *a, const cli_opt *o, const char *raw)

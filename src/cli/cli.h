@@ -37,6 +37,7 @@ typedef enum cli_kind {
 } cli_kind;
 
 #define OPT_OPEN_LO 1u /* the range excludes lo: value > lo */
+#define OPT_OPEN_HI 2u /* the range excludes hi: value < hi */
 #define CLI_INT64_MAX 9.2e18 /* as hi of OPT_INT: INT64_MAX */
 
 typedef struct cli_opt {
@@ -44,7 +45,7 @@ typedef struct cli_opt {
     char short_name;  /* 0 for none */
     cli_kind kind;
     double lo, hi;        /* value range (each item for lists) */
-    unsigned flags;       /* OPT_OPEN_LO */
+    unsigned flags;       /* OPT_OPEN_LO, OPT_OPEN_HI */
     int min_items, max_items; /* lists: how many items */
     const char *choices;  /* OPT_ENUM(S): "a|b|c" */
     unsigned modes;       /* modes it applies to (bit mask); 0: all */

@@ -218,6 +218,10 @@ int cmd_capacity(int argc, char **argv)
     if (opts.interior && opts.method == HTA_CAP_AUTO)
         opts.method = HTA_CAP_LP;
     const char *decomp = cli_str(&args, "decomposition");
+    if (decomp && strcmp(decomp, "-") == 0)
+        return cli_usage_error(&args, "--decomposition - would mix the "
+                                      "decomposition with the report on "
+                                      "standard output: name a file");
     const char *in = from ? from : args.pos[0];
     if ((code = cli_check_outputs(&args, &decomp, 1, &in, 1)) != 0)
         return code;

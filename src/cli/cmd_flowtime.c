@@ -93,15 +93,19 @@ typedef struct point {
     int interrupted;
 } point;
 
+/* The report, kept in memory until the runs end well: an error prints
+ * nothing on standard output. */
+static FILE *rep;
+
 static int64_t span_of(const hta_jobs *J)
 {
     return J->arrival[J->n - 1] - J->arrival[0] + 1;
 }
 
-static int32_t machines_for(const hta_jobs *J, double load)
+static double machines_for(const hta_jobs *J, double load)
 {
     double n = ceil((double)J->work / (load * (double)span_of(J)));
-    return n < 1 ? 1 : n > 1e6 ? 1000000 : (int32_t)n;
+    return n < 1 ? 1 : n;
 }
 
 /* Runs every requested policy at N machines. */
@@ -197,40 +201,40 @@ static double lower_bound(const point *pt)
 static void print_ratio(double x, double y)
 {
     if (y > 0)
-        printf(" %8.4f", x / y);
+        fprintf(rep, " %8.4f", x / y);
     else
-        printf(" %8s", "-");
+        fprintf(rep, " %8s", "-");
 }
 
 static void print_text(const hta_jobs *J, const char *name, int pre,
                        const point *pt, int classes)
 {
-    printf("trace %s: %lld jobs, %lld units of work over %lld slots, %ld "
+    fprintf(rep, "trace %s: %lld jobs, %lld units of work over %lld slots, %ld "
            "machines, %s, load %.4f\n",
            name, (long long)J->n, (long long)J->work,
            (long long)span_of(J), (long)pt->N,
            pre ? "preemptive" : "non-preemptive", pt->load);
     double lb = lower_bound(pt);
     double opt = pt->exact_ran && pt->ex.optimal ? (double)pt->ex.value : 0;
-    printf("%-8s %14s %12s %8s %8s %8s %9s\n", "policy", "total_flow",
+    fprintf(rep, "%-8s %14s %12s %8s %8s %8s %9s\n", "policy", "total_flow",
            "mean_flow", "/srpt", "/lb", "/exact", "seconds");
     for (int q = 0; q < pt->nrows; q++) {
         const row *r = &pt->rows[q];
-        printf("%-8s %14lld %12.3f", hta_ft_policy_names[r->policy],
+        fprintf(rep, "%-8s %14lld %12.3f", hta_ft_policy_names[r->policy],
                (long long)r->total, (double)r->total / (double)J->n);
         print_ratio((double)r->total, pt->have_srpt ? (double)pt->srpt : 0);
         print_ratio((double)r->total, lb);
         print_ratio((double)r->total, opt);
-        printf(" %9.3f%s\n", r->seconds, r->cut ? "  (interrupted)" : "");
+        fprintf(rep, " %9.3f%s\n", r->seconds, r->cut ? "  (interrupted)" : "");
     }
     if (pt->exact_ran && pt->ex.found) {
-        printf("%-8s %14lld %12.3f", "exact", (long long)pt->ex.value,
+        fprintf(rep, "%-8s %14lld %12.3f", "exact", (long long)pt->ex.value,
                (double)pt->ex.value / (double)J->n);
         print_ratio((double)pt->ex.value,
                     pt->have_srpt ? (double)pt->srpt : 0);
         print_ratio((double)pt->ex.value, lb);
         print_ratio((double)pt->ex.value, opt);
-        printf(" %9.3f\n", pt->ex.seconds);
+        fprintf(rep, " %9.3f\n", pt->ex.seconds);
     }
     char srpt[32] = "not run";
     if (pt->have_srpt)
@@ -239,15 +243,15 @@ static void print_text(const hta_jobs *J, const char *name, int pre,
     if (pt->exact_ran)
         snprintf(exb, sizeof exb, ", the exact program's bound %lld",
                  (long long)pt->ex.bound);
-    printf("lower bound %.0f: max(SRPT %s, sum of single-job flow times "
+    fprintf(rep, "lower bound %.0f: max(SRPT %s, sum of single-job flow times "
            "%lld%s)\n",
            lb, srpt, (long long)pt->lbsum, exb);
     if (pt->exact_skipped)
-        printf("exact: skipped, the program would have %lld columns "
+        fprintf(rep, "exact: skipped, the program would have %lld columns "
                "(--exact-max-vars)\n",
                (long long)pt->exact_cols);
     else if (pt->exact_ran)
-        printf("exact: %s %lld, bound %lld (GLPK, %lld columns, %lld rows, "
+        fprintf(rep, "exact: %s %lld, bound %lld (GLPK, %lld columns, %lld rows, "
                "%.3f s)\n",
                pt->ex.optimal ? "optimal" :
                pt->interrupted ? "interrupted, best" :
@@ -260,21 +264,21 @@ static void print_text(const hta_jobs *J, const char *name, int pre,
     int64_t count[NCLASSES] = {0};
     for (int64_t i = 0; i < J->n; i++)
         count[size_class(J, i)]++;
-    printf("mean flow time by job size (units of work):\n%-8s", "policy");
+    fprintf(rep, "mean flow time by job size (units of work):\n%-8s", "policy");
     for (int c = 0; c < NCLASSES; c++)
         if (count[c])
-            printf(" %11s", class_names[c]);
-    printf("\n%-8s", "jobs");
+            fprintf(rep, " %11s", class_names[c]);
+    fprintf(rep, "\n%-8s", "jobs");
     for (int c = 0; c < NCLASSES; c++)
         if (count[c])
-            printf(" %11lld", (long long)count[c]);
-    putchar('\n');
+            fprintf(rep, " %11lld", (long long)count[c]);
+    fputc('\n', rep);
     for (int q = 0; q < pt->nrows; q++) {
-        printf("%-8s", hta_ft_policy_names[pt->rows[q].policy]);
+        fprintf(rep, "%-8s", hta_ft_policy_names[pt->rows[q].policy]);
         for (int c = 0; c < NCLASSES; c++)
             if (count[c])
-                printf(" %11.3f", pt->rows[q].cls_sum[c] / (double)count[c]);
-        putchar('\n');
+                fprintf(rep, " %11.3f", pt->rows[q].cls_sum[c] / (double)count[c]);
+        fputc('\n', rep);
     }
 }
 
@@ -284,48 +288,48 @@ static void json_point(const hta_jobs *J, int pre, const point *pt)
     int64_t count[NCLASSES] = {0};
     for (int64_t i = 0; i < J->n; i++)
         count[size_class(J, i)]++;
-    printf("{\"jobs\": %lld, \"work\": %lld, \"span\": %lld, "
+    fprintf(rep, "{\"jobs\": %lld, \"work\": %lld, \"span\": %lld, "
            "\"machines\": %ld, \"mode\": \"%s\", \"load\": ",
            (long long)J->n, (long long)J->work, (long long)span_of(J),
            (long)pt->N, pre ? "preemptive" : "non-preemptive");
-    json_number(stdout, pt->load);
-    printf(", \"lower_bound\": %.0f, \"job_bound_sum\": %lld, "
+    json_number(rep, pt->load);
+    fprintf(rep, ", \"lower_bound\": %.0f, \"job_bound_sum\": %lld, "
            "\"interrupted\": %s, \"policies\": [",
            lb, (long long)pt->lbsum, pt->interrupted ? "true" : "false");
     for (int q = 0; q < pt->nrows; q++) {
         const row *r = &pt->rows[q];
-        printf("%s{\"policy\": \"%s\", \"total\": %lld, \"mean\": ",
+        fprintf(rep, "%s{\"policy\": \"%s\", \"total\": %lld, \"mean\": ",
                q ? ", " : "", hta_ft_policy_names[r->policy],
                (long long)r->total);
-        json_number(stdout, (double)r->total / (double)J->n);
-        printf(", \"ratio_srpt\": ");
-        json_number(stdout, pt->have_srpt && pt->srpt > 0 ?
+        json_number(rep, (double)r->total / (double)J->n);
+        fprintf(rep, ", \"ratio_srpt\": ");
+        json_number(rep, pt->have_srpt && pt->srpt > 0 ?
                                 (double)r->total / (double)pt->srpt :
                                 NAN);
-        printf(", \"ratio_lb\": ");
-        json_number(stdout, lb > 0 ? (double)r->total / lb : NAN);
-        printf(", \"ratio_exact\": ");
-        json_number(stdout, pt->exact_ran && pt->ex.optimal ?
+        fprintf(rep, ", \"ratio_lb\": ");
+        json_number(rep, lb > 0 ? (double)r->total / lb : NAN);
+        fprintf(rep, ", \"ratio_exact\": ");
+        json_number(rep, pt->exact_ran && pt->ex.optimal ?
                                 (double)r->total / (double)pt->ex.value :
                                 NAN);
-        printf(", \"seconds\": ");
-        json_number(stdout, r->seconds);
-        printf(", \"classes\": [");
+        fprintf(rep, ", \"seconds\": ");
+        json_number(rep, r->seconds);
+        fprintf(rep, ", \"classes\": [");
         int first = 1;
         for (int c = 0; c < NCLASSES; c++)
             if (count[c]) {
-                printf("%s{\"size\": \"%s\", \"jobs\": %lld, \"mean\": ",
+                fprintf(rep, "%s{\"size\": \"%s\", \"jobs\": %lld, \"mean\": ",
                        first ? "" : ", ", class_names[c],
                        (long long)count[c]);
-                json_number(stdout, r->cls_sum[c] / (double)count[c]);
-                putchar('}');
+                json_number(rep, r->cls_sum[c] / (double)count[c]);
+                fputc('}', rep);
                 first = 0;
             }
-        printf("]}");
+        fprintf(rep, "]}");
     }
-    printf("], \"exact\": ");
+    fprintf(rep, "], \"exact\": ");
     if (pt->exact_ran)
-        printf("{\"status\": \"%s\", \"value\": %lld, \"bound\": %lld, "
+        fprintf(rep, "{\"status\": \"%s\", \"value\": %lld, \"bound\": %lld, "
                "\"columns\": %lld, \"rows\": %lld, \"seconds\": %.3f}",
                pt->ex.optimal ? "optimal" :
                pt->interrupted ? "interrupted" :
@@ -334,11 +338,11 @@ static void json_point(const hta_jobs *J, int pre, const point *pt)
                (long long)pt->ex.vars, (long long)pt->ex.rows,
                pt->ex.seconds);
     else if (pt->exact_skipped)
-        printf("{\"status\": \"skipped\", \"columns\": %lld}",
+        fprintf(rep, "{\"status\": \"skipped\", \"columns\": %lld}",
                (long long)pt->exact_cols);
     else
-        printf("null");
-    putchar('}');
+        fprintf(rep, "null");
+    fputc('}', rep);
 }
 
 int cmd_flowtime(int argc, char **argv)
@@ -371,9 +375,11 @@ int cmd_flowtime(int argc, char **argv)
     for (int q = 0; q < npols; q++)
         want_exact |= pols[q] == P_EXACT;
     if (!want_exact && (cli_has(&args, "exact-max-vars") ||
-                        cli_has(&args, "time-limit")))
-        return cli_usage_error(&args, "--exact-max-vars and --time-limit "
-                                      "apply to the exact policy only");
+                        cli_has(&args, "time-limit") ||
+                        cli_has(&args, "verbose")))
+        return cli_usage_error(&args, "--exact-max-vars, --time-limit and "
+                                      "--verbose apply to the exact policy "
+                                      "only");
     double loads[CLI_MAX_SWEEP];
     int nloads = 0;
     if (cli_has(&args, "sweep")) {
@@ -390,12 +396,31 @@ int cmd_flowtime(int argc, char **argv)
     cli_poll_interrupts(); /* from here a signal ends the runs early */
     if (st != HTA_OK)
         return cli_report(st, &d);
+    for (int k = 0; k < nloads; k++)
+        if (!(machines_for(J, loads[k]) <= 1e6)) {
+            double least = (double)J->work / (1e6 * (double)span_of(J));
+            int rc = cli_usage_error(&args, "--load %g needs %.3g machines for "
+                                            "this trace, above the limit "
+                                            "10^6: give a load of at least "
+                                            "%.3g",
+                                     loads[k], machines_for(J, loads[k]),
+                                     least);
+            hta_jobs_free(J);
+            return rc;
+        }
     int npoints = nloads ? nloads : 1;
     int json = cli_has(&args, "json"), interrupted = 0;
+    char *rep_buf = NULL;
+    size_t rep_len = 0;
+    if (!(rep = open_memstream(&rep_buf, &rep_len))) {
+        hta_jobs_free(J);
+        hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        return cli_report(HTA_ERR_INTERNAL, &d);
+    }
     if (json && nloads > 1)
-        printf("[");
+        fprintf(rep, "[");
     for (int k = 0; k < npoints && !interrupted; k++) {
-        int32_t N = nloads ? machines_for(J, loads[k]) :
+        int32_t N = nloads ? (int32_t)machines_for(J, loads[k]) :
                              (int32_t)cli_value(&args, "machines")->i;
         point pt;
         st = run_point(J, &args, pols, npols, pre, N, &pt, &d);
@@ -404,24 +429,29 @@ int cmd_flowtime(int argc, char **argv)
         interrupted = pt.interrupted;
         if (json) {
             if (k)
-                printf(", ");
+                fprintf(rep, ", ");
             json_point(J, pre, &pt);
             if (nloads <= 1)
-                putchar('\n');
+                fputc('\n', rep);
         } else {
             if (k)
-                putchar('\n');
+                fputc('\n', rep);
             if (nloads > 1)
-                printf("# load %g\n", loads[k]);
+                fprintf(rep, "# load %g\n", loads[k]);
             print_text(J, args.pos[0], pre, &pt, cli_has(&args, "classes"));
             if (interrupted)
-                printf("interrupted: the runs above are cut short\n");
+                fprintf(rep, "interrupted: the runs above are cut short\n");
         }
         hta_ft_sched_free(&pt.ex.sched);
     }
     if (json && nloads > 1)
-        printf("]\n");
+        fprintf(rep, "]\n");
     hta_jobs_free(J);
+    if (fclose(rep) != 0 && st == HTA_OK)
+        st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (st == HTA_OK)
+        fwrite(rep_buf, 1, rep_len, stdout); /* checked by cli_finish_stdout */
+    free(rep_buf);
     if (st != HTA_OK)
         return cli_report(st, &d);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);

@@ -512,8 +512,8 @@ static const cli_opt options_jobs[] = {
      "number of jobs (default 1000)"},
     {"machines", 'n', OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "N",
      "machines the load refers to (default 10)"},
-    {"load", 0, OPT_REAL, 0, 1, OPT_OPEN_LO, 0, 0, NULL, 0, "RHO",
-     "offered load in (0, 1): job arrival rate RHO*N/E[M+R]\n"
+    {"load", 0, OPT_REAL, 0, 1, OPT_OPEN_LO | OPT_OPEN_HI, 0, 0, NULL, 0,
+     "RHO", "offered load in (0, 1): job arrival rate RHO*N/E[M+R]\n"
      "(default 0.7)"},
     {"map", 0, OPT_DIST, 0, 0, 0, 0, 0, NULL, 0, "DIST",
      "map workload: fixed:V, uniform:LO:HI, exp:MEAN (ceil of an\n"
@@ -523,8 +523,8 @@ static const cli_opt options_jobs[] = {
      "reduce workload, split over the tasks (default exp:10)"},
     {"tasks", 0, OPT_INT, 1, 1000, 0, 0, 0, NULL, 0, "K",
      "reduce tasks per job uniform on 1..K, at most R (default 1)"},
-    {"map-only", 0, OPT_REAL, 0, 1, 0, 0, 0, NULL, 0, "P",
-     "probability of a map-only job (default 0)"},
+    {"map-only", 0, OPT_REAL, 0, 1, OPT_OPEN_HI, 0, 0, NULL, 0, "P",
+     "probability of a map-only job, in [0, 1) (default 0)"},
     SEED_OPT,
     OUT_OPT("the trace"),
 };
@@ -558,16 +558,29 @@ static int gen_jobs(int argc, char **argv)
         g.machines = (int32_t)cli_value(&args, "machines")->i;
     if (cli_has(&args, "load"))
         g.load = cli_value(&args, "load")->x;
-    if (g.load >= 1)
-        return cli_usage_error(&args, "--load must be below 1, found '%s'",
-                               cli_str(&args, "load"));
     if (cli_has(&args, "tasks"))
         g.max_tasks = (int32_t)cli_value(&args, "tasks")->i;
     if (cli_has(&args, "map-only"))
         g.map_only = cli_value(&args, "map-only")->x;
-    if (g.map_only >= 1)
-        return cli_usage_error(&args, "--map-only must be below 1, found "
-                                      "'%s'", cli_str(&args, "map-only"));
+    /* the trace's limits (jobs.h), in expectation: refused here, before
+     * any work, as what the options ask */
+    double mean = hta_dist_mean(&g.map) +
+                  (1 - g.map_only) * hta_dist_mean(&g.reduce);
+    double span = (double)g.jobs * mean / (g.load * g.machines);
+    if (!(span <= (double)HTA_JOBS_MAX_ARRIVAL))
+        return cli_usage_error(&args, "--jobs %lld at --load %g on %ld "
+                                      "machines arrive over about %.3g slots, "
+                                      "above the trace's limit of 10^12: "
+                                      "raise --load or --machines",
+                               (long long)g.jobs, g.load, (long)g.machines,
+                               span);
+    if (!((double)g.jobs * mean <= (double)HTA_JOBS_MAX_WORK))
+        return cli_usage_error(&args, "--jobs %lld of mean work %.3g make "
+                                      "about %.3g units, above the trace's "
+                                      "limit of 10^10: fewer --jobs or "
+                                      "smaller --map, --reduce",
+                               (long long)g.jobs, mean,
+                               (double)g.jobs * mean);
     if (cli_has(&args, "seed"))
         g.seed = (uint64_t)cli_value(&args, "seed")->i;
     const char *path = cli_str(&args, "output");
@@ -585,8 +598,11 @@ static int gen_jobs(int argc, char **argv)
     hta_status st = hta_dist_load(&g.map, &d);
     if (st == HTA_OK)
         st = hta_dist_load(&g.reduce, &d);
-    if (st == HTA_OK)
+    int from_options = 0; /* the generator's refusal: of the options */
+    if (st == HTA_OK) {
         st = hta_jobs_generate(&g, &J, &d);
+        from_options = st == HTA_ERR_INPUT;
+    }
     char comment[700];
     snprintf(comment, sizeof comment,
              "# hta gen jobs --jobs %lld --machines %ld --load %g --map %s "
@@ -597,7 +613,10 @@ static int gen_jobs(int argc, char **argv)
              (long)g.max_tasks, g.map_only, (unsigned long long)g.seed);
     if (st == HTA_OK)
         st = cli_write_jobs(J, path, comment, &d);
-    if (st != HTA_OK)
+    if (from_options)
+        code = cli_usage_error(&args, "the options give a trace beyond the "
+                                      "format's limits: %s", d.msg);
+    else if (st != HTA_OK)
         code = cli_report(st, &d);
     hta_jobs_free(J);
     hta_dist_free(&g.map);

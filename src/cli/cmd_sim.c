@@ -64,9 +64,13 @@ static const cli_opt options[] = {
     {"sweep", 0, OPT_REALS, 0, 1e6, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
      "run the loads A, A+STEP, ..., B (as --load)"},
     {"trace-file", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
-     "CSV of the sample path: load,policy,slot,number_in_system"},
+     "CSV of the sample path: load,policy,slot,number_in_system\n"
+     "(a file: the report is on standard output)"},
     {"trace-every", 0, OPT_INT, 1, 1e15, 0, 0, 0, NULL, 0, "K",
      "a trace line every K slots (default: slots / 1000)"},
+    {"max-backlog", 0, OPT_INT, 1, 1e15, 0, 0, 0, NULL, 0, "N",
+     "end a run as unstable when N tasks are in the system\n"
+     "(default: a sixteenth of the memory, in tasks of 48 bytes)"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds (reproducible output)"},
@@ -89,6 +93,10 @@ static const cli_spec spec = {
     "second half: a t-test on the slope of the batch means).\n",
     options, (int)(sizeof options / sizeof options[0]), 1, 1, NULL};
 
+/* The report, kept in memory until the run ends well: an error prints
+ * nothing on standard output. */
+static FILE *rep;
+
 static const int policy_of_choice[] = {
     HTA_SIM_JSQ_MAXWEIGHT, HTA_SIM_PRIORITY, HTA_SIM_GB_PANDAS,
     HTA_SIM_GB_PANDAS,     HTA_SIM_FCFS,     HTA_SIM_FAIR,
@@ -100,82 +108,92 @@ static const char *const class_names[HTA_SIM_CLASSES] = {
 static void print_row(const hta_cluster *c, const hta_sim_result *r,
                       const char *name)
 {
-    printf("%-14s %9.3f +- %-7.3f %10.3f +- %-8.3f %10.4f %6.4f ", name,
+    fprintf(rep, "%-14s %9.3f +- %-7.3f %10.3f +- %-8.3f %10.4f %6.4f ", name,
            r->mean_delay, r->ci_delay, r->mean_n, r->ci_n, r->throughput,
            r->utilisation);
     for (int n = 0; n < c->levels; n++)
-        printf("%s%.3f", n ? "/" : "", r->level_frac[n]);
-    printf(" %8.1e %s%s\n", r->little_gap,
-           r->growing ? "growing" : "stable", r->cut ? " (cut short)" : "");
+        fprintf(rep, "%s%.3f", n ? "/" : "", r->level_frac[n]);
+    fprintf(rep, " %8.1e %s", r->little_gap, hta_sim_verdict_names[r->verdict]);
+    if (r->verdict == HTA_SIM_UNSTABLE)
+        fprintf(rep, " (%lld tasks in system at slot %lld: --max-backlog)",
+                (long long)r->in_system, (long long)r->backlog_slot);
+    fprintf(rep, "%s\n", r->cut ? " (cut short)" : "");
     if (r->jobs_arrived) {
-        printf("%-14s job delay %.3f +- %.3f, %lld of %lld jobs done; "
+        fprintf(rep, "%-14s job delay %.3f +- %.3f, %lld of %lld jobs done; "
                "median/95th/99th by size:",
                "", r->mean_job_delay, r->ci_job_delay,
                (long long)r->jobs_done, (long long)r->jobs_arrived);
         for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
             if (r->class_jobs[cl])
-                printf(" %s tasks (%lld) %.3g/%.3g/%.3g;", class_names[cl],
+                fprintf(rep, " %s tasks (%lld) %.3g/%.3g/%.3g;", class_names[cl],
                        (long long)r->class_jobs[cl], r->class_pct[cl][0],
                        r->class_pct[cl][1], r->class_pct[cl][2]);
-        putchar('\n');
+        fputc('\n', rep);
     }
 }
 
 static void json_row(const hta_cluster *c, const hta_sim_result *r,
                      const char *name, int first)
 {
-    printf("%s{\"policy\": \"%s\", \"slots\": %lld, \"cut\": %s, "
+    fprintf(rep, "%s{\"policy\": \"%s\", \"slots\": %lld, \"cut\": %s, "
            "\"arrived\": %lld, \"departed\": %lld, \"in_system\": %lld, "
            "\"delay\": ",
            first ? "" : ", ", name, (long long)r->slots,
            r->cut ? "true" : "false", (long long)r->arrived,
            (long long)r->departed, (long long)r->in_system);
-    json_number(stdout, r->mean_delay);
-    printf(", \"delay_ci\": ");
-    json_number(stdout, r->ci_delay);
-    printf(", \"number\": ");
-    json_number(stdout, r->mean_n);
-    printf(", \"number_ci\": ");
-    json_number(stdout, r->ci_n);
-    printf(", \"throughput\": ");
-    json_number(stdout, r->throughput);
-    printf(", \"utilisation\": ");
-    json_number(stdout, r->utilisation);
-    printf(", \"levels\": [");
+    json_number(rep, r->mean_delay);
+    fprintf(rep, ", \"delay_ci\": ");
+    json_number(rep, r->ci_delay);
+    fprintf(rep, ", \"number\": ");
+    json_number(rep, r->mean_n);
+    fprintf(rep, ", \"number_ci\": ");
+    json_number(rep, r->ci_n);
+    fprintf(rep, ", \"throughput\": ");
+    json_number(rep, r->throughput);
+    fprintf(rep, ", \"utilisation\": ");
+    json_number(rep, r->utilisation);
+    fprintf(rep, ", \"levels\": [");
     for (int n = 0; n < c->levels; n++) {
-        printf("%s", n ? ", " : "");
-        json_number(stdout, r->level_frac[n]);
+        fprintf(rep, "%s", n ? ", " : "");
+        json_number(rep, r->level_frac[n]);
     }
-    printf("], \"little_gap\": ");
-    json_number(stdout, r->little_gap);
-    printf(", \"slope\": ");
-    json_number(stdout, r->slope);
-    printf(", \"slope_t\": ");
-    json_number(stdout, r->slope_t);
-    printf(", \"jobs\": %lld, \"jobs_done\": %lld, \"job_delay\": ",
+    fprintf(rep, "], \"little_gap\": ");
+    json_number(rep, r->little_gap);
+    fprintf(rep, ", \"slope\": ");
+    json_number(rep, r->slope);
+    fprintf(rep, ", \"slope_t\": ");
+    json_number(rep, r->slope_t);
+    fprintf(rep, ", \"jobs\": %lld, \"jobs_done\": %lld, \"job_delay\": ",
            (long long)r->jobs_arrived, (long long)r->jobs_done);
-    json_number(stdout, r->jobs_arrived ? r->mean_job_delay : NAN);
-    printf(", \"job_delay_ci\": ");
-    json_number(stdout, r->jobs_arrived ? r->ci_job_delay : NAN);
-    printf(", \"job_classes\": [");
+    json_number(rep, r->jobs_arrived ? r->mean_job_delay : NAN);
+    fprintf(rep, ", \"job_delay_ci\": ");
+    json_number(rep, r->jobs_arrived ? r->ci_job_delay : NAN);
+    fprintf(rep, ", \"job_classes\": [");
     for (int cl = 0, lead = 1; cl < HTA_SIM_CLASSES; cl++) {
         if (!r->class_jobs[cl])
             continue;
-        printf("%s{\"size\": \"%s\", \"jobs\": %lld, \"p50\": ",
+        fprintf(rep, "%s{\"size\": \"%s\", \"jobs\": %lld, \"p50\": ",
                lead ? "" : ", ", class_names[cl],
                (long long)r->class_jobs[cl]);
-        json_number(stdout, r->class_pct[cl][0]);
-        printf(", \"p95\": ");
-        json_number(stdout, r->class_pct[cl][1]);
-        printf(", \"p99\": ");
-        json_number(stdout, r->class_pct[cl][2]);
-        putchar('}');
+        json_number(rep, r->class_pct[cl][0]);
+        fprintf(rep, ", \"p95\": ");
+        json_number(rep, r->class_pct[cl][1]);
+        fprintf(rep, ", \"p99\": ");
+        json_number(rep, r->class_pct[cl][2]);
+        fputc('}', rep);
         lead = 0;
     }
-    putchar(']');
-    printf(", \"stable\": %s, \"seconds\": ", r->growing ? "false" : "true");
-    json_number(stdout, r->seconds);
-    putchar('}');
+    fputc(']', rep);
+    fprintf(rep, ", \"verdict\": \"%s\", \"stable\": %s, \"backlog_slot\": ",
+            hta_sim_verdict_names[r->verdict],
+            r->verdict == HTA_SIM_STABLE    ? "true" :
+            r->verdict == HTA_SIM_UNDECIDED ? "null" :
+                                              "false");
+    json_number(rep, r->verdict == HTA_SIM_UNSTABLE ? (double)r->backlog_slot :
+                                                      NAN);
+    fprintf(rep, ", \"seconds\": ");
+    json_number(rep, r->seconds);
+    fputc('}', rep);
 }
 
 typedef struct tracer {
@@ -198,25 +216,25 @@ static const char *const svc_names[] = {"geometric", "lognormal",
 static void print_head(const char *name, const hta_cluster *c,
                        const hta_sim_opts *o, double total, double rho)
 {
-    printf("cluster %s: %ld servers, %lld types, %d levels, %.6g tasks "
+    fprintf(rep, "cluster %s: %ld servers, %lld types, %d levels, %.6g tasks "
            "per %s; rho* %.6g (%s)\n",
            name, (long)c->M, (long long)c->T, c->levels, total * o->load,
            o->per_unit > 1 ? "time unit" : "slot", rho,
            rho < 1 - 1e-7 ? "inside" :
            rho <= 1 + 1e-7 ? "boundary" :
                              "outside");
-    printf("%lld slots (warm-up %lld, %d batch means, 95%% intervals), "
+    fprintf(rep, "%lld slots (warm-up %lld, %d batch means, 95%% intervals), "
            "%s arrivals, %s service",
            (long long)o->slots, (long long)o->warmup, o->batches,
            arr_names[o->arrivals], svc_names[o->service]);
     if (o->service == HTA_SVC_LOGNORMAL)
-        printf(" (cv %g)", o->cv);
+        fprintf(rep, " (cv %g)", o->cv);
     if (o->subqueues)
-        printf(", per-job sub-queues");
-    printf(", seed %llu", (unsigned long long)o->seed);
+        fprintf(rep, ", per-job sub-queues");
+    fprintf(rep, ", seed %llu", (unsigned long long)o->seed);
     if (o->per_unit > 1)
-        printf(", %g slots per time unit", o->per_unit);
-    printf("\n%-14s %20s %23s %10s %6s %s %8s %s\n", "policy",
+        fprintf(rep, ", %g slots per time unit", o->per_unit);
+    fprintf(rep, "\n%-14s %20s %23s %10s %6s %s %8s %s\n", "policy",
            o->per_unit > 1 ? "delay (units)" : "delay (slots)",
            "number in system", "throughput", "util", "levels", "little",
            "verdict");
@@ -225,12 +243,12 @@ static void print_head(const char *name, const hta_cluster *c,
 static void json_head(const hta_cluster *c, const hta_sim_opts *o,
                       double total, double rho)
 {
-    printf("{\"servers\": %ld, \"types\": %lld, \"levels\": %d, \"rate\": ",
+    fprintf(rep, "{\"servers\": %ld, \"types\": %lld, \"levels\": %d, \"rate\": ",
            (long)c->M, (long long)c->T, c->levels);
-    json_number(stdout, total * o->load);
-    printf(", \"rho\": ");
-    json_number(stdout, rho);
-    printf(", \"slots\": %lld, \"warmup\": %lld, \"batches\": %d, "
+    json_number(rep, total * o->load);
+    fprintf(rep, ", \"rho\": ");
+    json_number(rep, rho);
+    fprintf(rep, ", \"slots\": %lld, \"warmup\": %lld, \"batches\": %d, "
            "\"slots_per_unit\": %g, \"arrivals\": \"%s\", \"service\": "
            "\"%s\", \"subqueues\": %s, \"seed\": %llu, \"policies\": [",
            (long long)o->slots, (long long)o->warmup, o->batches,
@@ -286,6 +304,15 @@ int cmd_sim(int argc, char **argv)
         (cli_has(&args, "time-scale") || cli_has(&args, "block-mb")))
         return cli_usage_error(&args, "--time-scale and --block-mb apply "
                                       "to --jobs-trace only");
+    if (cli_has(&args, "subqueues")) {
+        int queued = 0; /* fair and delay keep no queues to split */
+        for (int q = 0; q < npols; q++)
+            queued |= pols[q] != HTA_SIM_FAIR && pols[q] != HTA_SIM_DELAY;
+        if (!queued)
+            return cli_usage_error(&args, "--subqueues applies to "
+                                          "jsq-maxweight, priority, gb-pandas "
+                                          "and fcfs only");
+    }
     int want_delay = 0;
     for (int q = 0; q < npols; q++)
         want_delay |= pols[q] == HTA_SIM_DELAY;
@@ -347,7 +374,14 @@ int cmd_sim(int argc, char **argv)
         o.delay[0] = (int)dv->list[0];
         o.delay[1] = dv->n > 1 ? (int)dv->list[1] : 0;
     }
+    o.max_backlog = cli_has(&args, "max-backlog") ?
+                        cli_value(&args, "max-backlog")->i :
+                        hta_sim_default_backlog();
     const char *tpath = cli_str(&args, "trace-file");
+    if (tpath && strcmp(tpath, "-") == 0)
+        return cli_usage_error(&args, "--trace-file - would mix the trace "
+                                      "with the report on standard output: "
+                                      "name a file");
     if (cli_has(&args, "trace-every") && !tpath)
         return cli_usage_error(&args, "--trace-every applies with "
                                       "--trace-file only");
@@ -407,6 +441,19 @@ int cmd_sim(int argc, char **argv)
         }
         o.trace_jobs = trace;
     }
+    for (int n = 0; n < c->levels; n++)
+        if (c->rate[n] > o.per_unit) {
+            int rc = cli_usage_error(
+                &args, "the service rate %g of level %d is %g tasks a "
+                       "slot, above 1 (a server ends at most one a slot): "
+                       "give --slots-per-unit %.0f or more (rates per time "
+                       "unit of K slots)",
+                c->rate[n], n + 1, c->rate[n] / o.per_unit, ceil(c->rate[n]));
+            hta_cluster_free(c);
+            hta_jobs_free(trace);
+            hta_dist_free(&o.job_size);
+            return rc;
+        }
     for (int i = 0; i < 2; i++) /* default: one skip per server */
         if (o.delay[i] < 0)
             o.delay[i] = c->M;
@@ -432,13 +479,24 @@ int cmd_sim(int argc, char **argv)
         return cli_report(st, &d);
     }
     int json = cli_has(&args, "json"), sweep = cli_has(&args, "sweep");
+    char *rep_buf = NULL;
+    size_t rep_len = 0;
+    rep = open_memstream(&rep_buf, &rep_len);
+    if (!rep) {
+        hta_cluster_free(c);
+        hta_jobs_free(trace);
+        hta_dist_free(&o.job_size);
+        hta_outfile_abort(&out);
+        hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        return cli_report(HTA_ERR_INTERNAL, &d);
+    }
     cli_poll_interrupts();
     cli_progress progress = {0, 0};
     o.progress = cli_progress_fn(cli_has(&args, "quiet"));
     o.progress_ctx = &progress;
     int interrupted = 0;
     if (json && sweep)
-        printf("[");
+        fprintf(rep, "[");
     for (int k = 0; k < nloads && st == HTA_OK && !interrupted; k++) {
         o.load = loads[k];
         tr.load = o.load;
@@ -455,11 +513,11 @@ int cmd_sim(int argc, char **argv)
         }
         if (json) {
             if (k)
-                printf(", ");
+                fprintf(rep, ", ");
             json_head(c, &o, total, rho);
         } else {
             if (sweep)
-                printf("%s# load %g\n", k ? "\n" : "", o.load);
+                fprintf(rep, "%s# load %g\n", k ? "\n" : "", o.load);
             print_head(args.pos[0], c, &o, total, rho);
         }
         for (int q = 0; q < npols && st == HTA_OK && !interrupted; q++) {
@@ -489,13 +547,18 @@ int cmd_sim(int argc, char **argv)
             hta_sim_result_free(&r);
         }
         if (json && st == HTA_OK)
-            printf("], \"interrupted\": %s}", interrupted ? "true" : "false");
+            fprintf(rep, "], \"interrupted\": %s}", interrupted ? "true" : "false");
     }
     if (json && st == HTA_OK)
-        printf("%s\n", sweep ? "]" : "");
+        fprintf(rep, "%s\n", sweep ? "]" : "");
     if (st == HTA_OK && tr.f)
         st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
+    if (fclose(rep) != 0 && st == HTA_OK)
+        st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (st == HTA_OK)
+        fwrite(rep_buf, 1, rep_len, stdout); /* checked by cli_finish_stdout */
+    free(rep_buf);
     hta_cluster_free(c);
     hta_jobs_free(trace);
     hta_dist_free(&o.job_size);

@@ -2,6 +2,7 @@
 #include "hta/glpkx.h"
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,24 +10,33 @@
 
 static jmp_buf guard_jmp;
 
+/* The stop flag of the guard in force (hta_glpk_guard_stop), polled at
+ * every line GLPK writes. */
+static volatile sig_atomic_t *guard_stop;
+
 static void on_error(void *info)
 {
     (void)info;
     longjmp(guard_jmp, 1);
 }
 
-/* The last text GLPK printed, to name the cause of an error (GLPK says
- * "no memory available" when an allocation fails). */
-static char last_text[256];
+/* Whether GLPK wrote of memory since the guard began, to name the cause
+ * of an error (GLPK says "no memory available" when an allocation
+ * fails). */
+static int said_memory;
 
 static void remember(const char *s)
 {
-    size_t have = strlen(last_text), n = strlen(s);
-    if (have + n >= sizeof last_text)
-        have = 0;
-    memcpy(last_text + have, s, n < sizeof last_text - 1 ? n + 1 :
-                                                         sizeof last_text - 1);
-    last_text[sizeof last_text - 1] = '\0';
+    if (strstr(s, "memory"))
+        said_memory = 1;
+}
+
+/* A stop asked for leaves GLPK from inside its output, the one place
+ * its simplex calls back: GLPK is then abandoned as after an error. */
+static void poll_stop(void)
+{
+    if (guard_stop && *guard_stop)
+        longjmp(guard_jmp, 2);
 }
 
 static int to_stderr_remembered(void *info, const char *s)
@@ -34,6 +44,7 @@ static int to_stderr_remembered(void *info, const char *s)
     (void)info;
     remember(s);
     fputs(s, stderr);
+    poll_stop();
     return 1;
 }
 
@@ -41,12 +52,22 @@ static int to_memory(void *info, const char *s)
 {
     (void)info;
     remember(s);
+    poll_stop();
     return 1; /* handled: GLPK prints nothing itself */
 }
 
 hta_status hta_glpk_guard(hta_glpk_fn fn, void *ctx, int verbose,
                           hta_diag *d)
 {
+    return hta_glpk_guard_stop(fn, ctx, verbose, NULL, NULL, d);
+}
+
+hta_status hta_glpk_guard_stop(hta_glpk_fn fn, void *ctx, int verbose,
+                               volatile sig_atomic_t *stop, int *stopped,
+                               hta_diag *d)
+{
+    if (stopped)
+        *stopped = 0;
     /* The environment first, checked: left to itself, GLPK aborts when it
      * cannot allocate it. */
     if (glp_init_env() == 2)
@@ -56,15 +77,25 @@ hta_status hta_glpk_guard(hta_glpk_fn fn, void *ctx, int verbose,
     glp_term_out(GLP_ON);
     glp_term_hook(verbose ? to_stderr_remembered : to_memory, NULL);
     glp_error_hook(on_error, NULL);
-    last_text[0] = '\0';
+    said_memory = 0;
+    guard_stop = stop;
     hta_status st;
     volatile int freed = 0;
-    if (setjmp(guard_jmp) == 0) {
+    int jumped = setjmp(guard_jmp);
+    if (jumped == 0) {
         st = fn(ctx, d);
+    } else if (jumped == 2) {
+        /* stopped: what fn keeps outside GLPK stands (the ownership
+         * rule), GLPK's objects are gone with its environment */
+        glp_free_env();
+        freed = 1;
+        if (stopped)
+            *stopped = 1;
+        st = HTA_OK;
     } else {
         /* GLPK is unusable after an error: start over with a new
          * environment (the next glp_* call creates it). */
-        int oom = strstr(last_text, "memory") != NULL;
+        int oom = said_memory;
         /* Freed, the environment has no hooks left to reset, and a GLPK
          * call now would create a new one, aborting when memory is
          * short: none is made. */
@@ -75,6 +106,7 @@ hta_status hta_glpk_guard(hta_glpk_fn fn, void *ctx, int verbose,
                    hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                 "GLPK stopped on an internal error");
     }
+    guard_stop = NULL;
     if (!freed) {
         glp_error_hook(NULL, NULL);
         glp_term_hook(NULL, NULL);

@@ -307,18 +307,38 @@ static int build(model *m)
     return 0;
 }
 
+/* Branch and bound: the best node's bound (the least over the active
+ * nodes, which never falls, so the largest seen stands), every new
+ * incumbent copied out (a stop that leaves GLPK keeps it), the stop and
+ * the deadline. */
 static void callback(glp_tree *tree, void *info)
 {
     model *m = info;
     int best = glp_ios_best_node(tree);
     if (best) {
         double b = glp_ios_node_bound(tree, best);
-        if (!m->have_bound || b > m->tree_bound)
+        /* a node not solved yet has no bound (-DBL_MAX) */
+        if (isfinite(b) && b > -1e300 && (!m->have_bound || b > m->tree_bound)) {
             m->tree_bound = b;
-        m->have_bound = 1;
+            m->have_bound = 1;
+        }
+    }
+    if (glp_ios_reason(tree) == GLP_IBINGO) {
+        glp_prob *P = glp_ios_get_prob(tree);
+        m->obj = glp_mip_obj_val(P);
+        for (int64_t c = 1; c <= m->ncols; c++)
+            m->colval[c] = glp_mip_col_val(P, (int)c);
+        m->out->found = 1;
     }
     if ((m->o->stop && *m->o->stop) || hta_clock_now() > m->deadline)
         glp_ios_terminate(tree);
+}
+
+/* Milliseconds to the deadline for GLPK's tm_lim (0: none left). */
+static int ms_left(const model *m)
+{
+    double left = m->deadline - hta_clock_now();
+    return left <= 0 ? 0 : (int)fmin(left * 1000.0, 2e9);
 }
 
 /* Builds, solves and reads the program; runs inside hta_glpk_guard. */
@@ -389,19 +409,55 @@ static hta_status solve(void *ctx, hta_diag *d)
                          isinf(hi) ? 0 : hi);
     }
     glp_load_matrix(P, (int)m->nnz, m->ia, m->ja, m->ar);
+    hta_ft_exact *out = m->out;
+    hta_status st = HTA_OK;
+    /* The LP relaxation first, by the simplex, whose progress lines (every
+     * 100 ms, into guard's hook) are where a stop is seen: the root LP is
+     * most of the time on large programs and glp_intopt calls back only
+     * between nodes.  Its optimum is a bound; the branch and bound then
+     * starts from its basis (presolve off: it would solve the root again). */
+    glp_smcp smcp;
+    glp_init_smcp(&smcp);
+    smcp.msg_lev = GLP_MSG_ON;
+    smcp.out_frq = 100;
+    smcp.out_dly = 0;
+    smcp.tm_lim = ms_left(m);
+    if (smcp.tm_lim == 0) {
+        out->cut = 1;
+        goto done;
+    }
+    glp_cpx_basis(P);
+    int ret = glp_simplex(P, &smcp);
+    if (ret == GLP_ETMLIM) {
+        out->cut = 1;
+        goto done;
+    }
+    if (ret != 0 || glp_get_status(P) != GLP_OPT) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                          "internal error: the flow-time program's LP "
+                          "relaxation ended with code %d, status %d (a "
+                          "feasible schedule lies within its horizon)",
+                          ret, glp_get_status(P));
+        goto done;
+    }
+    m->tree_bound = glp_get_obj_val(P);
+    m->have_bound = 1;
     glp_iocp iocp;
     glp_init_iocp(&iocp);
-    iocp.msg_lev = m->o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-    iocp.presolve = GLP_ON;
+    iocp.msg_lev = GLP_MSG_ON; /* its lines poll the stop too */
+    iocp.out_frq = 100;
+    iocp.out_dly = 0;
+    iocp.presolve = GLP_OFF;
     iocp.mip_gap = 0;
     iocp.cb_func = callback;
     iocp.cb_info = m;
-    if (m->o->time_limit > 0)
-        iocp.tm_lim = (int)fmin(m->o->time_limit * 1000.0, 2e9);
-    int ret = glp_intopt(P, &iocp);
+    iocp.tm_lim = ms_left(m);
+    if (iocp.tm_lim == 0) {
+        out->cut = 1;
+        goto done;
+    }
+    ret = glp_intopt(P, &iocp);
     int status = glp_mip_status(P);
-    hta_status st = HTA_OK;
-    hta_ft_exact *out = m->out;
     if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP &&
         ret != GLP_ENOPFS && ret != GLP_ENODFS) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
@@ -422,6 +478,7 @@ static hta_status solve(void *ctx, hta_diag *d)
                 m->colval[c] = glp_mip_col_val(P, (int)c);
         }
     }
+done:
     glp_delete_prob(P);
     return st;
 }
@@ -538,7 +595,10 @@ hta_status hta_ft_exact_solve(const hta_jobs *J, const hta_ft_exact_opts *o,
     out->rows = (int64_t)m.nrows;
     m.started = t0;
     m.deadline = o->time_limit > 0 ? t0 + o->time_limit : INFINITY;
-    st = hta_glpk_guard(solve, &m, o->verbose, d);
+    int stopped = 0;
+    st = hta_glpk_guard_stop(solve, &m, o->verbose, o->stop, &stopped, d);
+    if (stopped) /* left GLPK at once: what the call-back kept stands */
+        out->cut = 1;
     if (st == HTA_OK && out->found) {
         if (read_schedule(&m) != 0)
             goto oom;
@@ -566,10 +626,18 @@ hta_status hta_ft_exact_solve(const hta_jobs *J, const hta_ft_exact_opts *o,
             out->value = total;
         }
     }
-    if (st == HTA_OK)
-        out->bound = out->optimal ? out->value :
-                     m.have_bound ? (int64_t)ceil(m.tree_bound - 1e-6) :
-                                    0;
+    if (st == HTA_OK) {
+        /* a valid bound always: the jobs' own least flow times, raised by
+         * the program's (LP or tree) bound where GLPK gave one, never
+         * above the best found */
+        int64_t b = lb_sum(J, o);
+        if (m.have_bound && m.tree_bound < (double)INT64_MAX / 2) {
+            double t = ceil(m.tree_bound - 1e-6);
+            if (t > (double)b)
+                b = (int64_t)t;
+        }
+        out->bound = out->optimal || b > out->value ? out->value : b;
+    }
     goto done;
 oom:
     st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");

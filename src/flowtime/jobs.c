@@ -330,7 +330,7 @@ hta_status hta_dist_load(hta_dist *dist, hta_diag *d)
             break;
         }
         if ((st = hta_lex_int(&lx, lx.tok[0], 1, 1000000000,
-                              "a value in 1..10^9", &v, d)) != HTA_OK)
+                              "a table value", &v, d)) != HTA_OK)
             break;
         if (lx.ntok == 2 &&
             (st = hta_lex_real(&lx, lx.tok[1], 1, "a positive weight", &w,

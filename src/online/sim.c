@@ -21,6 +21,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "hta/buf.h"
 #include "hta/capacity.h"
@@ -34,9 +36,27 @@
 const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES] = {
     "jsq-maxweight", "priority", "gb-pandas", "fcfs", "fair", "delay"};
 
+const char *const hta_sim_verdict_names[4] = {"stable", "growing",
+                                              "undecided", "unstable"};
+
 void hta_sim_result_free(hta_sim_result *r)
 {
     memset(r, 0, sizeof *r);
+}
+
+int64_t hta_sim_default_backlog(void)
+{
+    double mem = (double)sysconf(_SC_PHYS_PAGES) *
+                 (double)sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (!(mem > 0) || (double)rl.rlim_cur < mem))
+        mem = (double)rl.rlim_cur;
+    /* a task in system costs its pool entry (48 bytes), its share of the
+     * pool's doubling and of queue or job nodes: 16 of its bytes a task
+     * in a sixteenth of the memory is about a quarter of it at most */
+    double n = mem > 0 ? mem / 16 / 48 : 1e6;
+    return n < 1e6 ? 1000000 : n > 1e15 ? (int64_t)1e15 : (int64_t)n;
 }
 
 /* ---- random numbers ---- */
@@ -172,8 +192,15 @@ typedef struct sim {
     int64_t *task, *fin;
     int *lvl;
     uint64_t *idle;
-    uint64_t *work; /* gb-pandas: servers with queued tasks (an idle
-                       server without is skipped: it would take nothing) */
+    uint64_t *work; /* gb-pandas: servers with queued tasks; jsq-maxweight:
+                       servers whose own queue has tasks (an idle server
+                       without is skipped while the common queue is empty:
+                       it would take nothing) */
+    /* summaries: bit w of sum_idle is set when word w of idle has a bit,
+     * of sum_ready when word w of idle & work has one; so a slot finds
+     * its candidate servers in O(M / 4096 + candidates) */
+    uint64_t *sum_idle, *sum_ready;
+    int64_t nwords;
     int32_t nidle;
     int32_t *w_next, *wheel;
     int64_t wsize;
@@ -216,6 +243,8 @@ typedef struct sim {
     size_t cap_tmp;
     double job_rate;   /* jobs per slot */
     int64_t trace_next;
+    volatile sig_atomic_t *stop; /* opts.stop, or a flag never set */
+    int unstable;                /* the backlog reached opts.max_backlog */
 } sim;
 
 /* a before b: the lesser key, then the lesser tie, then the lesser
@@ -511,6 +540,72 @@ static int level_of(const sim *s, int64_t L, int32_t m)
             }
     }
     return best;
+}
+
+/* ---- idle servers and servers with work, with their summaries ---- */
+
+static void sum_fix(sim *s, int64_t w)
+{
+    uint64_t b = (uint64_t)1 << (w % 64);
+    if (s->idle[w])
+        s->sum_idle[w / 64] |= b;
+    else
+        s->sum_idle[w / 64] &= ~b;
+    if (!s->work)
+        return;
+    if (s->idle[w] & s->work[w])
+        s->sum_ready[w / 64] |= b;
+    else
+        s->sum_ready[w / 64] &= ~b;
+}
+
+static void set_idle(sim *s, int32_t m, int on)
+{
+    uint64_t b = (uint64_t)1 << (m % 64);
+    if (on)
+        s->idle[m / 64] |= b;
+    else
+        s->idle[m / 64] &= ~b;
+    sum_fix(s, m / 64);
+}
+
+static void set_work(sim *s, int32_t m, int on)
+{
+    uint64_t b = (uint64_t)1 << (m % 64);
+    if (on)
+        s->work[m / 64] |= b;
+    else
+        s->work[m / 64] &= ~b;
+    sum_fix(s, m / 64);
+}
+
+/* Every idle server may take a task, or only those with work: jsq-
+ * maxweight's while its common queue is empty, gb-pandas' always. */
+static int only_with_work(const sim *s)
+{
+    return s->work && !(s->o->policy == HTA_SIM_JSQ_MAXWEIGHT &&
+                        s->q[s->M].len > 0);
+}
+
+/* The servers of word w that may take a task. */
+static uint64_t candidates(const sim *s, int64_t w)
+{
+    return only_with_work(s) ? s->idle[w] & s->work[w] : s->idle[w];
+}
+
+/* The first word in [w, end) with a candidate, or end. */
+static int64_t next_word(const sim *s, int64_t w, int64_t end)
+{
+    const uint64_t *sum = only_with_work(s) ? s->sum_ready : s->sum_idle;
+    while (w < end) {
+        uint64_t b = sum[w / 64] & (~(uint64_t)0 << (w % 64));
+        if (b) {
+            int64_t x = w / 64 * 64 + __builtin_ctzll(b);
+            return x < end ? x : end;
+        }
+        w = (w / 64 + 1) * 64;
+    }
+    return end;
 }
 
 /* ---- the task pool and the queues ---- */
@@ -917,10 +1012,7 @@ static void gb_update(sim *s, int32_t m, int up)
     for (int n = 0; n < s->N; n++)
         w += (double)s->q[(int64_t)m * s->N + n].len * s->inv[n];
     s->Wl[m] = w;
-    if (w > 0)
-        s->work[m / 64] |= (uint64_t)1 << (m % 64);
-    else
-        s->work[m / 64] &= ~((uint64_t)1 << (m % 64));
+    set_work(s, m, w > 0);
     uint32_t tie = (uint32_t)hta_rng_next(&s->route_rng);
     s->tl[m] = tie;
     if (up)
@@ -1009,7 +1101,12 @@ static int route(sim *s, int64_t k)
         /* "a task joins the shortest of its local queues and the common
          * remote queue" (ties: local) */
         int32_t m = shortest_local(s, L, &len);
-        return push(s, s->q[s->M].len < len ? s->M : m, k);
+        int64_t qi = s->q[s->M].len < len ? s->M : m;
+        if (push(s, qi, k) != 0)
+            return -1;
+        if (qi < s->M && s->q[qi].len == 1)
+            set_work(s, m, 1);
+        return 0;
     }
     case HTA_SIM_PRIORITY: {
         /* "join the shortest local queue" */
@@ -1042,7 +1139,10 @@ static int64_t pick(sim *s, int32_t m)
         if (own > 0 && s->alpha[0] * (double)own >=
                            s->alpha[s->N - 1] * (double)com) {
             s->pick_level = 1;
-            return pop(s, m);
+            int64_t k = pop(s, m);
+            if (own == 1)
+                set_work(s, m, 0);
+            return k;
         }
         return com > 0 ? pop(s, s->M) : -1;
     }
@@ -1117,6 +1217,58 @@ static int64_t pick(sim *s, int32_t m)
     }
 }
 
+/* ---- a task's arrival and start ---- */
+
+/* Task of type L (of job j, or -1) arrives in slot t and is routed; 1
+ * when the run must end before (a stop, or the backlog at its bound:
+ * s->unstable), -1 when out of memory (d set). */
+static int arrive(sim *s, int64_t L, int64_t t, int64_t j, hta_diag *d)
+{
+    if (*s->stop)
+        return 1;
+    if (s->o->max_backlog > 0 && s->in_system >= s->o->max_backlog) {
+        s->unstable = 1;
+        return 1;
+    }
+    int64_t k = task_new(s, L, d);
+    if (k < 0)
+        return -1;
+    s->tk[k].arr = t;
+    s->tk[k].job = j;
+    if (route(s, k) != 0) {
+        hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        return -1;
+    }
+    s->in_system++;
+    s->r->arrived++;
+    return 0;
+}
+
+/* Idle server m starts task k in slot t: its level, its service time
+ * (filed in the wheel under its last slot), its job's running count. */
+static void start_task(sim *s, int32_t m, int64_t k, int64_t t)
+{
+    int lv = s->pick_level ? s->pick_level : level_of(s, s->tk[k].type, m);
+#ifdef HTA_CHECKED
+    if (lv != hta_capacity_level(s->c, s->tk[k].type, m))
+        s->r->level_errors++;
+#endif
+    s->task[m] = k;
+    s->lvl[m] = lv;
+    int64_t j = s->tk[k].job;
+    if (j >= 0) {
+        s->j_run[j]++;
+        if (s->hpos[j] >= 0)
+            hfix(s, s->hpos[j]);
+    }
+    s->fin[m] = t + service_slots(s, s->tk[k].id, lv) - 1;
+    int64_t bk = s->fin[m] & (s->wsize - 1);
+    s->w_next[m] = s->wheel[bk];
+    s->wheel[bk] = m;
+    set_idle(s, m, 0);
+    s->nidle--;
+}
+
 /* ---- set-up ---- */
 
 static void sim_free(sim *s)
@@ -1127,7 +1279,8 @@ static void sim_free(sim *s)
         free(s->gstart[n]);
     }
     void *arrays[] = {
-        s->tk, s->task, s->fin, s->lvl, s->idle, s->work, s->tl, s->w_next, s->wheel, s->q,
+        s->tk, s->task, s->fin, s->lvl, s->idle, s->work, s->sum_idle,
+        s->sum_ready, s->tl, s->w_next, s->wheel, s->q,
         s->Wl, s->tr.leaf, s->tr.node, s->n_job, s->n_head, s->n_tail,
         s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
         s->prob, s->alias, s->j_arr, s->j_left, s->j_run, s->j_skip,
@@ -1244,7 +1397,9 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     s->lvl = malloc(M * sizeof *s->lvl);
     s->w_next = malloc(M * sizeof *s->w_next);
     s->wheel = malloc((size_t)s->wsize * sizeof *s->wheel);
-    s->idle = calloc((M + 63) / 64, sizeof *s->idle);
+    s->nwords = (int64_t)(M + 63) / 64;
+    s->idle = calloc((size_t)s->nwords, sizeof *s->idle);
+    s->sum_idle = calloc(((size_t)s->nwords + 63) / 64, sizeof *s->sum_idle);
     switch (o->policy) {
     case HTA_SIM_GB_PANDAS:
         s->nq = (int64_t)M * s->N;
@@ -1257,12 +1412,21 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     }
     s->q = calloc((size_t)s->nq, sizeof *s->q);
     if (!s->task || !s->fin || !s->lvl || !s->w_next || !s->wheel ||
-        !s->idle || !s->q || build_alias(s) != 0)
+        !s->idle || !s->sum_idle || !s->q || build_alias(s) != 0)
         goto oom;
     for (int64_t i = 0; i < s->wsize; i++)
         s->wheel[i] = -1;
+    if (o->policy == HTA_SIM_GB_PANDAS || o->policy == HTA_SIM_JSQ_MAXWEIGHT) {
+        s->work = calloc((size_t)s->nwords, sizeof *s->work);
+        s->sum_ready = calloc(((size_t)s->nwords + 63) / 64,
+                              sizeof *s->sum_ready);
+        if (!s->work || !s->sum_ready)
+            goto oom;
+    }
     for (int32_t m = 0; m < c->M; m++)
         s->idle[m / 64] |= (uint64_t)1 << (m % 64);
+    for (int64_t w = 0; w < s->nwords; w++)
+        sum_fix(s, w);
     s->nidle = c->M;
     if (o->subqueues) {
         s->q_stamp = malloc((size_t)s->nq * sizeof *s->q_stamp);
@@ -1276,9 +1440,8 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     hta_rng_seed(&s->route_rng, o->seed ^ 0x5EED5EED5EEDull);
     if (o->policy == HTA_SIM_GB_PANDAS) {
         s->Wl = calloc(M, sizeof *s->Wl);
-        s->work = calloc((M + 63) / 64, sizeof *s->work);
         s->tl = malloc(M * sizeof *s->tl);
-        if (!s->Wl || !s->work || !s->tl || tree_init(s) != 0)
+        if (!s->Wl || !s->tl || tree_init(s) != 0)
             goto oom;
     }
     if (o->policy == HTA_SIM_PRIORITY && lens_init(s) != 0)
@@ -1286,6 +1449,30 @@ static hta_status sim_init(sim *s, const hta_cluster *c,
     return HTA_OK;
 oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+}
+
+/* A run ended early: its means over the measured slots it ran (done,
+ * the partial batch too); the intervals stay those of its complete
+ * batches.  Nothing measured: NAN. */
+static void ended_means(hta_sim_result *r, const double *bn,
+                        const double *bd, const double *bc,
+                        const double *bjd, const double *bjc, int B,
+                        int64_t done, double busy, int32_t M)
+{
+    double n = 0, dsum = 0, deps = 0, jsum = 0, jn = 0;
+    for (int i = 0; i < B; i++) {
+        n += bn[i];
+        dsum += bd[i];
+        deps += bc[i];
+        jsum += bjd[i];
+        jn += bjc[i];
+    }
+    double slots = done > 0 ? (double)done : NAN;
+    r->mean_n = n / slots;
+    r->throughput = deps / slots;
+    r->utilisation = busy / ((double)M * slots);
+    r->mean_delay = deps > 0 ? dsum / deps : NAN;
+    r->mean_job_delay = jn > 0 ? jsum / jn : NAN;
 }
 
 hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
@@ -1309,6 +1496,15 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     if (o->subqueues && o->arrivals != HTA_ARR_JOBS)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "per-job sub-queues need job arrivals");
+    for (int n = 0; n < c->levels; n++)
+        if (c->rate[n] / o->per_unit > 1)
+            return hta_diag_set(
+                d, HTA_ERR_USAGE, NULL, 0,
+                "the service rate %g at level %d is %g tasks per slot, "
+                "above 1 (a server ends at most one task a slot): give "
+                "--slots-per-unit %.0f or more",
+                c->rate[n], n + 1, c->rate[n] / o->per_unit,
+                ceil(c->rate[n]));
     sim s;
     hta_status st = sim_init(&s, c, o, r, d);
     if (st == HTA_OK && o->arrivals == HTA_ARR_JOBS && !o->trace_jobs)
@@ -1327,31 +1523,23 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     int64_t measured = o->slots - o->warmup;
     int64_t blen = measured / B; /* the last batch takes the rest */
-    double sumN_all = 0, sumD_all = 0, busy = 0;
+    double sumN_all = 0, sumD_all = 0, busy = 0, busy_all = 0;
     int64_t dep_all = 0, lvl_count[HTA_MAX_LEVELS] = {0};
     double t0 = hta_clock_now();
     r->levels = s.N;
+    volatile sig_atomic_t never = 0;
+    s.stop = o->stop ? o->stop : &never;
     int64_t t;
     for (t = 1; st == HTA_OK && t <= o->slots; t++) {
-        /* 1. arrivals */
-        int64_t n_arr;
+        /* 1. arrivals (end: a stop or the backlog's bound ends the run
+         * before the slot is whole, so it is not counted) */
+        int end = 0;
         if (o->arrivals == HTA_ARR_POISSON) {
-            n_arr = poisson(&s.arr_rng, s.total_rate * o->load / o->per_unit);
-            for (int64_t a = 0; a < n_arr && st == HTA_OK; a++) {
-                int64_t k = task_new(&s, draw_type(&s), d);
-                if (k < 0) {
-                    st = HTA_ERR_INTERNAL;
-                    break;
-                }
-                s.tk[k].arr = t;
-                if (route(&s, k) != 0) {
-                    st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                      "out of memory");
-                    break;
-                }
-            }
+            int64_t n_arr =
+                poisson(&s.arr_rng, s.total_rate * o->load / o->per_unit);
+            for (int64_t a = 0; a < n_arr && !end; a++)
+                end = arrive(&s, draw_type(&s), t, -1, d);
         } else if (o->arrivals == HTA_ARR_JOBS) {
-            n_arr = 0;
             int64_t nj = 0;
             const hta_jobs *tj = o->trace_jobs;
             if (tj) {
@@ -1362,54 +1550,28 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             } else {
                 nj = poisson(&s.arr_rng, s.job_rate);
             }
-            for (int64_t q = 0; q < nj && st == HTA_OK; q++) {
+            for (int64_t q = 0; q < nj && !end; q++) {
                 int64_t size = tj ? tj->map[s.trace_next - nj + q] :
                                     hta_dist_draw(&o->job_size, &s.arr_rng);
                 int64_t j = job_new(&s, t, size, d);
                 if (j < 0) {
-                    st = HTA_ERR_INTERNAL;
+                    end = -1;
                     break;
                 }
                 r->jobs_arrived++;
-                for (int64_t a = 0; a < size; a++) {
-                    int64_t k = task_new(&s, draw_type(&s), d);
-                    if (k < 0) {
-                        st = HTA_ERR_INTERNAL;
-                        break;
-                    }
-                    s.tk[k].arr = t;
-                    s.tk[k].job = j;
-                    if (route(&s, k) != 0) {
-                        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                          "out of memory");
-                        break;
-                    }
-                    n_arr++;
-                }
+                for (int64_t a = 0; a < size && !end; a++)
+                    end = arrive(&s, draw_type(&s), t, j, d);
             }
         } else {
-            n_arr = 0;
-            for (int64_t L = 0; L < c->T && st == HTA_OK; L++)
+            for (int64_t L = 0; L < c->T && !end; L++)
                 if (hta_rng_unit(&s.arr_rng) <
-                    c->lambda[L] * o->load / o->per_unit) {
-                    int64_t k = task_new(&s, L, d);
-                    if (k < 0) {
-                        st = HTA_ERR_INTERNAL;
-                        break;
-                    }
-                    s.tk[k].arr = t;
-                    if (route(&s, k) != 0) {
-                        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                          "out of memory");
-                        break;
-                    }
-                    n_arr++;
-                }
+                    c->lambda[L] * o->load / o->per_unit)
+                    end = arrive(&s, L, t, -1, d);
         }
-        if (st != HTA_OK)
+        if (end < 0)
+            st = HTA_ERR_INTERNAL;
+        if (end)
             break;
-        r->arrived += n_arr;
-        s.in_system += n_arr;
         int in_window = t > o->warmup;
         int b = 0;
         if (in_window) {
@@ -1418,45 +1580,38 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                 b = B - 1;
         }
         /* 2. idle servers start tasks, in cyclic order from a start that
-         * moves each slot (no server is always first) */
+         * moves each slot (no server is always first): the words from
+         * the start's to the last, then from the first to the start's,
+         * those without a candidate skipped through the summaries */
         int32_t start = (int32_t)(s.rot++ % (uint64_t)c->M);
-        int64_t nw = (c->M + 63) / 64;
-        for (int64_t i = 0; i <= nw && s.queued > 0; i++) {
-            int64_t w = (start / 64 + i) % nw;
-            uint64_t bits = s.idle[w] & (s.work ? s.work[w] : ~(uint64_t)0);
-            if (i == 0)
-                bits &= ~(uint64_t)0 << (start % 64); /* from start */
-            else if (i == nw)
-                bits &= ((uint64_t)1 << (start % 64)) - 1; /* wrapped */
-            while (bits && s.queued > 0) {
-                int32_t m = (int32_t)(w * 64 + __builtin_ctzll(bits));
-                bits &= bits - 1;
-                int64_t k = pick(&s, m);
-                if (k < 0)
-                    continue;
-                int lv = s.pick_level ? s.pick_level :
-                                        level_of(&s, s.tk[k].type, m);
-#ifdef HTA_CHECKED
-                if (lv != hta_capacity_level(c, s.tk[k].type, m))
-                    r->level_errors++;
-#endif
-                s.task[m] = k;
-                s.lvl[m] = lv;
-                if (s.tk[k].job >= 0) {
-                    int64_t j = s.tk[k].job;
-                    s.j_run[j]++;
-                    if (s.hpos[j] >= 0)
-                        hfix(&s, s.hpos[j]);
+        int64_t w0 = start / 64;
+        for (int pass = 0; pass < 2 && s.queued > 0 && !end; pass++) {
+            int64_t wend = pass == 0 ? s.nwords : w0 + 1;
+            for (int64_t w = pass == 0 ? w0 : 0;
+                 s.queued > 0 && !end && (w = next_word(&s, w, wend)) < wend;
+                 w++) {
+                uint64_t bits = candidates(&s, w);
+                if (w == w0) /* from the start, or up to it */
+                    bits &= pass == 0 ? ~(uint64_t)0 << (start % 64) :
+                                        ((uint64_t)1 << (start % 64)) - 1;
+                while (bits && s.queued > 0) {
+                    if (*s.stop) {
+                        end = 1;
+                        break;
+                    }
+                    int32_t m = (int32_t)(w * 64 + __builtin_ctzll(bits));
+                    bits &= bits - 1;
+                    int64_t k = pick(&s, m);
+                    if (k < 0)
+                        continue;
+                    start_task(&s, m, k, t);
+                    lvl_count[s.lvl[m] - 1]++;
                 }
-                s.fin[m] = t + service_slots(&s, s.tk[k].id, lv) - 1;
-                int64_t bk = s.fin[m] & (s.wsize - 1);
-                s.w_next[m] = s.wheel[bk];
-                s.wheel[bk] = m;
-                s.idle[w] &= ~((uint64_t)1 << (m % 64));
-                s.nidle--;
-                lvl_count[lv - 1]++;
             }
         }
+        if (end)
+            break;
+        busy_all += (double)(c->M - s.nidle);
         if (in_window)
             busy += (double)(c->M - s.nidle);
         /* 3. departures at the end of the slot: the wheel's bucket */
@@ -1467,7 +1622,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                 continue;
             }
             *pm = s.w_next[m];
-            s.idle[m / 64] |= (uint64_t)1 << (m % 64);
+            set_idle(&s, m, 1);
             s.nidle++;
             int64_t k = s.task[m];
             double delay = (double)(t - s.tk[k].arr + 1);
@@ -1510,28 +1665,28 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             o->trace(o->trace_ctx, t, s.in_system);
         if (in_window)
             bn[b] += (double)s.in_system;
-        if ((t & 1023) == 0) {
-            if (o->stop && *o->stop) {
-                r->cut = 1;
-                t++;
-                break;
-            }
-            if (o->progress) {
-                hta_progress p = {hta_sim_policy_names[o->policy],
-                                  hta_clock_now() - t0,
-                                  (double)s.in_system, NAN, t};
-                o->progress(o->progress_ctx, &p);
-            }
+        if (*s.stop) { /* the slot is whole: counted */
+            t++;
+            break;
+        }
+        if ((t & 1023) == 0 && o->progress) {
+            hta_progress p = {hta_sim_policy_names[o->policy],
+                              hta_clock_now() - t0, (double)s.in_system,
+                              NAN, t};
+            o->progress(o->progress_ctx, &p);
         }
     }
     r->slots = t - 1;
     r->in_system = s.in_system;
+    r->cut = *s.stop != 0;
+    int ended = r->slots < o->slots; /* by a stop or the backlog */
     if (st == HTA_OK) {
-        /* batch statistics over the batches completed */
+        /* batch statistics over the batches completed (the last, which
+         * takes the rest, is complete only in a whole run) */
         int64_t done = r->slots - o->warmup;
         int nb = done <= 0 ? 0 : (int)(done / blen);
-        if (nb > B)
-            nb = B;
+        if (nb > (ended ? B - 1 : B))
+            nb = ended ? B - 1 : B;
         double bm[4096], dm[4096];
         int nd = 0;
         if (nb > 4096)
@@ -1584,12 +1739,23 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         r->throughput = mslots > 0 ? deps / (double)mslots : NAN;
         r->utilisation = mslots > 0 ? busy / ((double)c->M * (double)mslots)
                                     : NAN;
+        if (ended && done > 0) /* over every measured slot it ran */
+            ended_means(r, bn, bd, bc, bjd, bjc, B, done, busy, c->M);
+        else if (ended && r->slots > 0) { /* within the warm-up: over
+                                             every slot it ran */
+            double sl = (double)r->slots;
+            r->mean_n = sumN_all / sl;
+            r->throughput = (double)dep_all / sl;
+            r->utilisation = busy_all / ((double)c->M * sl);
+            r->mean_delay = dep_all ? sumD_all / (double)dep_all + 1 : NAN;
+        }
         /* Little's law over the whole run: sum of N = time in system of
          * the departed + that of those still in */
         double Lw = sumN_all / (double)r->slots;
         double Wm = dep_all ? sumD_all / (double)dep_all : 0;
-        r->little_gap = fabs(Lw - (double)dep_all / (double)r->slots * Wm) /
-                        fmax(Lw, 1e-12);
+        r->little_gap = r->slots == 0 ? NAN :
+                        fabs(Lw - (double)dep_all / (double)r->slots * Wm) /
+                            fmax(Lw, 1e-12);
         int64_t started = 0;
         for (int n = 0; n < s.N; n++)
             started += lvl_count[n];
@@ -1621,6 +1787,14 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             double rise = r->slope * (double)blen * hn;
             r->growing = r->slope_t > 2.58 && rise > 0.1 * fmax(sy / hn, 1);
         }
+        if (!(hn >= 3))
+            r->slope = r->slope_t = NAN; /* no test */
+        r->verdict = s.unstable  ? HTA_SIM_UNSTABLE :
+                     r->growing  ? HTA_SIM_GROWING :
+                     ended || hn < 3 ? HTA_SIM_UNDECIDED :
+                                   HTA_SIM_STABLE;
+        if (s.unstable)
+            r->backlog_slot = r->slots + 1;
     }
     r->seconds = hta_clock_now() - t0;
     free(bn);

@@ -428,9 +428,11 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     for (int b = 0; b < y.B; b++)
         if (y.bspan[b] > 0)
             bm[nb++] = y.barea[b] / y.bspan[b];
+    res->mean_n = res->ci_n = NAN; /* no measured time: no data */
     if (nb)
         hta_mean_ci(bm, nb, &res->mean_n, &res->ci_n);
     res->mean_t = y.sojourn_n ? y.sojourn_sum / (double)y.sojourn_n : NAN;
+    res->little_gap = NAN;
     if (!isnan(tw) && tlast > tw) {
         double area = 0;
         for (int b = 0; b < y.B; b++)

@@ -164,6 +164,8 @@ static hta_status read_slot(reader *rd, hta_diag *d)
     int64_t k = 1;
     hta_status st = hta_lex_real(lx, lx->tok[1], 0, "a slot cost", &c,
                                  d);
+    if (st == HTA_OK && c > HTA_RP_MAX_COST)
+        st = hta_lex_expected(lx, "a slot cost in [0, 1e15]", lx->tok[1], d);
     if (st == HTA_OK && lx->ntok > 2)
         st = hta_lex_int(lx, lx->tok[2], 1, HTA_RP_MAX_SLOTS,
                          "a slot count", &k, d);

@@ -65,6 +65,9 @@ run flowtime "$HTA" flowtime "$tmp/j.txt" -n 1 --exact-max-vars 1 --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --load 0.9 --json
 run sim "$HTA" sim "$tmp/g.txt" --slots 2000 --service lognormal --slots-per-unit 5 --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --arrivals jobs --job-size exp:3 --load 0.5 --json
+run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --sweep 0.5,1.5,0.5 --policy jsq-maxweight,gb-pandas --json
+run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --load 3 --max-backlog 500 --json
+run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --batches 4 --json
 run reduce-place "$HTA" reduce-place --jobs 2000 --json
 run reduce-place "$HTA" reduce-place instances/slots/fig1.txt -K 2 --reducers fixed:4 --jobs 2000 --sweep 0.2,0.6,0.2 --policy rhc,threshold --json
 run reduce-place "$HTA" reduce-place --jobs-trace "$tmp/swim.tsv" --batches 3 --json

@@ -5,6 +5,7 @@
  * efficiency-ratio bounds on long random runs. */
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -526,6 +527,40 @@ static void test_dist_table(void **state)
     }
 }
 
+/* A stop (or a deadline) before the program is solved: the answer is
+ * the upper bound given, cut, and the bound is still valid: the sum of
+ * the jobs' own least flow times, never GLPK's "no bound yet" (a stop
+ * leaves GLPK from its first output line, through hta_glpk_guard_stop). */
+static void test_exact_cut_bound(void **state)
+{
+    (void)state;
+    hta_jobs *J = trace("hta-jobs 1\njob 1 6 2 2\njob 1 4 3\njob 2 5 1 1\n"
+                        "job 3 2 4\njob 4 3 2\n");
+    for (int pre = 0; pre < 2; pre++) {
+        int64_t upper = run_checked(J, HTA_FT_FIFO, 2, pre);
+        int64_t lbs = 0;
+        for (int64_t i = 0; i < J->n; i++)
+            lbs += hta_ft_job_lb(J, i, 2, pre);
+        volatile sig_atomic_t stop = 1;
+        hta_ft_exact_opts o = {2, pre, upper, 1000000, 0, 0, &stop};
+        hta_ft_exact x;
+        hta_diag d;
+        hta_diag_clear(&d);
+        assert_int_equal(hta_ft_exact_solve(J, &o, &x, &d), HTA_OK);
+        assert_true(x.cut);
+        assert_false(x.optimal);
+        assert_false(x.found);
+        assert_int_equal(x.value, upper);
+        assert_int_equal(x.bound, lbs);
+        hta_ft_sched_free(&x.sched);
+        /* GLPK usable again after the stop left it: the optimum */
+        stop = 0;
+        int64_t opt = exact(J, 2, pre, upper);
+        assert_true(lbs <= opt && opt <= upper);
+    }
+    hta_jobs_free(J);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_adversarial_family),
         cmocka_unit_test(test_efficiency_ratio),
         cmocka_unit_test(test_dist_table),
+        cmocka_unit_test(test_exact_cut_bound),
     };
     const char *filter = getenv("HTA_TEST_FILTER");
     if (filter)

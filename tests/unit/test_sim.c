@@ -3,6 +3,7 @@
  * outside the capacity region of hta capacity, and reproducibility. */
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -463,6 +464,55 @@ static void test_layouts(void **state)
     }
 }
 
+/* Runs that end early.  Past the backlog bound: unstable, the slot it
+ * passed the bound in, exactly the bound in system, means up to there (a
+ * single server of rate 0.5 at twice its load serves at its rate).  A
+ * stop before the first slot: nothing measured, undecided.  A service
+ * rate above 1 a slot is refused, and simulated with enough slots per
+ * unit. */
+static void test_ended_runs(void **state)
+{
+    (void)state;
+    hta_cluster *c = cluster("hta-cluster 1\nservers 1\nrates 0.5 0.25\n"
+                             "type 1 0\n");
+    for (int pol = 0; pol < HTA_SIM_FAIR; pol++) {
+        hta_sim_opts o = opts((hta_sim_policy)pol, 100000, 3);
+        o.warmup = 100;
+        o.max_backlog = 2000;
+        hta_sim_result r;
+        run(c, &o, &r);
+        assert_int_equal(r.verdict, HTA_SIM_UNSTABLE);
+        assert_int_equal(r.in_system, 2000);
+        assert_true(r.slots < o.slots && r.slots > 2000);
+        assert_int_equal(r.backlog_slot, r.slots + 1);
+        assert_false(r.cut);
+        assert_true(fabs(r.throughput - 0.5) < 0.05);
+        assert_true(r.utilisation > 0.99 && r.utilisation <= 1);
+        /* a stop before the first slot */
+        volatile sig_atomic_t stop = 1;
+        o.stop = &stop;
+        run(c, &o, &r);
+        assert_true(r.cut);
+        assert_int_equal(r.slots, 0);
+        assert_int_equal(r.verdict, HTA_SIM_UNDECIDED);
+        assert_true(isnan(r.mean_n) && isnan(r.throughput) &&
+                    isnan(r.utilisation));
+    }
+    hta_cluster_free(c);
+    c = cluster("hta-cluster 1\nservers 1\nrates 4 2\ntype 1 0\n");
+    hta_sim_opts o = opts(HTA_SIM_FCFS, 400000, 5);
+    hta_sim_result r;
+    hta_diag d;
+    assert_int_equal(hta_sim_run(c, &o, &r, &d), HTA_ERR_USAGE);
+    /* K = 4 slots a unit: geometric(1) service, one slot; M/D/1-like
+     * with rho = 1/4 per unit: every task served, delay about a slot */
+    o.per_unit = 4;
+    run(c, &o, &r);
+    assert_int_equal(r.verdict, HTA_SIM_STABLE);
+    assert_true(fabs(r.throughput - 0.25) < 0.01); /* per slot */
+    hta_cluster_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_subqueues),
         cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_ended_runs),
     };
     return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
 }

@@ -1,0 +1,125 @@
+#!/bin/sh
+# Ctrl-C and SIGTERM end every long phase of the online commands within a
+# second, and what a cut run prints is honest: a valid bound or none, no
+# utilisation above 1, a verdict the data decide (never "stable" for a run
+# cut short), null where nothing was measured, JSON its schema accepts.
+# Each command starts with SIGINT at its default disposition (a script's
+# background jobs inherit it ignored), gets the signal once it is in the
+# phase, and the time from the signal to its exit is measured.
+# usage: tests/signals/run.sh HTA TMPDIR; ends with "N passed, N failed".
+set -u
+HTA=$1
+tmp=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+pass=0
+fail=0
+check() { # name command...
+    name=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL signals: $name"; fi
+}
+PY=python3
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null && PY=/usr/bin/python3
+
+# signalled SIG AFTER OUT CMD...: runs CMD (stdout to OUT) with SIGINT at
+# its default, sends SIG after AFTER seconds; prints "EXIT SECONDS" (the
+# exit code as the shell gives it, the seconds from the signal to the
+# exit), or "ended-early" when the command had ended before the signal.
+signalled() {
+    sig=$1 after=$2 out=$3
+    shift 3
+    "$PY" - "$sig" "$after" "$out" "$@" <<'PY'
+import os, signal, subprocess, sys, time
+sig, after, out = getattr(signal, "SIG" + sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+def default_int():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+with open(out, "wb") as f:
+    p = subprocess.Popen(sys.argv[4:], stdout=f, stderr=subprocess.DEVNULL,
+                         preexec_fn=default_int)
+    try:
+        p.wait(after)
+        print("ended-early")
+        sys.exit(0)
+    except subprocess.TimeoutExpired:
+        pass
+    t0 = time.monotonic()
+    p.send_signal(sig)
+    code = p.wait()
+    print(128 - code if code < 0 else code, "%.3f" % (time.monotonic() - t0))
+PY
+}
+
+# prompt EXPECTED RESULT: the exit code is EXPECTED and the delay under 1 s
+prompt() {
+    set -- $1 $2
+    [ "$1" = "$2" ] && "$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.0 else 1)" "$3"
+}
+
+# json FILE SCHEMA PYTHON-EXPR: FILE passes the schema and EXPR (on doc)
+json() {
+    "$PY" - "$1" "src/cli/doc/$2.schema.json" "$3" <<'PY'
+import json, sys
+import jsonschema
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+schema = json.load(open(sys.argv[2], encoding="utf-8"))
+jsonschema.validate(doc, schema, cls=jsonschema.validators.validator_for(schema))
+ok = eval(sys.argv[3], {"doc": doc})
+if not ok:
+    print(json.dumps(doc)[:600])
+sys.exit(0 if ok else 1)
+PY
+}
+
+"$HTA" gen jobs --jobs 40 -n 3 --seed 3 --map uniform:1:6 --reduce uniform:1:6 --tasks 3 -o "$tmp/T.txt"
+"$HTA" gen cluster random --servers 10 --seed 3 -o "$tmp/C.txt"
+"$HTA" gen cluster wang -o "$tmp/wang.txt"
+
+# 1. flowtime's exact program: its root LP takes tens of seconds; the
+# bound printed is valid (at least the jobs' own least flow times, at most
+# the best found), never GLPK's "no bound yet".
+for sig in INT TERM; do
+    want=$((128 + $([ $sig = INT ] && echo 2 || echo 15)))
+    r=$(signalled $sig 3 "$tmp/ft.$sig.json" "$HTA" flowtime "$tmp/T.txt" -n 3 -p exact \
+        --exact-max-vars 100000000 --time-limit 40 --json)
+    check "flowtime exact SIG$sig within a second ($r)" prompt $want "$r"
+    check "flowtime exact SIG$sig: a valid bound" json "$tmp/ft.$sig.json" flowtime \
+        'doc["interrupted"] and doc["exact"]["bound"] >= doc["job_bound_sum"] and doc["exact"]["bound"] <= doc["exact"]["value"]'
+done
+# the time limit: the same valid bound
+"$HTA" flowtime "$tmp/T.txt" -n 3 -p exact --exact-max-vars 100000000 --time-limit 1 --json >"$tmp/ft.tl.json"
+check "flowtime exact time limit: a valid bound" json "$tmp/ft.tl.json" flowtime \
+    'doc["exact"]["status"] == "time_limit" and doc["exact"]["bound"] >= doc["job_bound_sum"]'
+
+# 2. sim with per-job sub-queues and long queues (a start scans every job
+# of its queue): the stop is seen between two starts
+r=$(signalled TERM 3 "$tmp/sq.txt" "$HTA" sim "$tmp/wang.txt" --slots 20000 --arrivals jobs --subqueues -p fcfs)
+check "sim sub-queues SIGTERM within a second ($r)" prompt 143 "$r"
+check "sim sub-queues SIGTERM: not called stable" sh -c "grep -q '^fcfs .* \(undecided\|growing\|unstable\) (cut short)$' '$tmp/sq.txt'"
+
+# 3. sim cut mid-run: the statistics are over what it ran (a utilisation
+# is a share), the verdict undecided unless the slope test says growing
+r=$(signalled INT 1.5 "$tmp/cut.json" "$HTA" sim "$tmp/C.txt" --slots 30000000 --warmup 10 -p jsq-maxweight --json)
+check "sim SIGINT within a second ($r)" prompt 130 "$r"
+check "sim SIGINT: honest statistics" json "$tmp/cut.json" sim \
+    'doc["interrupted"] and doc["policies"][0]["cut"] and 0 < doc["policies"][0]["utilisation"] <= 1 and doc["policies"][0]["verdict"] in ("undecided", "growing") and doc["policies"][0]["number"] is not None'
+# cut before the warm-up ended: the means over every slot it ran, no
+# interval (no complete batch), no verdict
+r=$(signalled INT 0.5 "$tmp/cut0.json" "$HTA" sim "$tmp/C.txt" --slots 30000000 -p jsq-maxweight --json)
+check "sim SIGINT in the warm-up within a second ($r)" prompt 130 "$r"
+check "sim SIGINT in the warm-up: means of what ran, no interval" json "$tmp/cut0.json" sim \
+    '(lambda p: p["slots"] < doc["warmup"] and 0 < p["utilisation"] <= 1 and p["number_ci"] is None and p["delay_ci"] is None and p["stable"] is None and p["verdict"] == "undecided")(doc["policies"][0])'
+
+# 4. reduce-place cut in its warm-up: no measured time, so null
+r=$(signalled INT 1 "$tmp/rp.json" "$HTA" reduce-place --jobs 1000000000 --json)
+check "reduce-place SIGINT within a second ($r)" prompt 130 "$r"
+check "reduce-place SIGINT in the warm-up: null, not zero" json "$tmp/rp.json" reduce-place \
+    'doc["number"] is None and doc["number_ci"] is None'
+
+# 5. an unstable load ends at the backlog bound, within its memory: the
+# verdict, the slot, the statistics up to there
+"$HTA" sim "$tmp/wang.txt" --load 5 -p jsq-maxweight,gb-pandas --max-backlog 200000 --slots 20000 --json >"$tmp/un.json"
+check "sim unstable: the backlog bound" json "$tmp/un.json" sim \
+    'all(p["verdict"] == "unstable" and p["stable"] is False and p["backlog_slot"] == p["slots"] + 1 and p["in_system"] == 200000 and p["throughput"] > 0 for p in doc["policies"])'
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
