@@ -35,6 +35,24 @@ print("  %-8s %-14s %8d slots %11d tasks %7.3f s %10.3g tasks/s (%.3g .. %.3g)" 
 echo "tasks per second per core (median of 5, slowest .. fastest run), 95% of capacity:"
 bench wang "$tmp/wang.txt" 20000
 bench gbpandas "$tmp/gb0.txt" 20000 --load "$load" --service lognormal --slots-per-unit 10
+# Time per slot must follow the events, not the servers: the same
+# arrival rate (500 tasks a slot, 1000 types of 3 replicas) on 10^4, 10^5
+# and 10^6 servers, jsq-maxweight and gb-pandas; median of 3 runs.
+echo "seconds per slot at 500 tasks a slot, by servers (median of 3; ratio to 10^4):"
+for p in jsq-maxweight gb-pandas; do
+    base=""
+    for m in 10000 100000 1000000; do
+        "$hta" gen cluster random --servers $m --types 1000 --total 500 --seed 1 -o "$tmp/r$m.txt"
+        s=$(for r in 1 2 3; do
+                "$hta" sim "$tmp/r$m.txt" --policy $p --slots 20000 --json -q
+            done | python3 -c '
+import json, sys, statistics
+runs = [json.loads(l)["policies"][0] for l in sys.stdin]
+print("%.3e" % statistics.median(r["seconds"] / r["slots"] for r in runs))')
+        [ -n "$base" ] || base=$s
+        python3 -c "print('  %-14s %8d servers %10s s/slot %6.2fx' % ('$p', $m, '$s', $s / $base))"
+    done
+done
 echo "peak resident memory, gb-pandas on GB-PANDAS set-up, 2*10^4 and 2*10^5 slots:" >&2
 for slots in 20000 200000; do
     /usr/bin/time -f "  $slots slots: %M KB" "$hta" sim "$tmp/gb0.txt" --policy gb-pandas \

@@ -582,10 +582,17 @@ static hta_status write_output(const char *path, const void *what,
     hta_status st = hta_outfile_open(&out, p, d);
     if (st != HTA_OK)
         return st;
-    if ((st = write(what, out.f, comment)) != HTA_OK)
-        hta_diag_set(d, st, strcmp(p, "-") ? p : "<stdout>", 0,
-                     "write error");
-    else
+    errno = 0;
+    if ((st = write(what, out.f, comment)) != HTA_OK) {
+        /* the writers fail on a failed stdio call: its errno is the
+         * cause (a reader gone: EPIPE; a full disk: ENOSPC) */
+        int err = errno ? errno : EIO;
+        if (st == HTA_ERR_INTERNAL || err == ENOMEM)
+            hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        else
+            hta_diag_set(d, st, strcmp(p, "-") ? p : "<stdout>", 0,
+                         "write error: %s", strerror(err));
+    } else
         st = hta_outfile_commit(&out, d);
     hta_outfile_abort(&out);
     return st;
@@ -611,6 +618,17 @@ hta_status cli_write_jobs(const hta_jobs *jobs, const char *path,
                           const char *comment, hta_diag *d)
 {
     return write_output(path, jobs, write_jobs, comment, d);
+}
+
+static hta_status write_cluster(const void *x, FILE *f, const char *c)
+{
+    return hta_cluster_write(x, f, c);
+}
+
+hta_status cli_write_cluster(const hta_cluster *c, const char *path,
+                             const char *comment, hta_diag *d)
+{
+    return write_output(path, c, write_cluster, comment, d);
 }
 
 int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hta/cluster.h"
 #include "hta/diag.h"
 #include "hta/instance.h"
 #include "hta/jobs.h"
@@ -160,6 +161,8 @@ hta_status cli_write_instance(const hta_instance *inst, const char *path,
 /* Writes a job trace (jobs.h) the same way. */
 hta_status cli_write_jobs(const hta_jobs *jobs, const char *path,
                           const char *comment, hta_diag *d);
+hta_status cli_write_cluster(const hta_cluster *c, const char *path,
+                             const char *comment, hta_diag *d);
 
 #define CLI_MAX_SWEEP 64
 

@@ -414,19 +414,15 @@ static int gen_cluster(int argc, char **argv)
     hta_diag d;
     hta_diag_clear(&d);
     hta_cluster *c = NULL;
-    hta_outfile out = {0};
     hta_status st = hta_gen_cluster(&p, &c, &d);
     if (st == HTA_ERR_USAGE)
         return cli_usage_error(&args, "%s", d.msg);
     char comment[600];
     cluster_comment(&p, args.pos[0], comment, sizeof comment);
-    if (st == HTA_OK &&
-        (st = hta_outfile_open(&out, path ? path : "-", &d)) == HTA_OK &&
-        (st = hta_cluster_write(c, out.f, comment)) == HTA_OK)
-        st = hta_outfile_commit(&out, &d);
+    if (st == HTA_OK)
+        st = cli_write_cluster(c, path, comment, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
-    hta_outfile_abort(&out);
     hta_cluster_free(c);
     return code;
 }

@@ -141,4 +141,18 @@ check "SIGTERM: dies of the signal" [ $code -eq 143 ]
 check "SIGTERM: no output" [ ! -e big.txt ]
 check "SIGTERM: no temporary file" [ -z "$(ls | grep 'big.txt.tmp')" ]
 
+# A write error names its cause: a FIFO whose reader leaves after 10
+# bytes (SIGPIPE ignored, as under a supervisor), each writer of a file.
+who=write-error
+rm -f wfifo
+mkfifo wfifo
+for what in "gen cluster gbpandas" "gen jobs --jobs 100000" "gen hdfs --tasks 100000 --servers 100"; do
+    (trap '' PIPE; head -c 10 wfifo >/dev/null & sleep 0.2
+     # shellcheck disable=SC2086
+     "$HTA" $what -o wfifo 2>err; echo $? >code)
+    check "$what: exit 4" [ "$(cat code)" = 4 ]
+    check "$what: the cause named" grep -q '^wfifo: error: write error: Broken pipe$' err
+done
+rm -f wfifo err code
+
 echo "$pass passed, $fail failed"
