@@ -104,7 +104,9 @@ typedef struct hta_ft_exact_opts {
     int64_t max_vars;    /* refuse (HTA_ERR_USAGE) above this model size */
     double time_limit;   /* seconds, 0 for none */
     int verbose;
-    volatile sig_atomic_t *stop; /* polled by GLPK's callback */
+    volatile sig_atomic_t *stop; /* polled every 10 ms: GLPK runs in a
+                                    child process, asked to end (SIGUSR1)
+                                    and killed half a second later */
 } hta_ft_exact_opts;
 
 typedef struct hta_ft_exact {
@@ -121,6 +123,10 @@ typedef struct hta_ft_exact {
 /* Columns the program would have (before building it). */
 int64_t hta_ft_exact_size(const hta_jobs *j, const hta_ft_exact_opts *o);
 
+/* Solves it with GLPK in a child process (fork; the caller's memory is
+ * shared copy-on-write, the answer comes back through a shared mapping;
+ * on Linux the child dies with the caller).  The bound is always valid:
+ * the jobs' least flow times raised by the tree's bound. */
 hta_status hta_ft_exact_solve(const hta_jobs *j, const hta_ft_exact_opts *o,
                               hta_ft_exact *out, hta_diag *d);
 

@@ -631,6 +631,27 @@ hta_status cli_write_cluster(const hta_cluster *c, const char *path,
     return write_output(path, c, write_cluster, comment, d);
 }
 
+hta_status cli_hold(cli_held *h, hta_diag *d)
+{
+    h->buf = NULL;
+    h->len = 0;
+    if (!(h->f = open_memstream(&h->buf, &h->len)))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    return HTA_OK;
+}
+
+hta_status cli_release(cli_held *h, hta_status st, hta_diag *d)
+{
+    if (fclose(h->f) != 0 && st == HTA_OK)
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (st == HTA_OK)
+        fwrite(h->buf, 1, h->len, stdout);
+    free(h->buf);
+    h->f = NULL;
+    h->buf = NULL;
+    return st;
+}
+
 int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n)
 {
     const cli_val *sw = cli_value(a, "sweep");

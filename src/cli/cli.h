@@ -199,6 +199,22 @@ int cli_interrupt_code(void);
 
 /* Writes stdout out and reports a write error as "<stdout>: error: write
  * error: ..." with HTA_ERR_IO; else returns code. */
+/* A report held in memory until the command ends, so that an error
+ * leaves standard output empty (sim, flowtime). */
+typedef struct cli_held {
+    FILE *f; /* write the report here */
+    char *buf;
+    size_t len;
+} cli_held;
+
+/* Opens h->f; HTA_ERR_INTERNAL ("out of memory" in d) when it cannot. */
+hta_status cli_hold(cli_held *h, hta_diag *d);
+
+/* Closes h and, when st is HTA_OK, writes what it holds to standard
+ * output (checked by cli_finish_stdout).  Returns st, or
+ * HTA_ERR_INTERNAL when the stream ran out of memory. */
+hta_status cli_release(cli_held *h, hta_status st, hta_diag *d);
+
 int cli_finish_stdout(int code);
 
 #endif

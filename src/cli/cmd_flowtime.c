@@ -410,13 +410,12 @@ int cmd_flowtime(int argc, char **argv)
         }
     int npoints = nloads ? nloads : 1;
     int json = cli_has(&args, "json"), interrupted = 0;
-    char *rep_buf = NULL;
-    size_t rep_len = 0;
-    if (!(rep = open_memstream(&rep_buf, &rep_len))) {
+    cli_held held;
+    if ((st = cli_hold(&held, &d)) != HTA_OK) {
         hta_jobs_free(J);
-        hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        return cli_report(HTA_ERR_INTERNAL, &d);
+        return cli_report(st, &d);
     }
+    rep = held.f;
     if (json && nloads > 1)
         fprintf(rep, "[");
     for (int k = 0; k < npoints && !interrupted; k++) {
@@ -447,11 +446,7 @@ int cmd_flowtime(int argc, char **argv)
     if (json && nloads > 1)
         fprintf(rep, "]\n");
     hta_jobs_free(J);
-    if (fclose(rep) != 0 && st == HTA_OK)
-        st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    if (st == HTA_OK)
-        fwrite(rep_buf, 1, rep_len, stdout); /* checked by cli_finish_stdout */
-    free(rep_buf);
+    st = cli_release(&held, st, &d);
     if (st != HTA_OK)
         return cli_report(st, &d);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);

@@ -129,12 +129,6 @@ static void print_row(const hta_rp_row *w, const char *name)
     printf(" %10.2f\n", w->mean_pos);
 }
 
-static void json_field(const char *name, double v)
-{
-    printf(", \"%s\": ", name);
-    json_number(stdout, v);
-}
-
 static void json_run(const hta_slots *s, const hta_rp_opts *o,
                      const hta_rp_result *r)
 {
@@ -142,19 +136,19 @@ static void json_run(const hta_slots *s, const hta_rp_opts *o,
     for (int64_t i = 0; i < s->r; i++)
         sum += s->cost[i];
     printf("{\"slots\": %lld", (long long)s->r);
-    json_field("cost_min", s->cost[0]);
-    json_field("cost_max", s->cost[s->r - 1]);
-    json_field("cost_mean", sum / (double)s->r);
-    json_field("lambda", o->lambda);
+    json_field(stdout, "cost_min", s->cost[0]);
+    json_field(stdout, "cost_max", s->cost[s->r - 1]);
+    json_field(stdout, "cost_mean", sum / (double)s->r);
+    json_field(stdout, "lambda", o->lambda);
     printf(", \"k_limit\": %d, \"jobs\": %lld, \"warmup\": %lld, "
            "\"batches\": %d, \"seed\": %llu",
            o->K, (long long)r->jobs, (long long)o->warmup, o->batches,
            (unsigned long long)o->seed);
-    json_field("number", r->mean_n);
-    json_field("number_ci", r->ci_n);
-    json_field("time_in_system", r->mean_t);
-    json_field("little_gap", r->little_gap);
-    json_field("waited", r->waited);
+    json_field(stdout, "number", r->mean_n);
+    json_field(stdout, "number_ci", r->ci_n);
+    json_field(stdout, "time_in_system", r->mean_t);
+    json_field(stdout, "little_gap", r->little_gap);
+    json_field(stdout, "waited", r->waited);
     printf(", \"policies\": [");
     for (int p = 0, first = 1; p < HTA_RP_NPOLICIES; p++) {
         const hta_rp_row *w = &r->row[p];
@@ -162,18 +156,18 @@ static void json_run(const hta_slots *s, const hta_rp_opts *o,
             continue;
         printf("%s{\"policy\": \"%s\"", first ? "" : ", ",
                hta_rp_policy_names[p]);
-        json_field("cost", w->mean);
-        json_field("cost_ci", w->ci);
-        json_field("vs_random", w->vs_random);
-        json_field("vs_random_ci", w->vs_random_ci);
-        json_field("vs_greedy", w->vs_greedy);
-        json_field("vs_greedy_ci", w->vs_greedy_ci);
-        json_field("mean_rank", w->mean_pos);
+        json_field(stdout, "cost", w->mean);
+        json_field(stdout, "cost_ci", w->ci);
+        json_field(stdout, "vs_random", w->vs_random);
+        json_field(stdout, "vs_random_ci", w->vs_random_ci);
+        json_field(stdout, "vs_greedy", w->vs_greedy);
+        json_field(stdout, "vs_greedy_ci", w->vs_greedy_ci);
+        json_field(stdout, "mean_rank", w->mean_pos);
         putchar('}');
         first = 0;
     }
     printf("], \"interrupted\": %s", r->cut ? "true" : "false");
-    json_field("seconds", r->seconds);
+    json_field(stdout, "seconds", r->seconds);
     putchar('}');
 }
 

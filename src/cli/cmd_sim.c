@@ -136,63 +136,51 @@ static void json_row(const hta_cluster *c, const hta_sim_result *r,
                      const char *name, int first)
 {
     fprintf(rep, "%s{\"policy\": \"%s\", \"slots\": %lld, \"cut\": %s, "
-           "\"arrived\": %lld, \"departed\": %lld, \"in_system\": %lld, "
-           "\"delay\": ",
+           "\"arrived\": %lld, \"departed\": %lld, \"in_system\": %lld",
            first ? "" : ", ", name, (long long)r->slots,
            r->cut ? "true" : "false", (long long)r->arrived,
            (long long)r->departed, (long long)r->in_system);
-    json_number(rep, r->mean_delay);
-    fprintf(rep, ", \"delay_ci\": ");
-    json_number(rep, r->ci_delay);
-    fprintf(rep, ", \"number\": ");
-    json_number(rep, r->mean_n);
-    fprintf(rep, ", \"number_ci\": ");
-    json_number(rep, r->ci_n);
-    fprintf(rep, ", \"throughput\": ");
-    json_number(rep, r->throughput);
-    fprintf(rep, ", \"utilisation\": ");
-    json_number(rep, r->utilisation);
+    json_field(rep, "delay", r->mean_delay);
+    json_field(rep, "delay_ci", r->ci_delay);
+    json_field(rep, "number", r->mean_n);
+    json_field(rep, "number_ci", r->ci_n);
+    json_field(rep, "throughput", r->throughput);
+    json_field(rep, "utilisation", r->utilisation);
     fprintf(rep, ", \"levels\": [");
     for (int n = 0; n < c->levels; n++) {
         fprintf(rep, "%s", n ? ", " : "");
         json_number(rep, r->level_frac[n]);
     }
-    fprintf(rep, "], \"little_gap\": ");
-    json_number(rep, r->little_gap);
-    fprintf(rep, ", \"slope\": ");
-    json_number(rep, r->slope);
-    fprintf(rep, ", \"slope_t\": ");
-    json_number(rep, r->slope_t);
-    fprintf(rep, ", \"jobs\": %lld, \"jobs_done\": %lld, \"job_delay\": ",
+    fputc(']', rep);
+    json_field(rep, "little_gap", r->little_gap);
+    json_field(rep, "slope", r->slope);
+    json_field(rep, "slope_t", r->slope_t);
+    fprintf(rep, ", \"jobs\": %lld, \"jobs_done\": %lld",
            (long long)r->jobs_arrived, (long long)r->jobs_done);
-    json_number(rep, r->jobs_arrived ? r->mean_job_delay : NAN);
-    fprintf(rep, ", \"job_delay_ci\": ");
-    json_number(rep, r->jobs_arrived ? r->ci_job_delay : NAN);
+    json_field(rep, "job_delay", r->jobs_arrived ? r->mean_job_delay : NAN);
+    json_field(rep, "job_delay_ci", r->jobs_arrived ? r->ci_job_delay : NAN);
     fprintf(rep, ", \"job_classes\": [");
     for (int cl = 0, lead = 1; cl < HTA_SIM_CLASSES; cl++) {
         if (!r->class_jobs[cl])
             continue;
-        fprintf(rep, "%s{\"size\": \"%s\", \"jobs\": %lld, \"p50\": ",
+        fprintf(rep, "%s{\"size\": \"%s\", \"jobs\": %lld",
                lead ? "" : ", ", class_names[cl],
                (long long)r->class_jobs[cl]);
-        json_number(rep, r->class_pct[cl][0]);
-        fprintf(rep, ", \"p95\": ");
-        json_number(rep, r->class_pct[cl][1]);
-        fprintf(rep, ", \"p99\": ");
-        json_number(rep, r->class_pct[cl][2]);
+        json_field(rep, "p50", r->class_pct[cl][0]);
+        json_field(rep, "p95", r->class_pct[cl][1]);
+        json_field(rep, "p99", r->class_pct[cl][2]);
         fputc('}', rep);
         lead = 0;
     }
     fputc(']', rep);
-    fprintf(rep, ", \"verdict\": \"%s\", \"stable\": %s, \"backlog_slot\": ",
+    fprintf(rep, ", \"verdict\": \"%s\", \"stable\": %s",
             hta_sim_verdict_names[r->verdict],
             r->verdict == HTA_SIM_STABLE    ? "true" :
             r->verdict == HTA_SIM_UNDECIDED ? "null" :
                                               "false");
-    json_number(rep, r->verdict == HTA_SIM_UNSTABLE ? (double)r->backlog_slot :
-                                                      NAN);
-    fprintf(rep, ", \"seconds\": ");
-    json_number(rep, r->seconds);
+    json_field(rep, "backlog_slot", r->verdict == HTA_SIM_UNSTABLE ?
+                                        (double)r->backlog_slot : NAN);
+    json_field(rep, "seconds", r->seconds);
     fputc('}', rep);
 }
 
@@ -479,17 +467,15 @@ int cmd_sim(int argc, char **argv)
         return cli_report(st, &d);
     }
     int json = cli_has(&args, "json"), sweep = cli_has(&args, "sweep");
-    char *rep_buf = NULL;
-    size_t rep_len = 0;
-    rep = open_memstream(&rep_buf, &rep_len);
-    if (!rep) {
+    cli_held held;
+    if ((st = cli_hold(&held, &d)) != HTA_OK) {
         hta_cluster_free(c);
         hta_jobs_free(trace);
         hta_dist_free(&o.job_size);
         hta_outfile_abort(&out);
-        hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        return cli_report(HTA_ERR_INTERNAL, &d);
+        return cli_report(st, &d);
     }
+    rep = held.f;
     cli_poll_interrupts();
     cli_progress progress = {0, 0};
     o.progress = cli_progress_fn(cli_has(&args, "quiet"));
@@ -554,11 +540,7 @@ int cmd_sim(int argc, char **argv)
     if (st == HTA_OK && tr.f)
         st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
-    if (fclose(rep) != 0 && st == HTA_OK)
-        st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    if (st == HTA_OK)
-        fwrite(rep_buf, 1, rep_len, stdout); /* checked by cli_finish_stdout */
-    free(rep_buf);
+    st = cli_release(&held, st, &d);
     hta_cluster_free(c);
     hta_jobs_free(trace);
     hta_dist_free(&o.job_size);

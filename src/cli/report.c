@@ -153,6 +153,12 @@ void json_number(FILE *f, double x)
     fputs(buf, f);
 }
 
+void json_field(FILE *f, const char *name, double x)
+{
+    fprintf(f, ", \"%s\": ", name);
+    json_number(f, x);
+}
+
 void report_json(const hta_solve_result *r, const char *path, FILE *f)
 {
     const hta_instance *inst = r->inst;

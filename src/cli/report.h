@@ -18,5 +18,7 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f);
 void json_string(FILE *f, const char *s);
 /* Writes x as a JSON number (null when not finite). */
 void json_number(FILE *f, double x);
+/* Writes `, "name": x` (x as json_number): the next field of an object. */
+void json_field(FILE *f, const char *name, double x);
 
 #endif

@@ -2,17 +2,12 @@
 #include "hta/glpkx.h"
 
 #include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <glpk.h>
 
 static jmp_buf guard_jmp;
-
-/* The stop flag of the guard in force (hta_glpk_guard_stop), polled at
- * every line GLPK writes. */
-static volatile sig_atomic_t *guard_stop;
 
 static void on_error(void *info)
 {
@@ -31,20 +26,11 @@ static void remember(const char *s)
         said_memory = 1;
 }
 
-/* A stop asked for leaves GLPK from inside its output, the one place
- * its simplex calls back: GLPK is then abandoned as after an error. */
-static void poll_stop(void)
-{
-    if (guard_stop && *guard_stop)
-        longjmp(guard_jmp, 2);
-}
-
 static int to_stderr_remembered(void *info, const char *s)
 {
     (void)info;
     remember(s);
     fputs(s, stderr);
-    poll_stop();
     return 1;
 }
 
@@ -52,22 +38,12 @@ static int to_memory(void *info, const char *s)
 {
     (void)info;
     remember(s);
-    poll_stop();
     return 1; /* handled: GLPK prints nothing itself */
 }
 
 hta_status hta_glpk_guard(hta_glpk_fn fn, void *ctx, int verbose,
                           hta_diag *d)
 {
-    return hta_glpk_guard_stop(fn, ctx, verbose, NULL, NULL, d);
-}
-
-hta_status hta_glpk_guard_stop(hta_glpk_fn fn, void *ctx, int verbose,
-                               volatile sig_atomic_t *stop, int *stopped,
-                               hta_diag *d)
-{
-    if (stopped)
-        *stopped = 0;
     /* The environment first, checked: left to itself, GLPK aborts when it
      * cannot allocate it. */
     if (glp_init_env() == 2)
@@ -78,20 +54,10 @@ hta_status hta_glpk_guard_stop(hta_glpk_fn fn, void *ctx, int verbose,
     glp_term_hook(verbose ? to_stderr_remembered : to_memory, NULL);
     glp_error_hook(on_error, NULL);
     said_memory = 0;
-    guard_stop = stop;
     hta_status st;
     volatile int freed = 0;
-    int jumped = setjmp(guard_jmp);
-    if (jumped == 0) {
+    if (setjmp(guard_jmp) == 0) {
         st = fn(ctx, d);
-    } else if (jumped == 2) {
-        /* stopped: what fn keeps outside GLPK stands (the ownership
-         * rule), GLPK's objects are gone with its environment */
-        glp_free_env();
-        freed = 1;
-        if (stopped)
-            *stopped = 1;
-        st = HTA_OK;
     } else {
         /* GLPK is unusable after an error: start over with a new
          * environment (the next glp_* call creates it). */
@@ -106,7 +72,6 @@ hta_status hta_glpk_guard_stop(hta_glpk_fn fn, void *ctx, int verbose,
                    hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                 "GLPK stopped on an internal error");
     }
-    guard_stop = NULL;
     if (!freed) {
         glp_error_hook(NULL, NULL);
         glp_term_hook(NULL, NULL);

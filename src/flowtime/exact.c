@@ -26,12 +26,26 @@
  * The schedule read back is verified by hta_ft_check before it is
  * reported.
  */
+#if !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include "hta/flowtime.h"
 
+#include <errno.h>
 #include <glpk.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "hta/buf.h"
 #include "hta/glpkx.h"
@@ -51,12 +65,24 @@ typedef struct model {
     double *rowlo; /* row bounds: lo, hi (HUGE_VAL for none) */
     double *rowhi;
     size_t nrows, cap_lo, cap_hi;
-    double *colval; /* the solution */
+    double *colval; /* the solution (in the shared area) */
     double deadline, started;
-    double tree_bound, obj; /* best node bound seen, incumbent objective */
-    int have_bound;
+    struct shared *sh; /* written by the solving process */
+    pid_t parent;
+    size_t maplen;
     hta_diag *d;
 } model;
+
+/* What the process that runs GLPK shares with the caller's (an anonymous
+ * shared mapping followed by the column values, written by the child
+ * only and read once it has ended). */
+typedef struct shared {
+    int done; /* solve() returned (else the child was killed or died) */
+    int st;   /* its status, and the message */
+    char msg[sizeof ((hta_diag *)0)->msg];
+    int found, optimal, cut, have_bound;
+    double tree_bound, obj; /* best node bound seen, the answer's value */
+} shared;
 
 /* Column layout of job i, offsets from col0[i] (1-based columns):
  *   P: w slots, z: w - 1, c: w - 1, then Q: w - 1 (slots a+1..T) or,
@@ -307,41 +333,38 @@ static int build(model *m)
     return 0;
 }
 
+/* Set in the child by the caller's SIGUSR1: end the search, keeping
+ * the best schedule found. */
+static volatile sig_atomic_t child_stop;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    child_stop = 1;
+}
+
 /* Branch and bound: the best node's bound (the least over the active
- * nodes, which never falls, so the largest seen stands), every new
- * incumbent copied out (a stop that leaves GLPK keeps it), the stop and
- * the deadline. */
+ * nodes, which never falls, so the largest seen stands; a node not solved
+ * yet has none: -DBL_MAX), the stop and the deadline. */
 static void callback(glp_tree *tree, void *info)
 {
     model *m = info;
+    shared *sh = m->sh;
     int best = glp_ios_best_node(tree);
     if (best) {
         double b = glp_ios_node_bound(tree, best);
-        /* a node not solved yet has no bound (-DBL_MAX) */
-        if (isfinite(b) && b > -1e300 && (!m->have_bound || b > m->tree_bound)) {
-            m->tree_bound = b;
-            m->have_bound = 1;
+        if (isfinite(b) && b > -1e300 &&
+            (!sh->have_bound || b > sh->tree_bound)) {
+            sh->tree_bound = b;
+            sh->have_bound = 1;
         }
     }
-    if (glp_ios_reason(tree) == GLP_IBINGO) {
-        glp_prob *P = glp_ios_get_prob(tree);
-        m->obj = glp_mip_obj_val(P);
-        for (int64_t c = 1; c <= m->ncols; c++)
-            m->colval[c] = glp_mip_col_val(P, (int)c);
-        m->out->found = 1;
-    }
-    if ((m->o->stop && *m->o->stop) || hta_clock_now() > m->deadline)
+    if (child_stop || hta_clock_now() > m->deadline)
         glp_ios_terminate(tree);
 }
 
-/* Milliseconds to the deadline for GLPK's tm_lim (0: none left). */
-static int ms_left(const model *m)
-{
-    double left = m->deadline - hta_clock_now();
-    return left <= 0 ? 0 : (int)fmin(left * 1000.0, 2e9);
-}
-
-/* Builds, solves and reads the program; runs inside hta_glpk_guard. */
+/* Builds and solves the program in the child process, into the shared
+ * area; runs inside hta_glpk_guard. */
 static hta_status solve(void *ctx, hta_diag *d)
 {
     model *m = ctx;
@@ -409,55 +432,19 @@ static hta_status solve(void *ctx, hta_diag *d)
                          isinf(hi) ? 0 : hi);
     }
     glp_load_matrix(P, (int)m->nnz, m->ia, m->ja, m->ar);
-    hta_ft_exact *out = m->out;
-    hta_status st = HTA_OK;
-    /* The LP relaxation first, by the simplex, whose progress lines (every
-     * 100 ms, into guard's hook) are where a stop is seen: the root LP is
-     * most of the time on large programs and glp_intopt calls back only
-     * between nodes.  Its optimum is a bound; the branch and bound then
-     * starts from its basis (presolve off: it would solve the root again). */
-    glp_smcp smcp;
-    glp_init_smcp(&smcp);
-    smcp.msg_lev = GLP_MSG_ON;
-    smcp.out_frq = 100;
-    smcp.out_dly = 0;
-    smcp.tm_lim = ms_left(m);
-    if (smcp.tm_lim == 0) {
-        out->cut = 1;
-        goto done;
-    }
-    glp_cpx_basis(P);
-    int ret = glp_simplex(P, &smcp);
-    if (ret == GLP_ETMLIM) {
-        out->cut = 1;
-        goto done;
-    }
-    if (ret != 0 || glp_get_status(P) != GLP_OPT) {
-        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                          "internal error: the flow-time program's LP "
-                          "relaxation ended with code %d, status %d (a "
-                          "feasible schedule lies within its horizon)",
-                          ret, glp_get_status(P));
-        goto done;
-    }
-    m->tree_bound = glp_get_obj_val(P);
-    m->have_bound = 1;
     glp_iocp iocp;
     glp_init_iocp(&iocp);
-    iocp.msg_lev = GLP_MSG_ON; /* its lines poll the stop too */
-    iocp.out_frq = 100;
-    iocp.out_dly = 0;
-    iocp.presolve = GLP_OFF;
+    iocp.msg_lev = m->o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+    iocp.presolve = GLP_ON;
     iocp.mip_gap = 0;
     iocp.cb_func = callback;
     iocp.cb_info = m;
-    iocp.tm_lim = ms_left(m);
-    if (iocp.tm_lim == 0) {
-        out->cut = 1;
-        goto done;
-    }
-    ret = glp_intopt(P, &iocp);
+    if (m->o->time_limit > 0)
+        iocp.tm_lim = (int)fmin(m->o->time_limit * 1000.0, 2e9);
+    int ret = glp_intopt(P, &iocp);
     int status = glp_mip_status(P);
+    hta_status st = HTA_OK;
+    shared *sh = m->sh;
     if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP &&
         ret != GLP_ENOPFS && ret != GLP_ENODFS) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
@@ -469,18 +456,101 @@ static hta_status solve(void *ctx, hta_diag *d)
                           "solution within the horizon of a feasible "
                           "schedule");
     } else {
-        out->cut = ret != 0;
-        out->optimal = ret == 0 && status == GLP_OPT;
+        sh->cut = ret != 0;
+        sh->optimal = ret == 0 && status == GLP_OPT;
         if (status == GLP_OPT || status == GLP_FEAS) {
-            out->found = 1;
-            m->obj = glp_mip_obj_val(P);
+            sh->found = 1;
+            sh->obj = glp_mip_obj_val(P);
             for (int64_t c = 1; c <= m->ncols; c++)
                 m->colval[c] = glp_mip_col_val(P, (int)c);
         }
     }
-done:
     glp_delete_prob(P);
     return st;
+}
+
+/* The child: solve() under the guard, its outcome into the shared area.
+ * It ignores the terminal's signals (the caller decides when it ends),
+ * ends its search on SIGUSR1 and dies with the caller (Linux:
+ * PR_SET_PDEATHSIG). */
+static void child(model *m)
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGUSR1, on_usr1);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    if (getppid() != m->parent)
+        _exit(0); /* the caller ended before the line above */
+    hta_diag cd;
+    hta_diag_clear(&cd);
+    hta_status st = hta_glpk_guard(solve, m, m->o->verbose, &cd);
+    m->sh->st = (int)st;
+    snprintf(m->sh->msg, sizeof m->sh->msg, "%s", cd.msg);
+    m->sh->done = 1;
+    glp_free_env();
+    _exit(0);
+}
+
+/* Runs GLPK in a child process and waits for it, polling the stop and
+ * the deadline every 10 ms.  Then the child is asked to end (SIGUSR1:
+ * its branch and bound ends at the next node and hands over the best
+ * schedule found, in the original columns) and killed when it has not
+ * within half a second (GLPK's simplex calls back nowhere: a root LP may
+ * take minutes, and GLPK's time limit overshoots, 30 s became 42 s).  So
+ * a stop ends the search within a second, wherever GLPK is; a killed
+ * child leaves its bound.  The child's memory is the caller's, shared
+ * copy-on-write. */
+static hta_status supervise(model *m, hta_diag *d)
+{
+    fflush(NULL); /* nothing buffered twice */
+    m->parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0)
+        return hta_diag_errno(d, NULL, "cannot start the exact program's "
+                                       "process",
+                              errno);
+    if (pid == 0)
+        child(m);
+    int status = 0, killed = 0;
+    double asked = 0; /* when the child was asked to end */
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        double now = hta_clock_now();
+        if (asked == 0 && ((m->o->stop && *m->o->stop) || now > m->deadline)) {
+            kill(pid, SIGUSR1);
+            asked = now;
+        }
+        if (asked > 0 && !killed && now > asked + 0.5) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    shared *sh = m->sh;
+    hta_ft_exact *out = m->out;
+    if (sh->done) {
+        if (sh->st != HTA_OK)
+            return hta_diag_set(d, (hta_status)sh->st, NULL, 0, "%s",
+                                sh->msg);
+        out->cut = sh->cut;
+        out->optimal = sh->optimal;
+    } else if (killed) {
+        out->cut = 1;
+    } else {
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "the exact program's process ended without an "
+                            "answer (%s %d)",
+                            WIFSIGNALED(status) ? "signal" : "exit code",
+                            WIFSIGNALED(status) ? WTERMSIG(status) :
+                                                  WEXITSTATUS(status));
+    }
+    out->found = sh->found;
+    return HTA_OK;
 }
 
 /* The schedule from the column values, in slot order. */
@@ -588,17 +658,26 @@ hta_status hta_ft_exact_solve(const hta_jobs *J, const hta_ft_exact_opts *o,
     }
     if (m.ncols >= INT32_MAX / 2)
         goto oom;
-    m.colval = calloc((size_t)m.ncols + 1, sizeof *m.colval);
-    if (!m.colval || build(&m) != 0 || m.nnz >= (size_t)INT32_MAX)
+    if (build(&m) != 0 || m.nnz >= (size_t)INT32_MAX)
         goto oom;
     out->vars = m.ncols;
     out->rows = (int64_t)m.nrows;
+    if (o->stop && *o->stop) { /* stopped before it began */
+        out->cut = 1;
+        goto bound;
+    }
+    /* the shared area: the child's outcome, then the column values */
+    size_t head = (sizeof(shared) + 63) / 64 * 64;
+    m.maplen = head + ((size_t)m.ncols + 1) * sizeof(double);
+    void *area = mmap(NULL, m.maplen, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (area == MAP_FAILED)
+        goto oom;
+    m.sh = area;
+    m.colval = (double *)((char *)area + head);
     m.started = t0;
     m.deadline = o->time_limit > 0 ? t0 + o->time_limit : INFINITY;
-    int stopped = 0;
-    st = hta_glpk_guard_stop(solve, &m, o->verbose, o->stop, &stopped, d);
-    if (stopped) /* left GLPK at once: what the call-back kept stands */
-        out->cut = 1;
+    st = supervise(&m, d);
     if (st == HTA_OK && out->found) {
         if (read_schedule(&m) != 0)
             goto oom;
@@ -618,21 +697,22 @@ hta_status hta_ft_exact_solve(const hta_jobs *J, const hta_ft_exact_opts *o,
             out->value = total < out->value ? total : out->value;
         }
         if (st == HTA_OK && out->optimal) {
-            if (llround(m.obj) != total)
+            if (llround(m.sh->obj) != total)
                 st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                                   "internal error: the program's optimum "
                                   "%.0f is not its schedule's %lld",
-                                  m.obj, (long long)total);
+                                  m.sh->obj, (long long)total);
             out->value = total;
         }
     }
+bound:
     if (st == HTA_OK) {
         /* a valid bound always: the jobs' own least flow times, raised by
-         * the program's (LP or tree) bound where GLPK gave one, never
-         * above the best found */
+         * the tree's bound where GLPK gave one, never above the best */
         int64_t b = lb_sum(J, o);
-        if (m.have_bound && m.tree_bound < (double)INT64_MAX / 2) {
-            double t = ceil(m.tree_bound - 1e-6);
+        if (m.sh && m.sh->have_bound &&
+            m.sh->tree_bound < (double)INT64_MAX / 2) {
+            double t = ceil(m.sh->tree_bound - 1e-6);
             if (t > (double)b)
                 b = (int64_t)t;
         }
@@ -650,7 +730,8 @@ done:
     free(m.ar);
     free(m.rowlo);
     free(m.rowhi);
-    free(m.colval);
+    if (m.sh)
+        munmap(m.sh, m.maplen);
     if (st != HTA_OK)
         hta_ft_sched_free(&out->sched);
     return st;

@@ -16,7 +16,6 @@
  * length-sorted orders Priority steals from.
  */
 #include "hta/sim.h"
-#include "hta/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "hta/capacity.h"
 #include "hta/num.h"
 #include "hta/rng.h"
+#include "measure.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -1454,30 +1454,6 @@ oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
-/* A run ended early: its means over the measured slots it ran (done,
- * the partial batch too); the intervals stay those of its complete
- * batches.  Nothing measured: NAN. */
-static void ended_means(hta_sim_result *r, const double *bn,
-                        const double *bd, const double *bc,
-                        const double *bjd, const double *bjc, int B,
-                        int64_t done, double busy, int32_t M)
-{
-    double n = 0, dsum = 0, deps = 0, jsum = 0, jn = 0;
-    for (int i = 0; i < B; i++) {
-        n += bn[i];
-        dsum += bd[i];
-        deps += bc[i];
-        jsum += bjd[i];
-        jn += bjc[i];
-    }
-    double slots = done > 0 ? (double)done : NAN;
-    r->mean_n = n / slots;
-    r->throughput = deps / slots;
-    r->utilisation = busy / ((double)M * slots);
-    r->mean_delay = deps > 0 ? dsum / deps : NAN;
-    r->mean_job_delay = jn > 0 ? jsum / jn : NAN;
-}
-
 hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                        hta_sim_result *r, hta_diag *d)
 {
@@ -1513,21 +1489,10 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     if (st == HTA_OK && o->arrivals == HTA_ARR_JOBS && !o->trace_jobs)
         s.job_rate = s.total_rate * o->load / o->per_unit /
                      hta_dist_mean(&o->job_size);
-    int B = o->batches;
-    double *bn = calloc((size_t)B, sizeof *bn);      /* sum of N */
-    double *bd = calloc((size_t)B, sizeof *bd);      /* sum of delays */
-    double *bc = calloc((size_t)B, sizeof *bc);      /* departures */
-    double *bjd = calloc((size_t)B, sizeof *bjd);    /* job delays */
-    double *bjc = calloc((size_t)B, sizeof *bjc);    /* jobs done */
-    int64_t *hist = calloc((size_t)HTA_SIM_CLASSES * HTA_SIM_BINS,
-                           sizeof *hist);
-    if (st == HTA_OK &&
-        (!bn || !bd || !bc || !bjd || !bjc || !hist))
+    measure ms;
+    if (measure_init(&ms, o) != 0 && st == HTA_OK)
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    int64_t measured = o->slots - o->warmup;
-    int64_t blen = measured / B; /* the last batch takes the rest */
-    double sumN_all = 0, sumD_all = 0, busy = 0, busy_all = 0;
-    int64_t dep_all = 0, lvl_count[HTA_MAX_LEVELS] = {0};
+    int64_t lvl_count[HTA_MAX_LEVELS] = {0};
     double t0 = hta_clock_now();
     r->levels = s.N;
     volatile sig_atomic_t never = 0;
@@ -1575,13 +1540,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             st = HTA_ERR_INTERNAL;
         if (end)
             break;
-        int in_window = t > o->warmup;
-        int b = 0;
-        if (in_window) {
-            b = (int)((t - o->warmup - 1) / blen);
-            if (b >= B)
-                b = B - 1;
-        }
+        sim_sums *bs = measure_batch(&ms, t); /* NULL in the warm-up */
         /* 2. idle servers start tasks, in cyclic order from a start that
          * moves each slot (no server is always first): the words from
          * the start's to the last, then from the first to the start's,
@@ -1614,9 +1573,10 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
         }
         if (end)
             break;
-        busy_all += (double)(c->M - s.nidle);
-        if (in_window)
-            busy += (double)(c->M - s.nidle);
+        double busy = (double)(c->M - s.nidle);
+        ms.all.busy += busy;
+        if (bs)
+            bs->busy += busy;
         /* 3. departures at the end of the slot: the wheel's bucket */
         for (int32_t *pm = &s.wheel[t & (s.wsize - 1)]; *pm >= 0;) {
             int32_t m = *pm;
@@ -1629,11 +1589,11 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             s.nidle++;
             int64_t k = s.task[m];
             double delay = (double)(t - s.tk[k].arr + 1);
-            sumD_all += delay - 1;
-            dep_all++;
-            if (in_window) {
-                bd[b] += delay;
-                bc[b] += 1;
+            ms.all.delay += delay;
+            ms.all.deps += 1;
+            if (bs) {
+                bs->delay += delay;
+                bs->deps += 1;
             }
             int64_t j = s.tk[k].job;
             if (j >= 0) {
@@ -1642,18 +1602,9 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                     hfix(&s, s.hpos[j]);
                 if (--s.j_left[j] == 0) { /* the job is done */
                     r->jobs_done++;
-                    if (in_window) {
-                        double jd = (double)(t - s.j_arr[j] + 1);
-                        bjd[b] += jd;
-                        bjc[b] += 1;
-                        int64_t z = s.j_size[j];
-                        int cl = z <= 1 ? 0 : z <= 10 ? 1 :
-                                 z <= 100 ? 2 : z <= 1000 ? 3 : 4;
-                        int bin = (int)(log(jd) / log(1.01));
-                        if (bin >= HTA_SIM_BINS)
-                            bin = HTA_SIM_BINS - 1;
-                        hist[cl * HTA_SIM_BINS + bin]++;
-                    }
+                    if (bs)
+                        measure_job(&ms, bs, s.j_size[j],
+                                    (double)(t - s.j_arr[j] + 1));
                     s.j_head[j] = s.j_free;
                     s.j_free = j;
                 }
@@ -1663,11 +1614,11 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             s.in_system--;
             r->departed++;
         }
-        sumN_all += (double)s.in_system;
+        ms.all.n += (double)s.in_system;
+        if (bs)
+            bs->n += (double)s.in_system;
         if (o->trace && o->trace_every > 0 && t % o->trace_every == 0)
             o->trace(o->trace_ctx, t, s.in_system);
-        if (in_window)
-            bn[b] += (double)s.in_system;
         if (*s.stop) { /* the slot is whole: counted */
             t++;
             break;
@@ -1682,83 +1633,9 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     r->slots = t - 1;
     r->in_system = s.in_system;
     r->cut = *s.stop != 0;
-    int ended = r->slots < o->slots; /* by a stop or the backlog */
     if (st == HTA_OK) {
-        /* batch statistics over the batches completed (the last, which
-         * takes the rest, is complete only in a whole run) */
-        int64_t done = r->slots - o->warmup;
-        int nb = done <= 0 ? 0 : (int)(done / blen);
-        if (nb > (ended ? B - 1 : B))
-            nb = ended ? B - 1 : B;
-        double bm[4096], dm[4096];
-        int nd = 0;
-        if (nb > 4096)
-            nb = 4096;
-        for (int i = 0; i < nb; i++) {
-            int64_t len = i == B - 1 ? measured - blen * (B - 1) : blen;
-            bm[i] = bn[i] / (double)len;
-            if (bc[i] > 0)
-                dm[nd++] = bd[i] / bc[i];
-        }
-        r->mean_n = r->ci_n = r->mean_delay = r->ci_delay = NAN;
-        if (nb >= 2)
-            hta_mean_ci(bm, nb, &r->mean_n, &r->ci_n);
-        if (nd >= 2)
-            hta_mean_ci(dm, nd, &r->mean_delay, &r->ci_delay);
-        double jm[4096];
-        int nj = 0;
-        for (int i = 0; i < nb; i++)
-            if (bjc[i] > 0)
-                jm[nj++] = bjd[i] / bjc[i];
-        r->mean_job_delay = r->ci_job_delay = NAN;
-        for (int cl = 0; cl < HTA_SIM_CLASSES; cl++) {
-            const int64_t *h = hist + cl * HTA_SIM_BINS;
-            int64_t n = 0;
-            for (int i = 0; i < HTA_SIM_BINS; i++)
-                n += h[i];
-            r->class_jobs[cl] = n;
-            static const double q[3] = {0.5, 0.95, 0.99};
-            for (int k = 0; k < 3; k++) {
-                r->class_pct[cl][k] = NAN;
-                int64_t need = (int64_t)ceil(q[k] * (double)n), acc = 0;
-                for (int i = 0; i < HTA_SIM_BINS && n > 0; i++) {
-                    acc += h[i];
-                    if (acc >= need && need > 0) {
-                        /* the bin's geometric middle */
-                        r->class_pct[cl][k] = pow(1.01, i + 0.5);
-                        break;
-                    }
-                }
-            }
-        }
-        if (nj >= 2)
-            hta_mean_ci(jm, nj, &r->mean_job_delay, &r->ci_job_delay);
-        double deps = 0, dsum = 0;
-        for (int i = 0; i < nb; i++) {
-            deps += bc[i];
-            dsum += bd[i];
-        }
-        int64_t mslots = nb == B ? measured : blen * nb;
-        r->throughput = mslots > 0 ? deps / (double)mslots : NAN;
-        r->utilisation = mslots > 0 ? busy / ((double)c->M * (double)mslots)
-                                    : NAN;
-        if (ended && done > 0) /* over every measured slot it ran */
-            ended_means(r, bn, bd, bc, bjd, bjc, B, done, busy, c->M);
-        else if (ended && r->slots > 0) { /* within the warm-up: over
-                                             every slot it ran */
-            double sl = (double)r->slots;
-            r->mean_n = sumN_all / sl;
-            r->throughput = (double)dep_all / sl;
-            r->utilisation = busy_all / ((double)c->M * sl);
-            r->mean_delay = dep_all ? sumD_all / (double)dep_all + 1 : NAN;
-        }
-        /* Little's law over the whole run: sum of N = time in system of
-         * the departed + that of those still in */
-        double Lw = sumN_all / (double)r->slots;
-        double Wm = dep_all ? sumD_all / (double)dep_all : 0;
-        r->little_gap = r->slots == 0 ? NAN :
-                        fabs(Lw - (double)dep_all / (double)r->slots * Wm) /
-                            fmax(Lw, 1e-12);
+        measure_finish(&ms, r->slots, r->slots < o->slots, s.unstable, c->M,
+                       r);
         int64_t started = 0;
         for (int n = 0; n < s.N; n++)
             started += lvl_count[n];
@@ -1766,46 +1643,9 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             r->level_frac[n] = started ? (double)lvl_count[n] /
                                              (double)started :
                                          0;
-        /* stability: slope of the batch means over the second half */
-        int h0 = nb / 2, hn = nb - h0;
-        if (hn >= 3) {
-            double sx = 0, sy = 0, sxx = 0, sxy = 0;
-            for (int i = h0; i < nb; i++) {
-                double x = (double)(i - h0) * (double)blen;
-                sx += x;
-                sy += bm[i];
-                sxx += x * x;
-                sxy += x * bm[i];
-            }
-            double den = hn * sxx - sx * sx;
-            r->slope = (hn * sxy - sx * sy) / den;
-            double icpt = (sy - r->slope * sx) / hn, sse = 0;
-            for (int i = h0; i < nb; i++) {
-                double x = (double)(i - h0) * (double)blen;
-                double e = bm[i] - icpt - r->slope * x;
-                sse += e * e;
-            }
-            double se = sqrt(sse / (hn - 2) / (sxx - sx * sx / hn));
-            r->slope_t = se > 0 ? r->slope / se : (r->slope > 0 ? INFINITY : 0);
-            double rise = r->slope * (double)blen * hn;
-            r->growing = r->slope_t > 2.58 && rise > 0.1 * fmax(sy / hn, 1);
-        }
-        if (!(hn >= 3))
-            r->slope = r->slope_t = NAN; /* no test */
-        r->verdict = s.unstable  ? HTA_SIM_UNSTABLE :
-                     r->growing  ? HTA_SIM_GROWING :
-                     ended || hn < 3 ? HTA_SIM_UNDECIDED :
-                                   HTA_SIM_STABLE;
-        if (s.unstable)
-            r->backlog_slot = r->slots + 1;
     }
     r->seconds = hta_clock_now() - t0;
-    free(bn);
-    free(bd);
-    free(bc);
-    free(bjd);
-    free(bjc);
-    free(hist);
+    measure_free(&ms);
     sim_free(&s);
     if (st != HTA_OK)
         hta_sim_result_free(r);

@@ -527,10 +527,10 @@ static void test_dist_table(void **state)
     }
 }
 
-/* A stop (or a deadline) before the program is solved: the answer is
- * the upper bound given, cut, and the bound is still valid: the sum of
- * the jobs' own least flow times, never GLPK's "no bound yet" (a stop
- * leaves GLPK from its first output line, through hta_glpk_guard_stop). */
+/* A stop before the program is solved: the answer is the upper bound
+ * given, cut, and the bound is still valid: the sum of the jobs' own
+ * least flow times, never GLPK's "no bound yet".  (A stop while GLPK
+ * runs, in its child process, is tests/signals/run.sh's.) */
 static void test_exact_cut_bound(void **state)
 {
     (void)state;
@@ -553,7 +553,7 @@ static void test_exact_cut_bound(void **state)
         assert_int_equal(x.value, upper);
         assert_int_equal(x.bound, lbs);
         hta_ft_sched_free(&x.sched);
-        /* GLPK usable again after the stop left it: the optimum */
+        /* and without the stop, the optimum within the two */
         stop = 0;
         int64_t opt = exact(J, 2, pre, upper);
         assert_true(lbs <= opt && opt <= upper);
