@@ -40,12 +40,15 @@ typedef enum hta_ft_policy {
 
 extern const char *const hta_ft_policy_names[HTA_FT_NPOLICIES];
 
-/* One entry of a recorded schedule: units of a job's work in a slot.
- * kind 0 map, 1 reduce; task is the reduce task (non-preemptive) or -1. */
+/* One entry of a recorded schedule: units of a job's work in each of the
+ * span slots from slot on (span 0 or 1: that slot alone).  kind 0 map,
+ * 1 reduce; task is the reduce task (non-preemptive) or -1.  Entries are
+ * in slot order; those starting in the same slot have the same span. */
 typedef struct hta_ft_entry {
     int64_t slot, job;
     int32_t kind, task;
     int64_t units;
+    int64_t span;
 } hta_ft_entry;
 
 typedef struct hta_ft_sched {
@@ -60,6 +63,8 @@ typedef struct hta_ft_opts {
     hta_progress_fn progress; /* may be NULL */
     void *progress_ctx;
     volatile sig_atomic_t *stop; /* polled: non-zero ends the run (cut) */
+    int stepwise; /* every slot in turn (the reference engine), instead of
+                     leaping from event to event */
 } hta_ft_opts;
 
 typedef struct hta_ft_result {
@@ -67,6 +72,7 @@ typedef struct hta_ft_result {
     int64_t *finish; /* [n] completion slot f_i (0: not finished) */
     int64_t total;   /* sum of f_i - a_i + 1 */
     int64_t slots;   /* slots simulated (idle stretches skipped) */
+    int64_t steps;   /* slots computed one by one (the rest leapt over) */
     int64_t last;    /* the last completion slot */
     int cut;         /* interrupted: finish incomplete */
     double seconds;
@@ -76,8 +82,13 @@ void hta_ft_result_free(hta_ft_result *r);
 void hta_ft_sched_free(hta_ft_sched *s);
 
 /* Runs one policy over the trace.  HTA_ERR_USAGE for dsrpt in the
- * non-preemptive scenario.  O(slots * (N + log n)) time, O(n) memory
- * beyond the trace (plus the record). */
+ * non-preemptive scenario.  Between two events (an arrival, a job's map
+ * work or job ending, a reduce task starting or ending, the relaxation's
+ * job or map work ending) every policy repeats its slot (fair: up to its
+ * rotation, whose effect is counted in closed form), so the run leaps
+ * over such stretches: O(events * (N + active jobs * log n)) time, the
+ * same schedule as stepping slot by slot (opts.stepwise, O(slots * (N +
+ * log n))).  O(n + N) memory beyond the trace (plus the record). */
 hta_status hta_ft_run(const hta_jobs *j, hta_ft_policy p,
                       const hta_ft_opts *o, hta_ft_result *r, hta_diag *d);
 

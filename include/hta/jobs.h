@@ -114,6 +114,20 @@ typedef struct hta_jobs_gen {
 hta_status hta_jobs_generate(const hta_jobs_gen *g, hta_jobs **out,
                              hta_diag *d);
 
+/* The same jobs, one at a time, to emit (its error ends the stream):
+ * O(max_tasks) memory whatever the number of jobs.  hta_jobs_gen_write
+ * writes them as a trace (comment first, may be NULL; HTA_ERR_IO on a
+ * write error); hta_jobs_gen_check draws them only, for the limits (a
+ * writer to a pipe checks first: nothing written, then a refusal). */
+typedef hta_status (*hta_jobs_emit)(void *ctx, int64_t arrival, int64_t map,
+                                    const int64_t *red, int64_t k,
+                                    hta_diag *d);
+hta_status hta_jobs_gen_stream(const hta_jobs_gen *g, hta_jobs_emit emit,
+                               void *ctx, hta_diag *d);
+hta_status hta_jobs_gen_write(const hta_jobs_gen *g, FILE *f,
+                              const char *comment, hta_diag *d);
+hta_status hta_jobs_gen_check(const hta_jobs_gen *g, hta_diag *d);
+
 /* The SWIM Facebook trace (tab-separated: name, submit seconds, gap,
  * input bytes, shuffle bytes, output bytes).  One slot is the time one
  * machine takes for one block: a job submitted at s seconds arrives in

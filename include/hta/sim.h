@@ -48,6 +48,9 @@ typedef enum hta_sim_policy {
 
 extern const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES];
 
+/* Tasks arriving per slot, in expectation, over all types: at most. */
+#define HTA_SIM_MAX_ARRIVALS 1e9
+
 #define HTA_SIM_CLASSES 5
 #define HTA_SIM_BINS 2800 /* log_{1.01} of 10^12 */
 

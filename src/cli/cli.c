@@ -218,16 +218,11 @@ static void range_text(const cli_opt *o, char *buf, size_t size)
         snprintf(buf, size, "an integer in [%s, %s]", lo, hi);
         return;
     }
-    hta_format_real(lo, o->lo);
-    if (o->hi >= 1e300)
-        snprintf(buf, size, "a number %s %s",
-                 o->flags & OPT_OPEN_LO ? ">" : ">=", lo);
-    else {
-        hta_format_real(hi, o->hi);
-        snprintf(buf, size, "a number in %s%s, %s%s",
-                 o->flags & OPT_OPEN_LO ? "(" : "[", lo, hi,
-                 o->flags & OPT_OPEN_HI ? ")" : "]");
-    }
+    hta_format_real(lo, o->lo); /* the upper limit too, always */
+    hta_format_real(hi, o->hi);
+    snprintf(buf, size, "a number in %s%s, %s%s",
+             o->flags & OPT_OPEN_LO ? "(" : "[", lo, hi,
+             o->flags & OPT_OPEN_HI ? ")" : "]");
 }
 
 /* Checks one number against o's range. */
@@ -618,6 +613,21 @@ hta_status cli_write_jobs(const hta_jobs *jobs, const char *path,
                           const char *comment, hta_diag *d)
 {
     return write_output(path, jobs, write_jobs, comment, d);
+}
+
+/* Generated jobs, streamed (their limits checked before: only a write
+ * can fail here). */
+static hta_status write_gen_jobs(const void *x, FILE *f, const char *c)
+{
+    hta_diag d;
+    hta_diag_clear(&d);
+    return hta_jobs_gen_write(x, f, c, &d);
+}
+
+hta_status cli_write_gen_jobs(const hta_jobs_gen *g, const char *path,
+                              const char *comment, hta_diag *d)
+{
+    return write_output(path, g, write_gen_jobs, comment, d);
 }
 
 static hta_status write_cluster(const void *x, FILE *f, const char *c)

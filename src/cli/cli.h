@@ -161,6 +161,9 @@ hta_status cli_write_instance(const hta_instance *inst, const char *path,
 /* Writes a job trace (jobs.h) the same way. */
 hta_status cli_write_jobs(const hta_jobs *jobs, const char *path,
                           const char *comment, hta_diag *d);
+/* Generated jobs written as they are drawn (hta_jobs_gen_write). */
+hta_status cli_write_gen_jobs(const hta_jobs_gen *g, const char *path,
+                              const char *comment, hta_diag *d);
 hta_status cli_write_cluster(const hta_cluster *c, const char *path,
                              const char *comment, hta_diag *d);
 

@@ -38,6 +38,9 @@ static const cli_opt options[] = {
      "101-1000, >1000 units)"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds everywhere (reproducible output)"},
+    {"stepwise", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
+     "compute every slot in turn (the reference engine) instead\n"
+     "of leaping from event to event; the same schedules"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "GLPK's output on stderr"},
@@ -120,7 +123,7 @@ static hta_status run_point(const hta_jobs *J, const cli_args *a,
         pt->lbsum += hta_ft_job_lb(J, i, N, pre);
     cli_progress progress = {0, 0};
     hta_ft_opts o = {N, pre, NULL, cli_progress_fn(cli_has(a, "quiet")),
-                     &progress, &cli_interrupted};
+                     &progress, &cli_interrupted, cli_has(a, "stepwise")};
     int64_t best = INT64_MAX;
     int want_exact = 0;
     for (int q = 0; q < npols; q++) {

@@ -590,13 +590,12 @@ static int gen_jobs(int argc, char **argv)
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
-    hta_jobs *J = NULL;
     hta_status st = hta_dist_load(&g.map, &d);
     if (st == HTA_OK)
         st = hta_dist_load(&g.reduce, &d);
     int from_options = 0; /* the generator's refusal: of the options */
-    if (st == HTA_OK) {
-        st = hta_jobs_generate(&g, &J, &d);
+    if (st == HTA_OK) { /* the limits first: then nothing is written */
+        st = hta_jobs_gen_check(&g, &d);
         from_options = st == HTA_ERR_INPUT;
     }
     char comment[700];
@@ -608,13 +607,12 @@ static int gen_jobs(int argc, char **argv)
              cli_has(&args, "reduce") ? cli_str(&args, "reduce") : "exp:10",
              (long)g.max_tasks, g.map_only, (unsigned long long)g.seed);
     if (st == HTA_OK)
-        st = cli_write_jobs(J, path, comment, &d);
+        st = cli_write_gen_jobs(&g, path, comment, &d);
     if (from_options)
         code = cli_usage_error(&args, "the options give a trace beyond the "
                                       "format's limits: %s", d.msg);
     else if (st != HTA_OK)
         code = cli_report(st, &d);
-    hta_jobs_free(J);
     hta_dist_free(&g.map);
     hta_dist_free(&g.reduce);
     return code;

@@ -442,6 +442,22 @@ int cmd_sim(int argc, char **argv)
             hta_dist_free(&o.job_size);
             return rc;
         }
+    double lam = 0, most = 0; /* tasks a slot at the largest load */
+    for (int64_t L = 0; L < c->T; L++)
+        lam += c->lambda[L];
+    for (int k = 0; k < nloads; k++)
+        if (lam * loads[k] / o.per_unit > most)
+            most = lam * loads[k] / o.per_unit;
+    if (!trace && !(most <= HTA_SIM_MAX_ARRIVALS)) {
+        int rc = cli_usage_error(&args, "the arrivals are %g tasks a slot, "
+                                        "above 10^9 (a slot's draws are "
+                                        "64-bit counts): a smaller --load "
+                                        "or arrival rates",
+                                 most);
+        hta_cluster_free(c);
+        hta_dist_free(&o.job_size);
+        return rc;
+    }
     for (int i = 0; i < 2; i++) /* default: one skip per server */
         if (o.delay[i] < 0)
             o.delay[i] = c->M;

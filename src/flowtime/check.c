@@ -28,21 +28,25 @@ hta_status hta_ft_check(const hta_jobs *J, int32_t machines, int preemptive,
     }
     for (size_t i = 0; i < n; i++)
         finish[i] = 0;
-    int64_t slot = 0, used = 0;
+    /* a group: the entries starting in one slot, all over span slots */
+    int64_t slot = 0, span = 1, used = 0;
     for (size_t e = 0; e < s->n; e++) {
         const hta_ft_entry *x = &s->e[e];
+        int64_t xs = x->span > 1 ? x->span : 1;
         if (x->job < 0 || x->job >= J->n || x->units < 1 ||
-            (x->kind != 0 && x->kind != 1)) {
+            (x->kind != 0 && x->kind != 1) ||
+            x->units > INT64_MAX / xs) {
             st = bad(d, e, "no such job, kind or a unit count < 1");
             goto done;
         }
-        int64_t i = x->job;
-        if (x->slot < slot) {
-            st = bad(d, e, "slots out of order");
+        int64_t i = x->job, all = x->units * xs, last = x->slot + xs - 1;
+        if (x->slot < slot || (x->slot == slot && xs != span) ||
+            (x->slot > slot && x->slot < slot + span)) {
+            st = bad(d, e, "slots out of order or overlapping spans");
             goto done;
         }
         if (x->slot > slot)
-            slot = x->slot, used = 0;
+            slot = x->slot, span = xs, used = 0;
         if (slot < J->arrival[i]) {
             st = bad(d, e, "work before the job's arrival");
             goto done;
@@ -52,28 +56,28 @@ hta_status hta_ft_check(const hta_jobs *J, int32_t machines, int preemptive,
             st = bad(d, e, "more units in a slot than machines");
             goto done;
         }
-        if (finish[i] < slot)
-            finish[i] = slot;
+        if (finish[i] < last)
+            finish[i] = last;
         int64_t R = hta_jobs_reduce_work(J, i);
         if (relaxed) { /* one pool of M + R units */
-            if (mdone[i] + rdone[i] + x->units > J->map[i] + R) {
+            if (all > J->map[i] + R - mdone[i] - rdone[i]) {
                 st = bad(d, e, "more work than the job has");
                 goto done;
             }
             if (x->kind == 0)
-                mdone[i] += x->units;
+                mdone[i] += all;
             else
-                rdone[i] += x->units;
+                rdone[i] += all;
             continue;
         }
         if (x->kind == 0) {
-            if (mdone[i] + x->units > J->map[i]) {
+            if (all > J->map[i] - mdone[i]) {
                 st = bad(d, e, "more map work than the job has");
                 goto done;
             }
-            mdone[i] += x->units;
+            mdone[i] += all;
             if (mdone[i] == J->map[i])
-                mapend[i] = slot;
+                mapend[i] = last;
             continue;
         }
         if (mapend[i] == 0 || mapend[i] >= slot) {
@@ -81,11 +85,11 @@ hta_status hta_ft_check(const hta_jobs *J, int32_t machines, int preemptive,
                            "work ended");
             goto done;
         }
-        rdone[i] += x->units;
-        if (rdone[i] > R) {
+        if (all > R - rdone[i]) {
             st = bad(d, e, "more reduce work than the job has");
             goto done;
         }
+        rdone[i] += all;
         if (preemptive)
             continue;
         int64_t k = x->task;
@@ -99,8 +103,8 @@ hta_status hta_ft_check(const hta_jobs *J, int32_t machines, int preemptive,
             st = bad(d, e, "a reduce task interrupted (non-preemptive)");
             goto done;
         }
-        tdone[k]++;
-        tlast[k] = slot;
+        tdone[k] += xs;
+        tlast[k] = last;
     }
     *total = 0;
     for (size_t i = 0; i < n; i++) {

@@ -573,7 +573,7 @@ static int push(hta_ft_sched *s, int64_t t, int64_t i, int kind, int64_t k,
         return 0;
     if (!HTA_RESERVE(s->e, s->cap, s->n + 1))
         return -1;
-    s->e[s->n++] = (hta_ft_entry){t, i, kind, (int32_t)k, u};
+    s->e[s->n++] = (hta_ft_entry){t, i, kind, (int32_t)k, u, 1};
     return 0;
 }
 

@@ -12,6 +12,12 @@
  * has finished but the policy has not come first, in the order SRPT
  * finished them).  A slot costs O(N + jobs skipped) for fifo and the SRPT
  * family and O(N + active jobs) for fair.
+ *
+ * After a slot without an event the run leaps over the slots that repeat
+ * it (leap.c), up to the slot before the
+ * next event: a run costs O(events), not O(slots), times the above (fair:
+ * plus O(active jobs log active jobs) a leap).  opts.stepwise computes
+ * every slot, the reference the tests hold the leaps to.
  */
 #include "hta/flowtime.h"
 
@@ -60,57 +66,43 @@ int64_t hta_ft_job_lb(const hta_jobs *j, int64_t i, int32_t machines,
     return f + r;
 }
 
-typedef struct served {
-    int64_t job, map, red; /* units SRPT gave job in this slot */
-} served;
+#include "run.h"
 
-typedef struct sim {
-    const hta_jobs *J;
-    int32_t N;
-    int pre;
-    hta_ft_policy pol;
-    hta_ft_sched *rec;
-    int64_t t, next, active, done;
-    hta_ft_result *res;
-    /* the policy's state */
-    int64_t *mrem;   /* map units left */
-    int64_t *rrem;   /* reduce units not yet started */
-    int64_t *mapend; /* slot in which the map work ended, 0 before */
-    int64_t *tnext;  /* non-preemptive: next task to start (LPT order) */
-    int64_t *tleft;  /* non-preemptive: tasks not finished */
-    int32_t *held;   /* non-preemptive: machines running its tasks */
-    int64_t *perm;   /* reduce tasks of each job, longest first */
-    int64_t *prev, *nxt, head, tail; /* active jobs, arrival order */
-    int64_t *rjob, *rtask, *rleft;   /* running tasks */
-    int32_t nrun;
-    /* the virtual SRPT schedule */
-    int virt;
-    int64_t *vrem, *vmap;  /* SRPT's remaining work, map units done */
-    int64_t *vred, *rdone; /* dsrpt: SRPT's reduce units up to t - 1,
-                              and those dsrpt did */
-    int64_t *vlist, vhead, vend;
-    int64_t *vdone, vdhead, vdend; /* finished by SRPT, not by the policy */
-    served *sv; /* SRPT's units in this slot, SRPT order */
-    int64_t nsv;
-    /* fair */
-    int64_t *ready, *got;
-    uint64_t rot;
-} sim;
 
-static hta_status record(sim *s, int64_t job, int kind, int64_t task,
-                         int64_t units, hta_diag *d)
+/* Notes units of a job's work in this slot (the record and the leap). */
+static hta_status note(sim *s, int64_t job, int kind, int64_t task,
+                       int64_t units, hta_diag *d)
+{
+    if (!s->logging || units == 0)
+        return HTA_OK;
+    if (!HTA_RESERVE(s->log, s->logcap, s->nlog + 1))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    s->log[s->nlog++] =
+        (hta_ft_entry){s->t, job, kind, (int32_t)task, units, 1};
+    return HTA_OK;
+}
+
+/* Appends the slot's units to the record, span slots from slot on. */
+hta_status ft_record_log(sim *s, int64_t slot, int64_t span,
+                             hta_diag *d)
 {
     hta_ft_sched *r = s->rec;
-    if (!r || units == 0)
+    if (!r || s->nlog == 0)
         return HTA_OK;
-    if (!HTA_RESERVE(r->e, r->cap, r->n + 1))
+    if (!HTA_RESERVE(r->e, r->cap, r->n + s->nlog))
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    r->e[r->n++] = (hta_ft_entry){s->t, job, kind, (int32_t)task, units};
+    for (size_t q = 0; q < s->nlog; q++) {
+        hta_ft_entry x = s->log[q];
+        x.slot = slot;
+        x.span = span;
+        r->e[r->n++] = x;
+    }
     return HTA_OK;
 }
 
 static void finish(sim *s, int64_t i)
 {
+    s->event = 1;
     s->res->finish[i] = s->t;
     s->res->total += s->t - s->J->arrival[i] + 1;
     s->res->last = s->t;
@@ -140,9 +132,10 @@ static int64_t give_map(sim *s, int64_t i, int64_t want, hta_diag *d,
     if (u <= 0)
         return 0;
     s->mrem[i] -= u;
-    *st = record(s, i, 0, -1, u, d);
+    *st = note(s, i, 0, -1, u, d);
     if (s->mrem[i] == 0) {
         s->mapend[i] = s->t;
+        s->event = 1;
         if (!has_reduce(s, i))
             finish(s, i);
     }
@@ -166,7 +159,7 @@ static int64_t give_reduce(sim *s, int64_t i, int64_t want, hta_diag *d,
     if (s->pre) {
         int64_t u = s->rrem[i] < want ? s->rrem[i] : want;
         s->rrem[i] -= u;
-        *st = record(s, i, 1, -1, u, d);
+        *st = note(s, i, 1, -1, u, d);
         if (s->rrem[i] == 0)
             finish(s, i);
         return u;
@@ -178,7 +171,8 @@ static int64_t give_reduce(sim *s, int64_t i, int64_t want, hta_diag *d,
         int64_t len = J->red[k];
         s->rrem[i] -= len;
         used++;
-        *st = record(s, i, 1, k - J->roff[i], 1, d);
+        s->event = 1; /* a task starts */
+        *st = note(s, i, 1, k - J->roff[i], 1, d);
         if (len == 1) {
             if (--s->tleft[i] == 0)
                 finish(s, i);
@@ -200,7 +194,7 @@ static int32_t run_tasks(sim *s, hta_diag *d, hta_status *st)
     int32_t busy = s->nrun, kept = 0;
     for (int32_t r = 0; r < s->nrun; r++) {
         int64_t i = s->rjob[r];
-        *st = record(s, i, 1, s->rtask[r] - s->J->roff[i], 1, d);
+        *st = note(s, i, 1, s->rtask[r] - s->J->roff[i], 1, d);
         if (--s->rleft[r] > 0) {
             s->rjob[kept] = i;
             s->rtask[kept] = s->rtask[r];
@@ -209,6 +203,7 @@ static int32_t run_tasks(sim *s, hta_diag *d, hta_status *st)
             continue;
         }
         s->held[i]--;
+        s->event = 1; /* a task ends */
         if (--s->tleft[i] == 0)
             finish(s, i);
     }
@@ -249,17 +244,20 @@ static hta_status virtual_step(sim *s, hta_diag *d)
         if (mu > u)
             mu = u;
         s->vmap[i] += mu;
+        if (mu > 0 && s->vmap[i] == s->J->map[i])
+            s->event = 1; /* the relaxation's map work of i ends */
         s->sv[s->nsv++] = (served){i, mu, u - mu};
         s->vrem[i] -= u;
         cap -= u;
         if (s->pol == HTA_FT_SRPT) {
-            if ((st = record(s, i, 0, -1, mu, d)) != HTA_OK ||
-                (st = record(s, i, 1, -1, u - mu, d)) != HTA_OK)
+            if ((st = note(s, i, 0, -1, mu, d)) != HTA_OK ||
+                (st = note(s, i, 1, -1, u - mu, d)) != HTA_OK)
                 return st;
         }
         if (s->vrem[i] > 0)
             break; /* cap is 0 */
         s->vhead++;
+        s->event = 1; /* the relaxation's job i ends */
         if (s->pol == HTA_FT_SRPT)
             finish(s, i);
         else if (s->res->finish[i] == 0)
@@ -343,6 +341,24 @@ static hta_status step_dsrpt(sim *s, int64_t free, hta_diag *d)
     return st;
 }
 
+/* The paper's argument, checked on every run: slot by slot (and after
+ * every leap), ASRPT has done at least the map work SRPT (hence DSRPT)
+ * has, job by job.  Only the jobs SRPT served now can break it. */
+hta_status ft_asrpt_check(const sim *s, hta_diag *d)
+{
+    if (!s->pre)
+        return HTA_OK;
+    for (int64_t q = 0; q < s->nsv; q++) {
+        int64_t i = s->sv[q].job;
+        if (s->J->map[i] - s->mrem[i] < s->vmap[i])
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "internal error: asrpt is behind SRPT's "
+                                "map work of job %lld at slot %lld",
+                                (long long)i + 1, (long long)s->t);
+    }
+    return HTA_OK;
+}
+
 /* "ASRPT: (1) unfinished reduce tasks already started (non-preemptive);
  * (2) the map tasks in SRPT's list for this slot; (3) the available reduce
  * tasks; (4) the available map tasks" -- (3) and (4) in SRPT's order of
@@ -361,20 +377,8 @@ static hta_status step_asrpt(sim *s, int64_t free, hta_diag *d)
     for (int64_t i; free > 0 && st == HTA_OK &&
                     (i = cursor_next(s, &c)) >= 0;)
         free -= give_map(s, i, free, d, &st);
-    if (st == HTA_OK && s->pre) {
-        /* The paper's argument, checked on every run: slot by slot, ASRPT
-         * has done at least the map work SRPT (hence DSRPT) has, job by
-         * job.  Only the jobs SRPT served now can break it. */
-        for (int64_t q = 0; q < s->nsv; q++) {
-            int64_t i = s->sv[q].job;
-            if (s->J->map[i] - s->mrem[i] < s->vmap[i])
-                return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                    "internal error: asrpt is behind "
-                                    "SRPT's map work of job %lld at slot "
-                                    "%lld",
-                                    (long long)i + 1, (long long)s->t);
-        }
-    }
+    if (st == HTA_OK)
+        st = ft_asrpt_check(s, d);
     return st;
 }
 
@@ -416,9 +420,12 @@ static hta_status step_fair(sim *s, int64_t free, hta_diag *d)
     for (int64_t i = s->head; i >= 0; i = s->nxt[i])
         if (demand(s, i) > 0)
             s->got[nr++] = i;
+    s->fnr = nr;
     if (nr == 0)
         return HTA_OK;
     int64_t start = (int64_t)(s->rot++ % (uint64_t)nr), low = INT64_MAX;
+    s->fstart = start;
+    s->flevel = INT64_MIN; /* no level (no machine free) */
     for (int64_t q = 0; q < nr; q++) {
         int64_t i = s->got[(start + q) % nr];
         s->ready[2 * q] = i;
@@ -429,6 +436,7 @@ static hta_status step_fair(sim *s, int64_t free, hta_diag *d)
     for (int64_t level = low + 1; free > 0 && nr > 0 && st == HTA_OK;
          level++) {
         int64_t kept = 0;
+        s->flevel = level;
         for (int64_t q = 0; q < nr; q++) {
             int64_t i = s->ready[2 * q], h = s->ready[2 * q + 1];
             if (free > 0 && h < level && st == HTA_OK) {
@@ -450,6 +458,11 @@ static hta_status step_fair(sim *s, int64_t free, hta_diag *d)
 
 static void sim_free(sim *s)
 {
+    free(s->log);
+    free(s->lm);
+    free(s->lr);
+    free(s->lv);
+    free(s->touched);
     free(s->mrem);
     free(s->rrem);
     free(s->mapend);
@@ -500,6 +513,7 @@ static hta_status sim_init(sim *s, const hta_jobs *J, hta_ft_policy p,
     s->res = r;
     s->head = s->tail = -1;
     s->virt = p == HTA_FT_SRPT || p == HTA_FT_DSRPT || p == HTA_FT_ASRPT;
+    s->leaps = !o->stepwise;
     size_t N = (size_t)o->machines;
     s->mrem = malloc(n * sizeof *s->mrem);
     s->rrem = malloc(n * sizeof *s->rrem);
@@ -527,6 +541,13 @@ static hta_status sim_init(sim *s, const hta_jobs *J, hta_ft_policy p,
         s->sv = malloc((N + 1) * sizeof *s->sv);
         ok = s->vrem && s->vmap && s->vred && s->rdone && s->vlist &&
              s->vdone && s->sv;
+    }
+    if (ok && s->leaps) {
+        s->lm = calloc(n, sizeof *s->lm);
+        s->lr = calloc(n, sizeof *s->lr);
+        s->lv = calloc(n, sizeof *s->lv);
+        s->touched = malloc(n * sizeof *s->touched);
+        ok = s->lm && s->lr && s->lv && s->touched;
     }
     if (ok && p == HTA_FT_FAIR) {
         s->ready = malloc(2 * n * sizeof *s->ready);
@@ -604,8 +625,14 @@ hta_status hta_ft_run(const hta_jobs *J, hta_ft_policy p,
         else
             s.t++;
         r->slots++;
+        r->steps++;
+        s.event = 0;
+        s.nlog = 0;
         while (s.next < J->n && J->arrival[s.next] == s.t)
             admit(&s, s.next++);
+        int leap_next = s.leaps && (s.next == J->n ||
+                                    J->arrival[s.next] > s.t + 1);
+        s.logging = leap_next || s.rec;
         if (s.virt && (st = virtual_step(&s, d)) != HTA_OK)
             break;
         int64_t free = s.N;
@@ -632,7 +659,11 @@ hta_status hta_ft_run(const hta_jobs *J, hta_ft_policy p,
         if (s.virt) /* SRPT's reduce units of t are released at t + 1 */
             for (int64_t q = 0; q < s.nsv; q++)
                 s.vred[s.sv[q].job] += s.sv[q].red;
-        if ((r->slots & 4095) == 0) {
+        if (st == HTA_OK)
+            st = ft_record_log(&s, s.t, 1, d);
+        if (st == HTA_OK && leap_next && !s.event && s.done < J->n)
+            st = ft_try_leap(&s, d);
+        if ((r->steps & 4095) == 0) {
             if (o->stop && *o->stop) {
                 r->cut = 1;
                 break;

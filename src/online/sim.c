@@ -1484,6 +1484,15 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                 "--slots-per-unit %.0f or more",
                 c->rate[n], n + 1, c->rate[n] / o->per_unit,
                 ceil(c->rate[n]));
+    double arrivals = 0; /* tasks a slot, in expectation */
+    for (int64_t L = 0; L < c->T; L++)
+        arrivals += c->lambda[L] * o->load / o->per_unit;
+    if (!(arrivals <= HTA_SIM_MAX_ARRIVALS))
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the arrivals are %g tasks per slot, above "
+                            "10^9 (the draws of a slot are 64-bit counts): "
+                            "a smaller --load or arrival rates",
+                            arrivals);
     sim s;
     hta_status st = sim_init(&s, c, o, r, d);
     if (st == HTA_OK && o->arrivals == HTA_ARR_JOBS && !o->trace_jobs)

@@ -29,6 +29,7 @@
 #include "hta/instance.h"
 #include "hta/rplace.h"
 #include "hta/rr.h"
+#include "hta/sim.h"
 #include "hta/solve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -247,8 +248,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(a);
 #elif TARGET_cluster
+    /* what the reader takes, a short simulation takes too: every policy
+     * the task arrivals allow, 300 slots, rates and counts at their
+     * limits; what it reports stays within its own bounds */
     hta_cluster *c = NULL;
-    check(hta_cluster_parse(input_file(data, size), &c, &d), &d);
+    hta_status st = hta_cluster_parse(input_file(data, size), &c, &d);
+    check(st, &d);
+    if (st == HTA_OK && c->M <= 5000 && c->T <= 500 &&
+        c->off[c->T] <= 20000) {
+        for (int p = 0; p < HTA_SIM_FAIR; p++) {
+            hta_sim_opts o = {0};
+            o.policy = (hta_sim_policy)p;
+            o.arrivals = HTA_ARR_POISSON;
+            o.load = 1;
+            o.per_unit = 1;
+            o.slots = 300;
+            o.max_backlog = 100000;
+            o.warmup = 30;
+            o.batches = 5;
+            o.seed = 1;
+            o.job_size = (hta_dist){HTA_DIST_FIXED, 1, 0, NULL, 0, NULL,
+                                    NULL};
+            hta_sim_result r;
+            st = hta_sim_run(c, &o, &r, &d);
+            check(st, &d);
+            if (st != HTA_OK)
+                continue;
+            if (r.departed > r.arrived || r.in_system < 0 ||
+                r.utilisation > 1 + 1e-9 || r.utilisation < 0 ||
+                r.in_system != r.arrived - r.departed ||
+                (r.verdict == HTA_SIM_UNSTABLE) !=
+                    (r.in_system >= o.max_backlog))
+                abort();
+            hta_sim_result_free(&r);
+        }
+    }
     hta_cluster_free(c);
 #elif TARGET_cnf
     hta_cnf *f = NULL, *g = NULL;
@@ -287,15 +321,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     if (p == HTA_FT_DSRPT && !pre)
                         continue;
                     hta_ft_sched rec = {0};
-                    hta_ft_opts o = {N, pre, &rec, NULL, NULL, NULL};
+                    hta_ft_opts o = {N, pre, &rec, NULL, NULL, NULL, 0};
                     hta_ft_result r;
                     int64_t fin[12], total;
+                    hta_ft_opts step = o; /* the reference engine */
+                    step.record = NULL;
+                    step.stepwise = 1;
+                    hta_ft_result q;
                     if (hta_ft_run(J, (hta_ft_policy)p, &o, &r, &d) ||
                         hta_ft_check(J, N, pre, p == HTA_FT_SRPT, &rec, fin,
                                      &total, &d) ||
                         total != r.total ||
-                        memcmp(fin, r.finish, (size_t)J->n * sizeof *fin))
+                        memcmp(fin, r.finish, (size_t)J->n * sizeof *fin) ||
+                        hta_ft_run(J, (hta_ft_policy)p, &step, &q, &d) ||
+                        memcmp(q.finish, r.finish,
+                               (size_t)J->n * sizeof *fin))
                         abort();
+                    hta_ft_result_free(&q);
                     if (p == HTA_FT_SRPT)
                         srpt = total;
                     else if (total < srpt)

@@ -215,7 +215,7 @@ static int64_t run_checked(const hta_jobs *J, hta_ft_policy p, int N,
                            int pre)
 {
     hta_ft_sched rec = {0};
-    hta_ft_opts o = {N, pre, &rec, NULL, NULL, NULL};
+    hta_ft_opts o = {N, pre, &rec, NULL, NULL, NULL, 0};
     hta_ft_result r;
     hta_diag d;
     hta_diag_clear(&d);
@@ -315,6 +315,74 @@ static void test_exact_mid(void **state)
     }
 }
 
+/* Leaping from event to event against stepping slot by slot, the
+ * reference: the same completion slot for every job under every policy
+ * and scenario, and the leaping run's record (entries spanning slots)
+ * passes the checker.  Traces with long jobs, sparse arrivals and up to
+ * 5 machines, so that leaps (fair's rotation among them) are many; the
+ * test fails if none happens. */
+static void test_leaps_match_steps(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 4545);
+    int64_t slots = 0, steps = 0;
+    for (int it = 0; it < 600; it++) {
+        hta_jobs *J = hta_jobs_new();
+        hta_diag d;
+        hta_diag_clear(&d);
+        int n = 1 + (int)hta_rng_below(&r, 8);
+        int64_t a = 1;
+        for (int i = 0; i < n; i++) {
+            a += (int64_t)hta_rng_below(&r, it % 2 ? 4 : 30);
+            int64_t m = 1 + (int64_t)hta_rng_below(&r, 80);
+            int64_t k = (int64_t)hta_rng_below(&r, 4), red[3];
+            for (int64_t q = 0; q < k; q++)
+                red[q] = 1 + (int64_t)hta_rng_below(&r, 12);
+            assert_int_equal(hta_jobs_add(J, a, m, red, k, &d), HTA_OK);
+        }
+        int N = 1 + (int)hta_rng_below(&r, 5);
+        for (int pre = 0; pre <= 1; pre++)
+            for (int p = 0; p < HTA_FT_NPOLICIES; p++) {
+                if (p == HTA_FT_DSRPT && !pre)
+                    continue;
+                hta_ft_opts step = {N, pre, NULL, NULL, NULL, NULL, 1};
+                hta_ft_result a1, a2;
+                assert_int_equal(hta_ft_run(J, (hta_ft_policy)p, &step,
+                                            &a1, &d), HTA_OK);
+                hta_ft_sched rec = {0};
+                hta_ft_opts leap = {N, pre, &rec, NULL, NULL, NULL, 0};
+                assert_int_equal(hta_ft_run(J, (hta_ft_policy)p, &leap,
+                                            &a2, &d), HTA_OK);
+                assert_int_equal(a1.steps, a1.slots);
+                assert_int_equal(a1.slots, a2.slots);
+                assert_int_equal(a1.total, a2.total);
+                for (int64_t i = 0; i < J->n; i++)
+                    if (a1.finish[i] != a2.finish[i])
+                        fail_msg("%s %s N %d: job %lld ends at %lld "
+                                 "stepping, %lld leaping",
+                                 hta_ft_policy_names[p],
+                                 pre ? "pre" : "non-pre", N,
+                                 (long long)i + 1, (long long)a1.finish[i],
+                                 (long long)a2.finish[i]);
+                int64_t *fin = malloc((size_t)J->n * sizeof *fin), tot;
+                if (hta_ft_check(J, N, pre, p == HTA_FT_SRPT, &rec, fin,
+                                 &tot, &d) != HTA_OK)
+                    fail_msg("%s %s N %d: %s", hta_ft_policy_names[p],
+                             pre ? "pre" : "non-pre", N, d.msg);
+                assert_int_equal(tot, a2.total);
+                free(fin);
+                slots += a2.slots;
+                steps += a2.steps;
+                hta_ft_sched_free(&rec);
+                hta_ft_result_free(&a1);
+                hta_ft_result_free(&a2);
+            }
+        hta_jobs_free(J);
+    }
+    assert_true(steps * 2 < slots);
+}
+
 /* ---- the adversarial family (no constant competitive ratio) ----
  * One machine, non-preemptive.  Job 0: arrives at slot 1, map 1, one
  * reduce task of 2Q + 1.  A schedule S(H, L) runs its map in slot H + 1
@@ -343,7 +411,7 @@ static void push(hta_ft_sched *s, int64_t t, int64_t job, int kind,
 {
     s->e = realloc(s->e, (s->n + 1) * sizeof *s->e);
     assert_non_null(s->e);
-    s->e[s->n++] = (hta_ft_entry){t, job, kind, task, 1};
+    s->e[s->n++] = (hta_ft_entry){t, job, kind, task, 1, 1};
 }
 
 static int64_t checked_total(const hta_jobs *J, hta_ft_sched *s)
@@ -424,7 +492,7 @@ static void test_efficiency_ratio(void **state)
         hta_jobs *J = NULL;
         hta_diag d;
         assert_int_equal(hta_jobs_generate(&g, &J, &d), HTA_OK);
-        hta_ft_opts o = {20, 1, NULL, NULL, NULL, NULL};
+        hta_ft_opts o = {20, 1, NULL, NULL, NULL, NULL, 0};
         hta_ft_result rs, ra, rd;
         assert_int_equal(hta_ft_run(J, HTA_FT_SRPT, &o, &rs, &d), HTA_OK);
         assert_int_equal(hta_ft_run(J, HTA_FT_ASRPT, &o, &ra, &d), HTA_OK);
@@ -566,6 +634,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny_against_brute),
         cmocka_unit_test(test_exact_mid),
+        cmocka_unit_test(test_leaps_match_steps),
         cmocka_unit_test(test_adversarial_family),
         cmocka_unit_test(test_efficiency_ratio),
         cmocka_unit_test(test_dist_table),
