@@ -54,14 +54,21 @@
  */
 typedef struct hta_slots {
     int64_t r;      /* reduce slots, >= 1 */
-    double *cost;   /* [r] H of each slot, ascending */
+    int64_t nrun;   /* runs of slots of equal cost, >= 1 */
+    double *rcost;  /* [nrun] the run's cost (H), strictly ascending */
+    int64_t *rend;  /* [nrun] slots in runs 0..q: the slots ranked (from
+                       0, by cost) rend[q-1] .. rend[q] - 1 cost rcost[q];
+                       rend[nrun - 1] = r.  Memory follows the lines, not
+                       the slots: 'slot 3 100000000' is one run */
     int64_t nodes;  /* topology: nodes (0 for a cost list) */
     double *H;      /* [nodes] accumulated hop distance, file order */
     char **name;    /* [nodes] node names (owned) */
-    int32_t *node;  /* [r] the node of each slot, or NULL */
 } hta_slots;
 
 void hta_slots_free(hta_slots *s);
+
+/* The run holding the slot ranked i (0 <= i < r).  O(log nrun). */
+int64_t hta_slots_run_of(const hta_slots *s, int64_t i);
 
 /* Reads a slot file ("-": standard input); every error is path:line
  * (HTA_ERR_INPUT).  O(N log N + r log r) for N nodes. */

@@ -88,16 +88,22 @@ static int64_t dist_max(const hta_dist *D)
     }
 }
 
+/* The mean slot cost, over the runs. */
+static double mean_cost(const hta_slots *s)
+{
+    double sum = 0;
+    for (int64_t q = 0; q < s->nrun; q++)
+        sum += s->rcost[q] * (double)(s->rend[q] - (q ? s->rend[q - 1] : 0));
+    return sum / (double)s->r;
+}
+
 static void print_head(const char *src, const hta_slots *s,
                        const hta_rp_opts *o, const char *jobs_desc,
                        const hta_rp_result *r)
 {
-    double sum = 0;
-    for (int64_t i = 0; i < s->r; i++)
-        sum += s->cost[i];
     printf("slots: %lld (%s), cost %.6g .. %.6g, mean %.6g\n",
-           (long long)s->r, src, s->cost[0], s->cost[s->r - 1],
-           sum / (double)s->r);
+           (long long)s->r, src, s->rcost[0], s->rcost[s->nrun - 1],
+           mean_cost(s));
     printf("jobs: %s, lambda %g, mu 1, K %d, %lld jobs (warm-up %lld, %d "
            "batch means, 95%% intervals), seed %llu\n",
            jobs_desc, o->lambda, o->K, (long long)r->jobs,
@@ -132,13 +138,10 @@ static void print_row(const hta_rp_row *w, const char *name)
 static void json_run(const hta_slots *s, const hta_rp_opts *o,
                      const hta_rp_result *r)
 {
-    double sum = 0;
-    for (int64_t i = 0; i < s->r; i++)
-        sum += s->cost[i];
     printf("{\"slots\": %lld", (long long)s->r);
-    json_field(stdout, "cost_min", s->cost[0]);
-    json_field(stdout, "cost_max", s->cost[s->r - 1]);
-    json_field(stdout, "cost_mean", sum / (double)s->r);
+    json_field(stdout, "cost_min", s->rcost[0]);
+    json_field(stdout, "cost_max", s->rcost[s->nrun - 1]);
+    json_field(stdout, "cost_mean", mean_cost(s));
     json_field(stdout, "lambda", o->lambda);
     printf(", \"k_limit\": %d, \"jobs\": %lld, \"warmup\": %lld, "
            "\"batches\": %d, \"seed\": %llu",

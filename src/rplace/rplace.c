@@ -21,47 +21,72 @@ static hta_status oom(hta_diag *d)
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
-/* ---- free slots: a Fenwick tree over the ranks of the sorted costs ---- */
+/* ---- free slots: a bit per slot (1: free) in the order of the sorted
+ * costs, and a Fenwick tree over the free counts of its 64-slot words:
+ * the k-th free slot in O(log r + 64), r / 8 + r / 16 bytes (a Fenwick
+ * tree of slots took 4 bytes a slot, for each policy) ---- */
 
 typedef struct freeset {
-    int64_t n, nfree;
-    int64_t top; /* largest power of two <= n */
-    int32_t *t;  /* [n + 1], 1-based */
+    int64_t n, nfree, nw; /* slots, free ones, words */
+    int64_t top;          /* largest power of two <= nw */
+    uint64_t *bit;        /* [nw] */
+    int32_t *t;           /* [nw + 1], 1-based: free slots of words */
 } freeset;
 
 static int freeset_init(freeset *f, int64_t n)
 {
     f->n = n;
     f->nfree = n;
-    f->t = malloc(((size_t)n + 1) * sizeof *f->t);
-    if (!f->t)
+    f->nw = (n + 63) / 64;
+    f->bit = malloc((size_t)f->nw * sizeof *f->bit);
+    f->t = malloc(((size_t)f->nw + 1) * sizeof *f->t);
+    if (!f->bit || !f->t)
         return 0;
+    for (int64_t w = 0; w < f->nw; w++)
+        f->bit[w] = n - 64 * w >= 64 ? ~0ull : (1ull << (n - 64 * w)) - 1;
     f->t[0] = 0;
-    for (int64_t i = 1; i <= n; i++)
-        f->t[i] = (int32_t)(i & -i); /* every slot free */
+    for (int64_t i = 1; i <= f->nw; i++)
+        f->t[i] = (int32_t)__builtin_popcountll(f->bit[i - 1]);
+    for (int64_t i = 1; i <= f->nw; i++) { /* linear build */
+        int64_t up = i + (i & -i);
+        if (up <= f->nw)
+            f->t[up] += f->t[i];
+    }
     f->top = 1;
-    while (f->top * 2 <= n)
+    while (f->top * 2 <= f->nw)
         f->top *= 2;
     return 1;
 }
 
+static void freeset_free(freeset *f)
+{
+    free(f->bit);
+    free(f->t);
+}
+
+/* Slot pos (1-based) taken (delta -1) or freed (+1). */
 static void freeset_add(freeset *f, int64_t pos, int32_t delta)
 {
-    for (; pos <= f->n; pos += pos & -pos)
-        f->t[pos] += delta;
+    int64_t w = (pos - 1) / 64;
+    f->bit[w] ^= 1ull << ((pos - 1) % 64);
+    for (int64_t i = w + 1; i <= f->nw; i += i & -i)
+        f->t[i] += delta;
     f->nfree += delta;
 }
 
-/* The rank (1-based) of the k-th free slot, 1 <= k <= nfree.  O(log n). */
+/* The rank (1-based) of the k-th free slot, 1 <= k <= nfree. */
 static int64_t freeset_kth(const freeset *f, int64_t k)
 {
-    int64_t pos = 0;
+    int64_t w = 0;
     for (int64_t step = f->top; step; step >>= 1)
-        if (pos + step <= f->n && f->t[pos + step] < k) {
-            pos += step;
-            k -= f->t[pos];
+        if (w + step <= f->nw && f->t[w + step] < k) {
+            w += step;
+            k -= f->t[w];
         }
-    return pos + 1;
+    uint64_t b = f->bit[w]; /* the word holding it: its k-th set bit */
+    while (--k > 0)
+        b &= b - 1;
+    return 64 * w + __builtin_ctzll(b) + 1;
 }
 
 /* ---- the system ---- */
@@ -169,7 +194,7 @@ static void start(sys *y, const job *j)
             int64_t pos = freeset_kth(&q->fs, kth);
             freeset_add(&q->fs, pos, -1);
             held[i] = (int32_t)pos;
-            cost += y->s->cost[pos - 1];
+            cost += y->s->rcost[hta_slots_run_of(y->s, pos - 1)];
             if (b >= 0)
                 q->pos_sum += (double)pos;
         }
@@ -238,7 +263,7 @@ static int enqueue(sys *y, const job *j)
 static void sys_free(sys *y)
 {
     for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
-        free(y->pol[p].fs.t);
+        freeset_free(&y->pol[p].fs);
         free(y->pol[p].held);
         free(y->pol[p].bcost);
     }

@@ -19,9 +19,60 @@ void hta_slots_free(hta_slots *s)
         free(s->name[v]);
     free(s->name);
     free(s->H);
-    free(s->cost);
-    free(s->node);
+    free(s->rcost);
+    free(s->rend);
     free(s);
+}
+
+int64_t hta_slots_run_of(const hta_slots *s, int64_t i)
+{
+    int64_t lo = 0, hi = s->nrun - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (s->rend[mid] > i)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Costs with their slot counts. */
+typedef struct pile {
+    double c;
+    int64_t k;
+} pile;
+
+static int cmp_pile(const void *a, const void *b)
+{
+    const pile *x = a, *y = b;
+    return (x->c > y->c) - (x->c < y->c);
+}
+
+/* The runs from n piles sorted by cost (equal costs merged); 0 when out
+ * of memory. */
+static int make_runs(hta_slots *s, const pile *p, int64_t n)
+{
+    s->rcost = malloc(((size_t)n + 1) * sizeof *s->rcost);
+    s->rend = malloc(((size_t)n + 1) * sizeof *s->rend);
+    if (!s->rcost || !s->rend)
+        return 0;
+    int64_t q = -1, r = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (p[i].k == 0)
+            continue;
+        r += p[i].k;
+        if (q >= 0 && s->rcost[q] == p[i].c) {
+            s->rend[q] = r;
+            continue;
+        }
+        q++;
+        s->rcost[q] = p[i].c;
+        s->rend[q] = r;
+    }
+    s->nrun = q + 1;
+    s->r = r;
+    return 1;
 }
 
 int64_t hta_slots_find(const hta_slots *s, const char *name)
@@ -50,9 +101,9 @@ typedef struct reader {
     int64_t *nslots; /* [n] */
     long *line;     /* [n] */
     size_t cap_name, cap_group, cap_nslots, cap_line;
-    /* a cost list */
-    double *cost;
-    size_t cap_cost;
+    /* a cost list: a pile a line */
+    pile *cost;
+    size_t cap_cost, ncost;
     int64_t r;
 } reader;
 
@@ -174,10 +225,10 @@ static hta_status read_slot(reader *rd, hta_diag *d)
     if (k > HTA_RP_MAX_SLOTS - rd->r)
         return hta_lex_expected(lx, "at most 10^8 slots in all",
                                 lx->tok[2], d);
-    if (!HTA_RESERVE(rd->cost, rd->cap_cost, (size_t)(rd->r + k)))
+    if (!HTA_RESERVE(rd->cost, rd->cap_cost, rd->ncost + 1))
         return oom(d);
-    for (int64_t i = 0; i < k; i++)
-        rd->cost[rd->r++] = c;
+    rd->cost[rd->ncost++] = (pile){c, k};
+    rd->r += k;
     return HTA_OK;
 }
 
@@ -192,19 +243,6 @@ static int cmp_name(const void *a, const void *b)
     const by_name *x = a, *y = b;
     int c = strcmp(x->s, y->s);
     return c ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-typedef struct by_cost {
-    double c;
-    int64_t i;
-} by_cost;
-
-static int cmp_cost(const void *a, const void *b)
-{
-    const by_cost *x = a, *y = b;
-    if (x->c != y->c)
-        return x->c < y->c ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
 }
 
 /* The topology's H(v): group ids per level by sorting the names, one
@@ -316,25 +354,20 @@ static hta_status topology(reader *rd, hta_slots *s, hta_diag *d)
                           (long long)r);
         goto done;
     }
-    by_cost *bc = malloc((size_t)N * sizeof *bc);
-    s->cost = malloc((size_t)r * sizeof *s->cost);
-    s->node = malloc((size_t)r * sizeof *s->node);
-    if (!bc || !s->cost || !s->node) {
-        free(bc);
+    pile *pl = malloc((size_t)N * sizeof *pl);
+    if (!pl) {
         st = oom(d);
         goto done;
     }
     for (int64_t v = 0; v < N; v++)
-        bc[v] = (by_cost){s->H[v], v};
-    qsort(bc, (size_t)N, sizeof *bc, cmp_cost);
-    int64_t k = 0;
-    for (int64_t i = 0; i < N; i++)
-        for (int64_t q = 0; q < rd->nslots[bc[i].i]; q++) {
-            s->cost[k] = bc[i].c;
-            s->node[k++] = (int32_t)bc[i].i;
-        }
-    free(bc);
-    s->r = r;
+        pl[v] = (pile){s->H[v], rd->nslots[v]};
+    qsort(pl, (size_t)N, sizeof *pl, cmp_pile);
+    int ok = make_runs(s, pl, N);
+    free(pl);
+    if (!ok) {
+        st = oom(d);
+        goto done;
+    }
     s->nodes = N;
     s->name = rd->name; /* moved */
     rd->name = NULL;
@@ -345,12 +378,6 @@ done:
     free(parent);
     free(first);
     return st;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 hta_status hta_slots_parse(const char *path, hta_slots **out, hta_diag *d)
@@ -417,10 +444,9 @@ hta_status hta_slots_parse(const char *path, hta_slots **out, hta_diag *d)
     } else if (rd.L >= 0) {
         st = topology(&rd, s, d);
     } else {
-        qsort(rd.cost, (size_t)rd.r, sizeof *rd.cost, cmp_double);
-        s->cost = rd.cost;
-        rd.cost = NULL;
-        s->r = rd.r;
+        qsort(rd.cost, rd.ncost, sizeof *rd.cost, cmp_pile);
+        if (!make_runs(s, rd.cost, (int64_t)rd.ncost))
+            st = oom(d);
     }
 done:
     for (int64_t v = 0; v < rd.n; v++) {
@@ -443,6 +469,12 @@ done:
     return HTA_OK;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 hta_status hta_slots_uniform(int64_t r, double lo, double hi, uint64_t seed,
                              hta_slots **out, hta_diag *d)
 {
@@ -452,15 +484,26 @@ hta_status hta_slots_uniform(int64_t r, double lo, double hi, uint64_t seed,
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected 1 to 10^8 slots and 0 <= lo <= hi");
     hta_slots *s = calloc(1, sizeof *s);
-    if (!s || !(s->cost = malloc((size_t)r * sizeof *s->cost))) {
-        free(s);
+    if (!s || !(s->rcost = malloc((size_t)r * sizeof *s->rcost)) ||
+        !(s->rend = malloc((size_t)r * sizeof *s->rend))) {
+        hta_slots_free(s);
         return oom(d);
     }
     hta_rng g;
     hta_rng_seed(&g, seed ^ 0x51075ull); /* the costs' own stream */
     for (int64_t i = 0; i < r; i++)
-        s->cost[i] = lo + (hi - lo) * hta_rng_unit(&g);
-    qsort(s->cost, (size_t)r, sizeof *s->cost, cmp_double);
+        s->rcost[i] = lo + (hi - lo) * hta_rng_unit(&g);
+    qsort(s->rcost, (size_t)r, sizeof *s->rcost, cmp_double);
+    int64_t q = 0; /* equal costs merged in place */
+    for (int64_t i = 0; i < r; i++) {
+        if (i > 0 && s->rcost[i] == s->rcost[q - 1]) {
+            s->rend[q - 1] = i + 1;
+            continue;
+        }
+        s->rcost[q] = s->rcost[i];
+        s->rend[q++] = i + 1;
+    }
+    s->nrun = q;
     s->r = r;
     *out = s;
     return HTA_OK;

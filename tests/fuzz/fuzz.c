@@ -369,10 +369,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hta_status st = hta_slots_parse(input_file(data, size), &S, &d);
     check(st, &d);
     if (st == HTA_OK) {
-        for (int64_t i = 0; i < S->r; i++)
-            if ((i && S->cost[i] < S->cost[i - 1]) ||
-                (S->node && S->cost[i] != S->H[S->node[i]]))
+        for (int64_t q = 0; q < S->nrun; q++) /* runs: costs up, ends up */
+            if ((q && (S->rcost[q] <= S->rcost[q - 1] ||
+                       S->rend[q] <= S->rend[q - 1])) ||
+                (!q && S->rend[0] < 1) ||
+                hta_slots_run_of(S, S->rend[q] - 1) != q)
                 abort();
+        if (S->rend[S->nrun - 1] != S->r)
+            abort();
         if (S->r <= 100000) {
             hta_dist X = {HTA_DIST_UNIFORM, 1, 9, NULL, 0, NULL, NULL};
             hta_dist R = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};

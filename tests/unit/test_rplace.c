@@ -20,6 +20,13 @@
 #include "hta/rng.h"
 #include "hta/rplace.h"
 
+
+/* The cost of the slot ranked i (from 0). */
+static double slot_cost(const hta_slots *s, int64_t i)
+{
+    return s->rcost[hta_slots_run_of(s, i)];
+}
+
 static hta_slots *slots_from(const char *text)
 {
     char path[] = "/tmp/hta-rplace-XXXXXX";
@@ -31,6 +38,34 @@ static hta_slots *slots_from(const char *text)
     if (st != HTA_OK)
         fail_msg("%s", d.msg);
     return s;
+}
+
+/* Slots of equal cost are one run, whatever their number and lines:
+ * memory follows the lines (10^8 slots in 2 runs). */
+static void test_runs(void **state)
+{
+    (void)state;
+    hta_slots *s =
+        slots_from("hta-slots 1\nslot 3 99999993\nslot 1 2\nslot 3 5\n");
+    assert_int_equal(s->r, 100000000);
+    assert_int_equal(s->nrun, 2);
+    assert_true(s->rcost[0] == 1 && s->rcost[1] == 3);
+    assert_int_equal(s->rend[0], 2);
+    assert_int_equal(s->rend[1], 100000000);
+    assert_int_equal(hta_slots_run_of(s, 0), 0);
+    assert_int_equal(hta_slots_run_of(s, 1), 0);
+    assert_int_equal(hta_slots_run_of(s, 2), 1);
+    assert_int_equal(hta_slots_run_of(s, 99999999), 1);
+    hta_slots_free(s);
+    /* nodes of equal H merge too: a rack of 4 nodes, two of 2 */
+    s = slots_from("hta-slots 1\nnode a 2 r1\nnode b 2 r1\nnode c 2 r1\n"
+                   "node d 2 r1\nnode e 1 r2\nnode f 1 r2\nnode g 1 r3\n"
+                   "node h 1 r3\n");
+    assert_int_equal(s->r, 12);
+    assert_int_equal(s->nrun, 2); /* H 3 + 4 * 2 (rack of 4), 1 + 6 * 2 */
+    assert_true(s->rcost[0] == 11 && s->rcost[1] == 13);
+    assert_int_equal(s->rend[0], 8);
+    hta_slots_free(s);
 }
 
 /* The tree of the paper's Fig. 1 as far as its two quoted values fix it
@@ -57,7 +92,7 @@ static void test_fig1(void **state)
         assert_true(s->H[v] == want[i].H);
     }
     assert_int_equal(s->r, 16);
-    assert_true(s->cost[0] == 13 && s->cost[15] == 19);
+    assert_true(slot_cost(s, 0) == 13 && slot_cost(s, 15) == 19);
     assert_int_equal(hta_slots_find(s, "Z"), -1);
     hta_slots_free(s);
     /* the same tree counting links (2 per level) doubles every H */
@@ -138,7 +173,7 @@ static void test_h_pairs(void **state)
                     cost[j] = t;
                 }
         for (int i = 0; i < k; i++)
-            assert_true(s->cost[i] == cost[i]);
+            assert_true(slot_cost(s, i) == cost[i]);
         hta_slots_free(s);
     }
 }
@@ -402,9 +437,9 @@ static void test_single_job(void **state)
     assert_int_equal(hta_slots_uniform(50, 1, 100, 99, &s, &d), HTA_OK);
     double mean_h = 0, cheap = 0;
     for (int i = 0; i < 50; i++)
-        mean_h += s->cost[i] / 50;
+        mean_h += slot_cost(s, i) / 50;
     for (int i = 0; i < 4; i++)
-        cheap += s->cost[i];
+        cheap += slot_cost(s, i);
     for (int seed = 0; seed < n; seed++) {
         hta_rp_opts o = opts(&X, &R, 5, 1, 0.5, (uint64_t)seed);
         hta_rp_law law;
@@ -520,6 +555,7 @@ static void test_crn(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runs),
         cmocka_unit_test(test_fig1),
         cmocka_unit_test(test_h_pairs),
         cmocka_unit_test(test_threshold_fixed_R),
