@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
     --reduce exp:20 --tasks 4 --seed 1 -o "$tmp/j.txt"
 echo "10^6 jobs, 100 machines, load 0.9; seconds per policy (median of 3) and jobs/s"
 for mode in preemptive non-preemptive; do
-    for r in 1 2 3; do
+    for _ in 1 2 3; do
         "$hta" flowtime "$tmp/j.txt" -n 100 --mode "$mode" --json -q \
             --policy srpt,asrpt,fifo,fair
     done | python3 -c '
@@ -49,7 +49,7 @@ echo "leaping (default) against --stepwise, medians of 3 interleaved runs, secon
 "$hta" import swim instances/swim/FB-2010_samples_24_times_1hr_0.tsv \
     -o "$tmp/fb.txt"
 side() { # label trace machines mode policies
-    for r in 1 2 3; do
+    for _ in 1 2 3; do
         for f in leap step; do
             g=; [ "$f" = step ] && g=--stepwise
             printf '%s ' "$f"
