@@ -458,16 +458,14 @@ hta_status hta_jobs_gen_stream(const hta_jobs_gen *g, hta_jobs_emit emit,
     double mean = hta_dist_mean(&g->map) +
                   (1 - g->map_only) * hta_dist_mean(&g->reduce);
     double rate = g->load * g->machines / mean; /* jobs per slot */
-    int64_t *red = malloc(((size_t)g->max_tasks + 1) * sizeof *red);
-    if (!red)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    if (g->jobs > HTA_JOBS_MAX_JOBS) {
-        free(red);
+    if (g->jobs > HTA_JOBS_MAX_JOBS)
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                             "expected at most %lld jobs, found %lld",
                             (long long)HTA_JOBS_MAX_JOBS,
                             (long long)g->jobs);
-    }
+    int64_t *red = malloc(((size_t)g->max_tasks + 1) * sizeof *red);
+    if (!red)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     hta_status st = HTA_OK;
     hta_rng r;
     hta_rng_seed(&r, g->seed);

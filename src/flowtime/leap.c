@@ -1,12 +1,6 @@
 /* Leaping from event to event (run.h): the slots that repeat one
- * without an event, applied at once. */
-#include <stdint.h>
-#include <stdlib.h>
-
-#include "hta/buf.h"
-#include "run.h"
-
-/*
+ * without an event, applied at once.
+ *
  * A slot without an event (s->event 0: no arrival, no job's map work or
  * job ending, no reduce task starting or ending, no job or map work of
  * the relaxation ending) leaves every quantity a rule compares on the
@@ -17,6 +11,11 @@
  * until an event.  A leap applies k such slots at once, k ending one slot
  * before the first event, which is computed slot by slot; the engines
  * agree slot for slot (opts.stepwise, the tests). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "hta/buf.h"
+#include "run.h"
 
 static int64_t min64(int64_t a, int64_t b)
 {

@@ -14,10 +14,10 @@
  * family and O(N + active jobs) for fair.
  *
  * After a slot without an event the run leaps over the slots that repeat
- * it (leap.c), up to the slot before the
- * next event: a run costs O(events), not O(slots), times the above (fair:
- * plus O(active jobs log active jobs) a leap).  opts.stepwise computes
- * every slot, the reference the tests hold the leaps to.
+ * it (leap.c), up to the slot before the next event: a run costs
+ * O(events), not O(slots), times the above (fair: plus O(active jobs log
+ * active jobs) a leap).  opts.stepwise computes every slot, the reference
+ * the tests hold the leaps to.
  */
 #include "hta/flowtime.h"
 
@@ -26,6 +26,7 @@
 
 #include "hta/buf.h"
 #include "hta/num.h"
+#include "run.h"
 
 const char *const hta_ft_policy_names[HTA_FT_NPOLICIES] = {
     "srpt", "dsrpt", "asrpt", "fifo", "fair"};
@@ -66,9 +67,6 @@ int64_t hta_ft_job_lb(const hta_jobs *j, int64_t i, int32_t machines,
     return f + r;
 }
 
-#include "run.h"
-
-
 /* Notes units of a job's work in this slot (the record and the leap). */
 static hta_status note(sim *s, int64_t job, int kind, int64_t task,
                        int64_t units, hta_diag *d)
@@ -83,8 +81,7 @@ static hta_status note(sim *s, int64_t job, int kind, int64_t task,
 }
 
 /* Appends the slot's units to the record, span slots from slot on. */
-hta_status ft_record_log(sim *s, int64_t slot, int64_t span,
-                             hta_diag *d)
+hta_status ft_record_log(sim *s, int64_t slot, int64_t span, hta_diag *d)
 {
     hta_ft_sched *r = s->rec;
     if (!r || s->nlog == 0)
