@@ -45,6 +45,7 @@
 #include "hta/gflow.h"
 #include "hta/glpkx.h"
 #include "hta/num.h"
+#include "touch.h"
 
 void hta_capacity_result_free(hta_capacity_result *res)
 {
@@ -123,23 +124,6 @@ static int cmp_pooled(const void *x, const void *y)
     return (a->g > b->g) - (a->g < b->g);
 }
 
-/* The servers of group g at level n >= 2 are the consecutive range
- * [*lo, *hi) (topology.h); level N is the whole cluster. */
-static void group_range(const hta_cluster *c, int n, int64_t g, int32_t *lo,
-                        int32_t *hi)
-{
-    if (n >= c->levels) {
-        *lo = 0;
-        *hi = c->M;
-        return;
-    }
-    int64_t size = 1;
-    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
-        size *= c->topo[k];
-    *lo = (int32_t)(g * size);
-    *hi = (int32_t)(g * size + size < c->M ? g * size + size : c->M);
-}
-
 /* Spreads pooled work over the servers of its group, levels bottom-up,
  * filling each server's remaining time up to rho (proof (b) above). */
 static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
@@ -150,7 +134,7 @@ static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
     for (int64_t i = 0; i < np; i++) {
         double left = p[i].work;
         int32_t lo, hi;
-        group_range(c, p[i].n, p[i].g, &lo, &hi);
+        cap_group_range(c, p[i].n, p[i].g, &lo, &hi);
         for (int32_t s = lo; s < hi && left > 0; s++) {
             int lv = hta_capacity_level(c, p[i].L, s);
             double r = c->rate[lv - 1];
@@ -188,7 +172,8 @@ typedef struct lp_ctx {
     const hta_capacity_opts *opts;
     hta_capacity_result *res;
     int plain;
-    int64_t base[HTA_MAX_LEVELS + 1]; /* row of group 0 at level n */
+    cap_touch t; /* the aggregated LP's rows: touched servers and groups */
+    int64_t base[HTA_MAX_LEVELS + 1]; /* row of the first group of level n */
     int64_t nrows;
     /* the matrix, 1-based as GLPK wants it */
     int *ia, *ja;
@@ -204,6 +189,7 @@ typedef struct lp_ctx {
 
 static void lp_free(lp_ctx *x)
 {
+    cap_touch_free(&x->t);
     free(x->ia);
     free(x->ja);
     free(x->ar);
@@ -241,19 +227,19 @@ static int new_col(lp_ctx *x, int64_t L, int n, int64_t g)
     return 1;
 }
 
+/* Rows of level n: every server in the plain LP (no group rows), the
+ * touched servers and groups in the aggregated one. */
 static int64_t groups_at(const lp_ctx *x, int n)
 {
-    if (n == 1)
-        return x->c->M;
-    return x->plain ? 0 : hta_cluster_groups(x->c, n);
+    if (x->plain)
+        return n == 1 ? x->c->M : 0;
+    return n == 1 ? x->t.nsrv : x->t.ngrp[n];
 }
 
-/* Servers in group g of level n (n >= 2). */
-static int64_t group_size(const hta_cluster *c, int n, int64_t g)
+/* The row of level n >= 2 holding server s (touched, so its groups are). */
+static int64_t group_row(const lp_ctx *x, int32_t s, int n)
 {
-    int32_t lo, hi;
-    group_range(c, n, g, &lo, &hi);
-    return hi - lo;
+    return x->base[n] + cap_touch_group(&x->t, n, hta_cluster_group(x->c, s, n));
 }
 
 /* The columns of type L in the plain LP: one per server. */
@@ -279,11 +265,10 @@ static int aggregated_columns(lp_ctx *x, int64_t L, int64_t *groups)
     for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
         int32_t s = c->srv[i];
         if (!new_col(x, L, 1, s) || !push(x, L + 1, x->ncols, 1.0) ||
-            !push(x, x->base[1] + s, x->ncols, 1.0 / c->rate[0]))
+            !push(x, x->base[1] + x->t.at[i], x->ncols, 1.0 / c->rate[0]))
             return 0;
         for (int n = 2; n <= N; n++)
-            if (!push(x, x->base[n] + hta_cluster_group(c, s, n), x->ncols,
-                      1.0 / c->rate[0]))
+            if (!push(x, group_row(x, s, n), x->ncols, 1.0 / c->rate[0]))
                 return 0;
     }
     for (int n = 2; n <= N; n++) {
@@ -300,13 +285,13 @@ static int aggregated_columns(lp_ctx *x, int64_t L, int64_t *groups)
         for (int64_t j = 0; j < k; j++) {
             if (!new_col(x, L, n, groups[j]) || !push(x, L + 1, x->ncols, 1.0))
                 return 0;
-            /* inside its own group and every enclosing one */
-            int32_t rep = (int32_t)groups[j];
-            for (int k2 = 0; k2 + 2 <= n && k2 < c->ntopo; k2++)
-                rep *= c->topo[k2];
+            /* inside its own group and every enclosing one: those of its
+               first server */
+            int32_t rep, hi;
+            cap_group_range(c, n, groups[j], &rep, &hi);
             for (int up = n; up <= N; up++)
-                if (!push(x, x->base[up] + hta_cluster_group(c, rep, up),
-                          x->ncols, 1.0 / c->rate[n - 1]))
+                if (!push(x, group_row(x, rep, up), x->ncols,
+                          1.0 / c->rate[n - 1]))
                     return 0;
         }
     }
@@ -319,6 +304,8 @@ static hta_status lp_build(lp_ctx *x, hta_diag *d)
     const hta_cluster *c = x->c;
     int N = c->levels;
     int64_t T = c->T;
+    if (!x->plain && !cap_touch_build(c, &x->t))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     x->nrows = T;
     for (int n = 1; n <= N; n++) {
         x->base[n] = x->nrows + 1;
@@ -333,7 +320,8 @@ static hta_status lp_build(lp_ctx *x, hta_diag *d)
     for (int n = 1; n <= N && ok; n++)
         for (int64_t g = 0; g < groups_at(x, n) && ok; g++)
             ok = push(x, x->base[n] + g, 1,
-                      n == 1 ? -1.0 : -(double)group_size(c, n, g));
+                      n == 1 ? -1.0 :
+                               -(double)cap_group_size(c, n, x->t.grp[n][g]));
     if (ok && !(x->prim = malloc((x->ncols + 1) * sizeof *x->prim)))
         ok = 0;
     if (!ok)
@@ -474,8 +462,10 @@ static hta_status lp_solve(const hta_cluster *c, const hta_capacity_opts *opts,
  * path's minimum residual). */
 typedef struct localnet {
     int64_t T, E;
-    int32_t M;
+    int32_t M;      /* the touched servers (touch.h): the others have no
+                       edge */
     const hta_cluster *c;
+    cap_touch t;    /* server k of the network is t.srv[k] */
     double *fl;     /* [T] source -> L */
     double *flow;   /* [E] L -> s, in the cluster's order */
     double *fs;     /* [M] s -> sink */
@@ -504,6 +494,7 @@ static void localnet_free(localnet *net)
     free(net->path);
     free(net->pedge);
     free(net->reach);
+    cap_touch_free(&net->t);
     memset(net, 0, sizeof *net);
 }
 
@@ -511,8 +502,11 @@ static hta_status localnet_build(const hta_cluster *c, localnet *net,
                                  hta_diag *d)
 {
     memset(net, 0, sizeof *net);
+    if (!cap_touch_build(c, &net->t))
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     int64_t T = c->T, E = c->off[T];
-    int32_t M = c->M;
+    int32_t M = (int32_t)net->t.nsrv;
+    const int32_t *at = net->t.at;
     size_t V = (size_t)T + (size_t)M;
     net->T = T;
     net->E = E;
@@ -541,11 +535,11 @@ static hta_status localnet_build(const hta_cluster *c, localnet *net,
         for (int64_t i = c->off[L]; i < c->off[L + 1]; i++)
             net->owner[i] = L;
     for (int64_t i = 0; i < E; i++)
-        net->in_off[c->srv[i] + 1]++;
+        net->in_off[at[i] + 1]++;
     for (int32_t s = 0; s < M; s++)
         net->in_off[s + 1] += net->in_off[s];
     for (int64_t i = 0; i < E; i++)
-        net->in_edge[net->in_off[c->srv[i]]++] = i;
+        net->in_edge[net->in_off[at[i]]++] = i;
     for (int32_t s = M; s > 0; s--)
         net->in_off[s] = net->in_off[s - 1];
     net->in_off[0] = 0;
@@ -573,7 +567,7 @@ static int localnet_bfs(localnet *net, int32_t *sink_level)
             break;
         if (v < T) {
             for (int64_t i = c->off[v]; i < c->off[v + 1]; i++) {
-                int64_t w = T + c->srv[i];
+                int64_t w = T + net->t.at[i];
                 if (net->level[w] < 0 &&
                     c->lambda[v] - net->flow[i] > eps) {
                     net->level[w] = net->level[v] + 1;
@@ -626,7 +620,7 @@ static void localnet_block(localnet *net, int32_t sink_level)
                 int64_t next = -1;
                 if (v < T) {
                     for (; net->arc[v] < c->off[v + 1]; net->arc[v]++) {
-                        int64_t i = net->arc[v], w = T + c->srv[i];
+                        int64_t i = net->arc[v], w = T + net->t.at[i];
                         if (net->level[w] == net->level[v] + 1 &&
                             c->lambda[v] - net->flow[i] > eps) {
                             next = w;
@@ -828,8 +822,7 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
     if (!(res->rho > 0))
         return HTA_OK;
     int64_t T = c->T;
-    int32_t M = c->M;
-    localnet net;
+        localnet net;
     double value;
     int64_t hot;
     hta_status st = localnet_build(c, &net, d);
@@ -843,9 +836,9 @@ static hta_status bottlenecks(const hta_cluster *c, hta_capacity_result *res,
         goto done;
     }
     res->bottle[res->nbottle++] = (hta_bottleneck){c->levels, 0};
-    for (int32_t s = 0; s < M; s++)
-        if (net.reach[T + s])
-            res->bottle[res->nbottle++] = (hta_bottleneck){1, s};
+    for (int32_t k = 0; k < net.M; k++)
+        if (net.reach[T + k])
+            res->bottle[res->nbottle++] = (hta_bottleneck){1, net.t.srv[k]};
 done:
     localnet_free(&net);
     return st;

@@ -1,10 +1,13 @@
 /* Generalized maximum flows for the capacity region (gflow.h).
  *
- * The network, for a fixed rho:
- *   servers 0..M-1, each with rho units of time from the source;
- *   a node per group of levels 2..N (level N: the cluster), a tree arc
- *   from each server and group to the group one level up (gain 1,
- *   uncapacitated): unused time moves up the hierarchy;
+ * The network, for a fixed rho, on the touched servers and groups
+ * (touch.h):
+ *   supply nodes: each touched server, with rho units of time from the
+ *   source, and one pool per touched group holding untouched servers
+ *   outside its touched subgroups, with rho units per such server;
+ *   a node per touched group of levels 2..N (level N: the cluster), a
+ *   tree arc from each supply node and group to the group above it (gain
+ *   1, uncapacitated): unused time moves up the hierarchy;
  *   an entry arc from each local server of type L (gain alpha_1) and from
  *   each group of level n holding a replica of L (gain alpha_n) to L
  *   (uncapacitated): time becomes work;
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "hta/num.h"
+#include "touch.h"
 
 #define TIGHT 1e-11       /* relative: an arc with gain*mu(w) this close */
 #define MAX_NEWTON 500    /* Newton steps (a handful in practice) */
@@ -42,9 +46,13 @@ typedef struct arc {
 
 typedef struct net {
     const hta_cluster *c;
-    int32_t M;
+    cap_touch t;
+    int64_t S;            /* supply nodes 0..S-1: the touched servers, then
+                             the pools */
+    double *weight;       /* per supply node: its servers */
     int64_t T, V, A;
-    int64_t gbase[HTA_MAX_LEVELS + 1]; /* node of group 0 of level n */
+    int64_t gbase[HTA_MAX_LEVELS + 1]; /* node of the first touched group
+                                          of level n */
     int64_t type0, sink;
     arc *arcs;
     int64_t *hoff, *hand; /* per node: 2e where it is e's tail, 2e+1 head */
@@ -53,7 +61,7 @@ typedef struct net {
                              searches skip arcs without a residual by
                              reading a byte instead of the arc */
     double *mu, *nu;      /* labels; their ratio during a relabelling */
-    double *used;         /* per server: time drawn from the source */
+    double *used;         /* per supply node: time drawn from the source */
     double rho, eps;
     int32_t *dist;        /* breadth-first distance to the sink */
     int64_t *cur;         /* current handle of each node */
@@ -61,12 +69,15 @@ typedef struct net {
     int64_t *queue, *path, *phand;
     int64_t relabels, rounds;
     int64_t first_entry;  /* the entry arcs follow the tree arcs */
-    double *extra;        /* per server: unserved local work's time */
+    double *extra;        /* per touched server: unserved local work's
+                             time */
     int unmet_local;      /* the bound put unserved work on servers */
 } net;
 
 static void net_free(net *n)
 {
+    cap_touch_free(&n->t);
+    free(n->weight);
     free(n->arcs);
     free(n->hoff);
     free(n->hand);
@@ -91,14 +102,15 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Distinct level-n groups of type L's servers into buf (sorted); their
- * count. */
-static int64_t type_groups(const hta_cluster *c, int64_t L, int n,
-                           int64_t *buf)
+/* Distinct level-n groups of type L's servers into buf (sorted), as
+ * indices among the touched groups; their count. */
+static int64_t type_groups(const net *n0, int64_t L, int n, int64_t *buf)
 {
+    const hta_cluster *c = n0->c;
     int64_t k = 0;
     for (int64_t i = c->off[L]; i < c->off[L + 1]; i++)
-        buf[k++] = hta_cluster_group(c, c->srv[i], n);
+        buf[k++] = cap_touch_group(&n0->t, n,
+                                   hta_cluster_group(c, c->srv[i], n));
     qsort(buf, (size_t)k, sizeof *buf, cmp_i64);
     int64_t u = 0;
     for (int64_t i = 0; i < k; i++)
@@ -113,19 +125,38 @@ static void add_arc(net *n, int64_t *a, int64_t v, int64_t w, double gain,
     n->arcs[(*a)++] = (arc){v, w, gain, cap, 0};
 }
 
+/* The touched group of level lv above the touched group k of level
+ * lv - 1 (lv - 1 = 1: the touched server k). */
+static int64_t parent(const net *n, int lv, int64_t k)
+{
+    const hta_cluster *c = n->c;
+    int32_t first, hi;
+    if (lv == 2)
+        first = n->t.srv[k];
+    else
+        cap_group_range(c, lv - 1, n->t.grp[lv - 1][k], &first, &hi);
+    return cap_touch_group(&n->t, lv, hta_cluster_group(c, first, lv));
+}
+
 /* Builds the network: counts the arcs, then fills them. */
 static int net_build(net *n, const hta_cluster *c, double total)
 {
     memset(n, 0, sizeof *n);
     int N = c->levels;
     n->c = c;
-    n->M = c->M;
     n->T = c->T;
+    if (!cap_touch_build(c, &n->t))
+        return 0;
+    const cap_touch *t = &n->t;
+    n->S = t->nsrv;
+    for (int lv = 2; lv <= N; lv++)
+        for (int64_t k = 0; k < t->ngrp[lv]; k++)
+            n->S += t->pool[lv][k] > 0;
     n->gbase[1] = 0;
-    int64_t V = c->M;
+    int64_t V = n->S;
     for (int lv = 2; lv <= N; lv++) {
         n->gbase[lv] = V;
-        V += hta_cluster_groups(c, lv);
+        V += t->ngrp[lv];
     }
     n->type0 = V;
     V += c->T;
@@ -139,16 +170,17 @@ static int net_build(net *n, const hta_cluster *c, double total)
     int64_t *buf = malloc((size_t)kmax * sizeof *buf);
     if (!buf)
         return 0;
-    int64_t A = c->M + c->T; /* tree arcs of the servers, sink arcs */
+    int64_t A = n->S + c->T; /* tree arcs of the supply nodes, sink arcs */
     for (int lv = 2; lv < N; lv++)
-        A += hta_cluster_groups(c, lv);
+        A += t->ngrp[lv];
     for (int64_t L = 0; L < c->T; L++) {
         A += c->off[L + 1] - c->off[L];
         for (int lv = 2; lv <= N; lv++)
-            A += type_groups(c, L, lv, buf);
+            A += type_groups(n, L, lv, buf);
     }
     n->A = A;
-    size_t a = (size_t)A, v = (size_t)V;
+    size_t a = (size_t)A, v = (size_t)V, S = (size_t)n->S;
+    n->weight = malloc((S + 1) * sizeof *n->weight);
     n->arcs = malloc(a * sizeof *n->arcs);
     n->hoff = calloc(v + 1, sizeof *n->hoff);
     n->hand = malloc(2 * a * sizeof *n->hand);
@@ -156,7 +188,7 @@ static int net_build(net *n, const hta_cluster *c, double total)
     n->st = malloc(a + 1);
     n->mu = malloc(v * sizeof *n->mu);
     n->nu = malloc(v * sizeof *n->nu);
-    n->used = calloc((size_t)c->M + 1, sizeof *n->used);
+    n->used = calloc(S + 1, sizeof *n->used);
     n->dist = malloc(v * sizeof *n->dist);
     n->cur = malloc(v * sizeof *n->cur);
     n->heap = malloc(v * sizeof *n->heap);
@@ -164,34 +196,37 @@ static int net_build(net *n, const hta_cluster *c, double total)
     n->queue = malloc(v * sizeof *n->queue);
     n->path = malloc((v + 1) * sizeof *n->path);
     n->phand = malloc((v + 1) * sizeof *n->phand);
-    n->extra = malloc(((size_t)c->M + 1) * sizeof *n->extra);
-    if (!n->arcs || !n->hoff || !n->hand || !n->other || !n->st ||
-        !n->mu || !n->nu || !n->used || !n->dist || !n->cur || !n->heap ||
-        !n->pos || !n->queue || !n->path || !n->phand || !n->extra) {
+    n->extra = malloc(((size_t)t->nsrv + 1) * sizeof *n->extra);
+    if (!n->weight || !n->arcs || !n->hoff || !n->hand || !n->other ||
+        !n->st || !n->mu || !n->nu || !n->used || !n->dist || !n->cur ||
+        !n->heap || !n->pos || !n->queue || !n->path || !n->phand ||
+        !n->extra) {
         free(buf);
         return 0;
     }
-    int64_t e = 0;
-    for (int32_t s = 0; s < c->M; s++)
-        add_arc(n, &e, s, n->gbase[2] + hta_cluster_group(c, s, 2), 1.0,
-                INFINITY);
-    /* each group's arc up, in group order: the group of its first server
-       one level up */
+    int64_t e = 0, s = 0;
+    for (; s < t->nsrv; s++) {
+        n->weight[s] = 1;
+        add_arc(n, &e, s, n->gbase[2] + parent(n, 2, s), 1.0, INFINITY);
+    }
+    for (int lv = 2; lv <= N; lv++)
+        for (int64_t k = 0; k < t->ngrp[lv]; k++)
+            if (t->pool[lv][k] > 0) {
+                n->weight[s] = (double)t->pool[lv][k];
+                add_arc(n, &e, s++, n->gbase[lv] + k, 1.0, INFINITY);
+            }
+    /* each group's arc up */
     for (int lv = 2; lv < N; lv++)
-        for (int32_t s = 0; s < c->M; s++) {
-            int64_t g = hta_cluster_group(c, s, lv);
-            if (s == 0 || g != hta_cluster_group(c, s - 1, lv))
-                add_arc(n, &e, n->gbase[lv] + g,
-                        n->gbase[lv + 1] + hta_cluster_group(c, s, lv + 1),
-                        1.0, INFINITY);
-        }
+        for (int64_t k = 0; k < t->ngrp[lv]; k++)
+            add_arc(n, &e, n->gbase[lv] + k,
+                    n->gbase[lv + 1] + parent(n, lv + 1, k), 1.0, INFINITY);
     n->first_entry = e;
     for (int64_t L = 0; L < c->T; L++) {
         int64_t node = n->type0 + L;
         for (int64_t i = c->off[L]; i < c->off[L + 1]; i++)
-            add_arc(n, &e, c->srv[i], node, c->rate[0], INFINITY);
+            add_arc(n, &e, t->at[i], node, c->rate[0], INFINITY);
         for (int lv = 2; lv <= N; lv++) {
-            int64_t k = type_groups(c, L, lv, buf);
+            int64_t k = type_groups(n, L, lv, buf);
             for (int64_t j = 0; j < k; j++)
                 add_arc(n, &e, n->gbase[lv] + buf[j], node, c->rate[lv - 1],
                         INFINITY);
@@ -211,9 +246,9 @@ static int net_build(net *n, const hta_cluster *c, double total)
     int64_t *fill = n->cur; /* scratch */
     memcpy(fill, n->hoff, v * sizeof *fill);
     for (int64_t i = 0; i < A; i++) {
-        int64_t t = fill[n->arcs[i].tail]++, h = fill[n->arcs[i].head]++;
-        n->hand[t] = 2 * i;
-        n->other[t] = n->arcs[i].head;
+        int64_t tl = fill[n->arcs[i].tail]++, h = fill[n->arcs[i].head]++;
+        n->hand[tl] = 2 * i;
+        n->other[tl] = n->arcs[i].head;
         n->hand[h] = 2 * i + 1;
         n->other[h] = n->arcs[i].tail;
     }
@@ -381,9 +416,9 @@ static void relabel(net *n)
         n->mu[x] *= n->nu[x];
 }
 
-static int has_supply(const net *n, int32_t s)
+static int has_supply(const net *n, int64_t s)
 {
-    return n->rho - n->used[s] > n->eps && n->mu[s] > 0;
+    return n->rho * n->weight[s] - n->used[s] > n->eps && n->mu[s] > 0;
 }
 
 /* Distances to the sink over tight residual arcs, up to the nearest
@@ -411,7 +446,7 @@ static int bfs(net *n)
                 continue;
             n->dist[v] = n->dist[w] + 1;
             n->queue[tailq++] = v;
-            if (v < n->M && has_supply(n, (int32_t)v))
+            if (v < n->S && has_supply(n, v))
                 found = n->dist[v];
         }
     }
@@ -421,8 +456,8 @@ static int bfs(net *n)
 /* Pushes value delta along path[0..depth] (path[0] a server). */
 static void augment(net *n, int64_t depth, double delta)
 {
-    int32_t s = (int32_t)n->path[0];
-    n->used[s] = fmin(n->rho, n->used[s] + delta / n->mu[s]);
+    int64_t s = n->path[0];
+    n->used[s] = fmin(n->rho * n->weight[s], n->used[s] + delta / n->mu[s]);
     for (int64_t k = 0; k < depth; k++) {
         int64_t v = n->path[k], h = n->phand[k];
         arc *a = &n->arcs[h >> 1];
@@ -438,12 +473,12 @@ static void augment(net *n, int64_t depth, double delta)
 }
 
 /* A blocking flow on the layered tight network (Dinic), from every
- * server with time left. */
+ * supply node with time left. */
 static void block(net *n)
 {
     for (int64_t x = 0; x < n->V; x++)
         n->cur[x] = n->hoff[x];
-    for (int32_t s0 = 0; s0 < n->M; s0++) {
+    for (int64_t s0 = 0; s0 < n->S; s0++) {
         while (n->dist[s0] > 0 && has_supply(n, s0)) {
             int64_t depth = 0;
             n->path[0] = s0;
@@ -472,7 +507,7 @@ static void block(net *n)
             if (depth < 0)
                 break;
             /* the bottleneck in value units */
-            double delta = (n->rho - n->used[s0]) * n->mu[s0];
+            double delta = (n->rho * n->weight[s0] - n->used[s0]) * n->mu[s0];
             for (int64_t k = 0; k < depth; k++) {
                 double g, r;
                 out_arc(n, n->phand[k], &g, &r);
@@ -516,13 +551,13 @@ static double unserved_bound(net *n, double gap, int *local)
 {
     const hta_cluster *c = n->c;
     double spread = gap / (c->rate[c->levels - 1] * (double)c->M), most = 0;
-    memset(n->extra, 0, (size_t)c->M * sizeof *n->extra);
+    memset(n->extra, 0, (size_t)n->t.nsrv * sizeof *n->extra);
     for (int64_t j = n->hoff[n->sink]; j < n->hoff[n->sink + 1]; j++) {
         const arc *a = &n->arcs[n->hand[j] >> 1];
         int64_t L = a->tail - n->type0;
         double left = c->lambda[L] - a->flow;
         if (left > 0) {
-            int32_t s = c->srv[c->off[L]];
+            int32_t s = n->t.at[c->off[L]];
             n->extra[s] += left / c->rate[0];
             most = fmax(most, n->extra[s]);
         }
@@ -569,8 +604,9 @@ static int entries(const net *n, hta_gflow_result *res)
         int lv = 1;
         while (lv < N && u >= n->gbase[lv + 1])
             lv++;
-        res->entry[k++] =
-            (hta_gflow_entry){L, lv == 1 ? u : u - n->gbase[lv], lv, work};
+        res->entry[k++] = (hta_gflow_entry){
+            L, lv == 1 ? n->t.srv[u] : n->t.grp[lv][u - n->gbase[lv]], lv,
+            work};
     }
     res->nentry = k;
     return 1;
@@ -615,8 +651,8 @@ hta_status hta_gflow_capacity(const hta_cluster *c, int want_entries,
             progress(progress_ctx, &p);
         }
         double slope = 0;
-        for (int32_t s = 0; s < c->M; s++)
-            slope += n.mu[s];
+        for (int64_t s = 0; s < n.S; s++)
+            slope += n.mu[s] * n.weight[s];
         if (upper - lower <= 1e-12 * upper || !(slope > 0))
             break;
         double next = n.rho + gap / slope;

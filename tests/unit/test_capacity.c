@@ -391,6 +391,79 @@ static void test_bottleneck_oracle(void **state)
 }
 
 
+/* Types on a few servers of a cluster that declares many more: whole
+ * racks and pods no type touches, touched groups with untouched servers
+ * beside their touched ones, a short last group.  The methods work on
+ * the touched servers and groups and count the rest (touch.h); the plain
+ * LP, one column per (type, server) over every declared server, is the
+ * oracle of rho*, and every decomposition keeps each declared server
+ * within rho*. */
+static void test_untouched(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 65);
+    for (int i = 0; i < 120; i++) {
+        int ntopo = (int)hta_rng_below(&r, 4);
+        int32_t topo[3];
+        for (int k = 0; k < ntopo; k++)
+            topo[k] = 2 + (int32_t)hta_rng_below(&r, 5);
+        int32_t M = 20 + (int32_t)hta_rng_below(&r, 400);
+        int64_t T = 1 + (int64_t)hta_rng_below(&r, 12);
+        int nhot = 1 + (int)hta_rng_below(&r, 6);
+        int32_t hot[6];
+        for (int k = 0; k < nhot; k++)
+            hot[k] = (int32_t)hta_rng_below(&r, (uint64_t)M);
+        double rates[HTA_MAX_LEVELS];
+        rates[0] = 1.0;
+        for (int k = 1; k < 2 + ntopo; k++)
+            rates[k] = rates[k - 1] * (0.2 + 0.7 * hta_rng_unit(&r));
+        double *l = malloc((size_t)T * sizeof *l);
+        int64_t *o = malloc(((size_t)T + 1) * sizeof *o);
+        int32_t *sv = malloc((size_t)T * 6 * sizeof *sv);
+        int64_t n = 0;
+        /* loads from far inside to outside the region */
+        double scale = (0.05 + 1.5 * hta_rng_unit(&r)) * (double)M / (double)T;
+        for (int64_t L = 0; L < T; L++) {
+            o[L] = n;
+            for (int k = 0; k < nhot; k++) {
+                int dup = 0;
+                for (int64_t j = o[L]; j < n; j++)
+                    dup |= sv[j] == hot[k];
+                if (!dup && (k == 0 || hta_rng_below(&r, 2)))
+                    sv[n++] = hot[k];
+            }
+            l[L] = scale * hta_rng_unit(&r);
+        }
+        o[T] = n;
+        hta_cluster *c = NULL;
+        hta_diag d;
+        if (hta_cluster_build(M, rates, 2 + ntopo, topo, ntopo, T, l, o, sv,
+                              &c, &d))
+            fail_msg("cluster %d: %s", i, d.msg);
+        hta_capacity_result pl;
+        double p = solve(c, HTA_CAP_PLAIN, 1, &pl);
+        check_decomposition(c, &pl);
+        hta_capacity_method ms[] = {HTA_CAP_LP, HTA_CAP_FLOW, HTA_CAP_GFLOW};
+        for (int k = 0; k < 3; k++) {
+            hta_capacity_result res;
+            double v = solve(c, ms[k], 1, &res);
+            if (fabs(v - p) > 1e-7 * fmax(1.0, p))
+                fail_msg("cluster %d (%ld servers, %d levels, method %d): "
+                         "%.12g, plain LP %.12g",
+                         i, (long)M, c->levels, (int)ms[k], v, p);
+            check_decomposition(c, &res);
+            /* the same hot servers as the plain LP's */
+            assert_int_equal(res.nbottle, pl.nbottle);
+            for (int64_t j = 0; j < res.nbottle; j++)
+                assert_int_equal(res.bottle[j].group, pl.bottle[j].group);
+            hta_capacity_result_free(&res);
+        }
+        hta_capacity_result_free(&pl);
+        hta_cluster_free(c);
+    }
+}
+
 /* Homogeneity: rho*(s*lambda, r*alpha) = (s/r) rho*(lambda, alpha), with
  * the same bottleneck, for every method, whatever the units (a fuzzer
  * found the LP answering 0 for tiny rates before the normalisation). */
@@ -499,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_gflow_equals_lp),
         cmocka_unit_test(test_gflow_gbpandas),
         cmocka_unit_test(test_bottleneck_oracle),
+        cmocka_unit_test(test_untouched),
         cmocka_unit_test(test_scaling),
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_from_instance),
