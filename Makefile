@@ -44,7 +44,7 @@ JOBS    ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 PAR      = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim experiments valgrind fuzz install install-strip \
+        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
@@ -63,6 +63,7 @@ help:
 	@echo "make bench-capacity  capacity: flows (Dinic, generalized) vs the LP"
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
+	@echo "make bench-levels  four locality levels against two: fsy, memory, the bound"
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make CBC=yes     link CBC, the optional second MIP engine (for your own"
 	@echo "                 use: its EPL 1.0 and GLPK's GPLv3 do not combine)"
@@ -183,6 +184,10 @@ bench-flowtime: deps-bench
 bench-sim: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_sim.sh $(BUILD)
+
+bench-levels: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_levels.sh $(BUILD)
 
 # Reproductions of the papers' results, with plots in $(BUILD)/experiments.
 experiments: deps-bench

@@ -31,6 +31,13 @@ typedef struct hta_eval {
     int64_t ntail;
     int32_t *tail_srv;
     int32_t *tail_nrem;
+    /* Per locality level l = 1..N (levels.h; N = 2: local and remote):
+     * the tasks at that level and the cost of one of them in force.  On
+     * N > 2 levels every server is a working one (no tail), remote counts
+     * the tasks at levels >= 2, and w_rem_r is level N's cost. */
+    int levels;
+    int64_t count[HTA_MAX_LEVELS];  /* count[l - 1] */
+    double cost[HTA_MAX_LEVELS];    /* cost[l - 1] */
 } hta_eval;
 
 /* The load of a server with nloc local and nrem remote tasks when a remote

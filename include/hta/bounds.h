@@ -67,6 +67,26 @@ hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
 double hta_bound_next_load(const hta_instance *inst, double lo,
                            int64_t max_work);
 
+/* The flow bound on N > 2 locality levels (levels.h).  Every task costs
+ * at least w_loc, so at makespan L a server runs at most k = floor(L /
+ * w_loc) tasks.  Then at most F_1 = f(k) tasks are local (the max-cover,
+ * Lemma 5.2) and at most F_l = min(m, sum over level-l groups g of
+ * min(k |g|, T_g)) run at level <= l, T_g being the tasks with a replica
+ * in g (a task at level <= l runs inside a level-l group holding one of
+ * its replicas); F_l is raised to F_{l-1} where it is smaller.  At least
+ * R = m - F_{N-1} tasks are at level N, each costing w_rem(r_N) >=
+ * w_rem(R); a task at level 2 <= l < N costs at least w_l(0).  As the
+ * costs rise with l, the least total load puts F_1 tasks at level 1,
+ * F_l - F_{l-1} at level l and R at level N, so
+ *   n L >= w_loc F_1 + sum_l w_l(0) (F_l - F_{l-1}) + w_rem(R) R,
+ *   L   >= ceil(R / n) w_rem(R)                           (pigeonhole),
+ * both shrinking as k grows.  The bound is the least L meeting both with
+ * k = floor(L / w_loc), and at least ceil(m/n) w_loc; with a constant
+ * cost per level it rounds up to the least load of integer counts (L^O
+ * is one).  O(one max-cover sweep up to that k, plus N groups per k). */
+hta_status hta_bound_levels_compute(const hta_instance *inst, double *lb,
+                                    hta_diag *d);
+
 /* Theorem 5.4's additive term (1 - 1/(n-1)) * w_rem(m), an upper bound on
  * (1 - 1/(n-1)) * w_rem^O; 0 when n <= 2. */
 double hta_bound_fsy_additive(const hta_instance *inst);

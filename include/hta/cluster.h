@@ -19,7 +19,6 @@
 #include "hta/diag.h"
 #include "hta/instance.h"
 
-#define HTA_MAX_LEVELS 8
 /* The fastest rate is at most this many times the slowest: the LPs'
  * coefficients are the reciprocal rates, and GLPK's simplex works to about
  * 1e-9, so a wider span (found by fuzzing: rates 1.2e19 and 4) makes the

@@ -55,7 +55,9 @@ typedef struct hta_fsy_result {
 
 /* Runs the sweep and writes the best assignment into best.  With prune the
  * returned makespan and tau equal those of the full sweep (tau = 1..m);
- * with prune 1 the assignment too.
+ * with prune 1 the assignment too.  On an instance of N > 2 locality
+ * levels it runs on the two-level view (levels.h): makespan and bound are
+ * two-level values (refill.h prices and improves the assignment).
  * Time: one max-cover sweep plus O(n log n + m + |E|) per tau balanced. */
 hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
                        int32_t *best, hta_fsy_result *res, hta_diag *d);

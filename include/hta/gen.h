@@ -20,6 +20,14 @@ typedef struct hta_gen_hdfs_params {
     double w_loc;
     hta_wrem wrem;   /* borrowed */
     uint64_t seed;
+    /* N-level costs (levels.h), with racks: nlev = 1 prices level 2 (the
+     * rack) at wlev[0]; nlev = 2 also puts the racks in pods of
+     * ceil(racks / pods) consecutive racks and prices level 3 at wlev[1].
+     * The servers get rack paths "/rack<i>" or "/pod<j>/rack<i>".  0: FSY's
+     * two levels, no rack lines. */
+    int nlev;
+    int32_t pods;
+    hta_wrem wlev[2]; /* borrowed */
 } hta_gen_hdfs_params;
 
 /* HDFS-like placement: every task gets `replicas` distinct servers, drawn

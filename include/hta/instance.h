@@ -18,6 +18,8 @@
 #define HTA_MAX_TASKS 2147483646LL   /* ids fit in int32_t */
 #define HTA_MAX_SERVERS 16777216LL   /* 2^24 */
 #define HTA_MAX_WREM_TABLE 1000000LL /* entries of a w_rem table */
+/* Locality levels, here and in clusters (cluster.h): 1 local, ..., N. */
+#define HTA_MAX_LEVELS 8
 
 typedef enum hta_wrem_kind { HTA_WREM_TABLE, HTA_WREM_AFFINE } hta_wrem_kind;
 
@@ -70,6 +72,15 @@ typedef struct hta_instance {
     char **task_name;
     char **server_name;
     char **server_rack;
+    /* N-level locality (levels.h): 0 or 2 for FSY's two levels, N > 2
+     * when w_level lines give the costs of the levels between local and
+     * remote, which rack paths define.  wlev[l] is level l's cost for
+     * 2 <= l < N (level N's is wrem); grp[l][s] server s's group at level
+     * l, 0..ngrp[l]-1. */
+    int levels;
+    hta_wrem wlev[HTA_MAX_LEVELS];
+    int32_t ngrp[HTA_MAX_LEVELS];
+    int32_t *grp[HTA_MAX_LEVELS];
 } hta_instance;
 
 /* w_rem(r) for r >= 0.  O(1). */
@@ -136,8 +147,9 @@ hta_status hta_instance_write(const hta_instance *inst, FILE *f,
 /* 1 when server s holds task t's block.  O(replicas of t). */
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
 
-/* Sets a name (copied); kind 't' task, 's' server, 'r' rack.  Returns
- * HTA_ERR_INTERNAL on out of memory. */
+/* Sets a name (copied); kind 't' task, 's' server, 'r' rack; a server
+ * id below n_declared beyond the working ones makes the servers up to it
+ * working ones.  Returns HTA_ERR_INTERNAL on out of memory. */
 hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
                                  const char *name);
 

@@ -26,11 +26,19 @@ typedef enum hta_algo {
     HTA_ALGO_BRUTE, /* exhaustive search */
     HTA_ALGO_CLOSE, /* gap closing: makespan <= the bound, by search */
     HTA_ALGO_SAT,   /* makespan <= L decided by CaDiCaL (satdec.h) */
-    HTA_ALGO_EXACT  /* the portfolio: close, ilp, sat (one row each) */
+    HTA_ALGO_EXACT, /* the portfolio: close, ilp, sat (one row each) */
+    HTA_ALGO_HADOOP /* Hadoop's N-level greedy (hadoop.h) */
 } hta_algo;
 
 /* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute", "close",
- * "sat", "exact". */
+ * "sat", "exact", "hadoop".
+ *
+ * On N > 2 locality levels (levels.h): every row is evaluated under the
+ * N-level costs; fsy is the rack-aware refill of fsy's assignment
+ * (refill.h), never worse than it; the lower bound is the N-level flow
+ * bound (bounds.h); brute force is exact; close, ilp and sat model two
+ * levels and are skipped with the reason in their note (exact runs brute
+ * force where it fits); Theorem 5.4's guarantee does not apply. */
 extern const char *const hta_algo_names[];
 
 typedef struct hta_solve_opts {
@@ -82,6 +90,8 @@ typedef struct hta_row {
     int64_t local, remote;
     double seconds;
     char note[256];     /* free text: rr spread, fsy tau, ilp bound, why */
+    int64_t count[HTA_MAX_LEVELS]; /* tasks at level l = 1..N (count[l-1]);
+                                      two levels: local, remote */
 } hta_row;
 
 typedef struct hta_solve_result {

@@ -538,6 +538,45 @@ int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
     return 0;
 }
 
+int cli_level_cost(const cli_args *a, const char *table, const char *affine,
+                   hta_wrem *w, double **store, int *given)
+{
+    const cli_val *tab = cli_value(a, table), *aff = cli_value(a, affine);
+    memset(w, 0, sizeof *w);
+    *store = NULL;
+    *given = tab->given || aff->given;
+    if (tab->given && aff->given)
+        return cli_usage_error(a, "give --%s or --%s, not both", table,
+                               affine);
+    if (aff->given) {
+        w->kind = HTA_WREM_AFFINE;
+        w->a = aff->list[0];
+        w->b = aff->list[1];
+        return 0;
+    }
+    if (!tab->given)
+        return 0;
+    double *v = malloc((size_t)tab->n * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "hta %s: out of memory\n", a->spec->name);
+        return HTA_ERR_INTERNAL;
+    }
+    for (int i = 0; i < tab->n; i++) {
+        v[i] = tab->list[i];
+        if (i > 0 && v[i] < v[i - 1]) {
+            free(v);
+            return cli_usage_error(a, "--%s must be non-decreasing, found "
+                                      "'%s'",
+                                   table, tab->raw);
+        }
+    }
+    w->kind = HTA_WREM_TABLE;
+    w->k = tab->n - 1;
+    w->v = v;
+    *store = v;
+    return 0;
+}
+
 /* ---- outputs ---------------------------------------------------------- */
 
 int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,

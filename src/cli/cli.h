@@ -137,6 +137,13 @@ int cli_report(hta_status st, const hta_diag *d);
  * printing why (2 for a usage error, 1 out of memory). */
 int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store);
 
+/* A level's cost from options table (V[,V...]) or affine (A,B), e.g.
+ * w-rack and w-rack-affine: *given 0 when neither is; the table's values
+ * into *store (the caller frees it).  Returns 0, or the exit code after
+ * printing why (both given, a falling table, a negative slope). */
+int cli_level_cost(const cli_args *a, const char *table, const char *affine,
+                   hta_wrem *w, double **store, int *given);
+
 #define CLI_COST_OPTS                                                      \
     {"w-loc", 0, OPT_REAL, 0, 1e300, OPT_OPEN_LO, 0, 0, NULL, 0, "X",       \
      "local cost w_loc (default 1)"},                                      \

@@ -16,7 +16,9 @@ static const cli_opt options[] = {
 static const cli_spec spec = {
     "eval", "INSTANCE ASSIGNMENT [--json] [--loads]",
     "Prints the makespan L^A, the total load H^A, the local and remote\n"
-    "counts and the remote cost w_rem(r^A) of an assignment.\n",
+    "counts and the remote cost w_rem(r^A) of an assignment; on an\n"
+    "instance with w_level lines also the tasks and the cost in force at\n"
+    "each locality level (remote counts every task not local).\n",
     options, 2, 2, 2, NULL};
 
 /* Server s's counts and load, for every declared server: working ones from
@@ -50,6 +52,17 @@ static void print_json(const hta_instance *inst, const hta_eval *ev)
     printf(", \"local\": %lld, \"remote\": %lld, \"w_rem_r\": ",
            (long long)ev->local, (long long)ev->remote);
     json_number(stdout, ev->w_rem_r);
+    if (ev->levels > 2) {
+        /* N levels (levels.h): tasks and the cost in force per level */
+        printf(", \"levels\": [");
+        for (int l = 0; l < ev->levels; l++) {
+            printf("%s{\"level\": %d, \"tasks\": %lld, \"cost\": ",
+                   l ? ", " : "", l + 1, (long long)ev->count[l]);
+            json_number(stdout, ev->cost[l]);
+            putchar('}');
+        }
+        putchar(']');
+    }
     printf(", \"argmax\": %ld,\n \"servers\": [", (long)ev->argmax);
     int64_t cursor = 0;
     for (int32_t s = 0; s < inst->n_declared; s++) {
@@ -76,6 +89,11 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
            (long long)ev->remote);
     hta_format_real(x, ev->w_rem_r);
     printf("w_rem(r) %s\n", x);
+    for (int l = 0; ev->levels > 2 && l < ev->levels; l++) {
+        hta_format_real(x, ev->cost[l]);
+        printf("level %d tasks %lld cost %s\n", l + 1,
+               (long long)ev->count[l], x);
+    }
     int64_t cursor = 0;
     for (int32_t s = 0; loads && s < inst->n_declared; s++) {
         int32_t loc, rem;

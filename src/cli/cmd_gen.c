@@ -9,6 +9,7 @@
 #include "hta/cnf.h"
 #include "hta/gen.h"
 #include "hta/jobs.h"
+#include "hta/levels.h"
 #include "hta/outfile.h"
 #include "hta/reduce.h"
 #include "hta/topology.h"
@@ -39,6 +40,21 @@ static const cli_opt options_hdfs[] = {
     {"racks", 0, OPT_INT, 2, 16777216, 0, 0, 0, NULL, 0, "R",
      "rack-aware: R racks of ceil(N/R) consecutive servers"},
     CLI_COST_OPTS,
+    {"w-rack", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,
+     0, "V[,V...]",
+     "rack-local cost table w_2(r), r the rack-local tasks: the\n"
+     "instance gets rack lines and three locality levels (needs\n"
+     "--racks; w_loc <= w_2(r) <= w_rem(r))"},
+    {"w-rack-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, 0, "A,B",
+     "rack-local cost w_2(r) = A + B*r"},
+    {"pods", 0, OPT_INT, 1, 16777216, 0, 0, 0, NULL, 0, "P",
+     "with --w-rack: the racks in P pods of consecutive racks, a\n"
+     "fourth level (needs --w-pod)"},
+    {"w-pod", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,
+     0, "V[,V...]",
+     "pod-local cost table w_3(r) (w_2(r) <= w_3(r) <= w_rem(r))"},
+    {"w-pod-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, 0, "A,B",
+     "pod-local cost w_3(r) = A + B*r"},
     SEED_OPT,
     OUT_OPT("the instance"),
 };
@@ -47,9 +63,12 @@ static const cli_spec spec_hdfs = {
     "gen hdfs",
     "--tasks M --servers N [--replicas 3] [--zipf S] "
     "[--policy uniform|rack-aware --racks R] [--w-loc X] "
-    "[--w-rem V[,V...] | --w-rem-affine A,B] [--seed S] [-o FILE]",
+    "[--w-rem V[,V...] | --w-rem-affine A,B] "
+    "[--w-rack V[,V...] | --w-rack-affine A,B "
+    "[--pods P --w-pod V[,V...] | --w-pod-affine A,B]] [--seed S] [-o FILE]",
     "HDFS-like placements (format v1): every task gets --replicas distinct\n"
-    "servers.\n",
+    "servers.  With --w-rack, rack lines and N-level costs (w_level\n"
+    "lines): local, rack, [pod,] remote.\n",
     options_hdfs, (int)(sizeof options_hdfs / sizeof options_hdfs[0]), 0, 0,
     NULL};
 
@@ -87,37 +106,76 @@ static int gen_hdfs(int argc, char **argv)
                                       "number of racks",
                                (long)p.racks, (long)p.servers,
                                (long)p.racks);
-    double *store = NULL;
+    double *store = NULL, *rack_store = NULL, *pod_store = NULL;
+    int rack_cost = 0, pod_cost = 0;
     if ((code = cli_costs(&args, &p.w_loc, &p.wrem, &store)) != 0)
         return code;
+    if ((code = cli_level_cost(&args, "w-rack", "w-rack-affine", &p.wlev[0],
+                               &rack_store, &rack_cost)) != 0 ||
+        (code = cli_level_cost(&args, "w-pod", "w-pod-affine", &p.wlev[1],
+                               &pod_store, &pod_cost)) != 0)
+        goto done;
+    p.pods = cli_has(&args, "pods") ? (int32_t)cli_value(&args, "pods")->i
+                                    : 0;
+    p.nlev = rack_cost + pod_cost;
     if (!hta_costs_finite(p.w_loc, &p.wrem, p.tasks)) {
-        free(store);
-        return cli_usage_error(&args, "the largest load --tasks * w_rem "
+        code = cli_usage_error(&args, "the largest load --tasks * w_rem "
                                       "overflows: choose smaller costs");
+        goto done;
+    }
+    if (rack_cost && !p.racks) {
+        code = cli_usage_error(&args, "--w-rack needs the racks: "
+                                      "--policy rack-aware --racks R");
+        goto done;
+    }
+    if ((pod_cost || p.pods) && !(pod_cost && p.pods && rack_cost)) {
+        code = cli_usage_error(&args, "--pods P and --w-pod go together, "
+                                      "with --w-rack");
+        goto done;
+    }
+    if (p.pods && !hta_rack_size(p.racks, p.pods)) {
+        code = cli_usage_error(&args, "--pods %ld: pods of ceil(%ld/%ld) "
+                                      "consecutive racks make another "
+                                      "number of pods",
+                               (long)p.pods, (long)p.racks, (long)p.pods);
+        goto done;
+    }
+    hta_diag cd;
+    hta_diag_clear(&cd);
+    if (p.nlev && hta_levels_check_costs(p.w_loc, &p.wrem, p.wlev, p.nlev,
+                                         p.tasks, &cd) != HTA_OK) {
+        code = cli_usage_error(&args, "%s", cd.msg);
+        goto done;
     }
     const char *path = cli_str(&args, "output");
-    if ((code = cli_check_outputs(&args, &path, 1, NULL, 0)) != 0) {
-        free(store);
-        return code;
-    }
+    if ((code = cli_check_outputs(&args, &path, 1, NULL, 0)) != 0)
+        goto done;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
     hta_instance *inst = NULL;
     hta_status st = hta_gen_hdfs(&p, &inst, &d);
     char comment[300];
-    snprintf(comment, sizeof comment,
-             "hta gen hdfs --tasks %ld --servers %ld --replicas %ld "
-             "--zipf %g --racks %ld --policy %s --seed %llu",
-             (long)p.tasks, (long)p.servers, (long)p.replicas, p.zipf,
-             (long)p.racks, p.rack_aware ? "rack-aware" : "uniform",
-             (unsigned long long)p.seed);
+    int len = snprintf(comment, sizeof comment,
+                       "hta gen hdfs --tasks %ld --servers %ld --replicas %ld "
+                       "--zipf %g --racks %ld --policy %s --seed %llu",
+                       (long)p.tasks, (long)p.servers, (long)p.replicas,
+                       p.zipf, (long)p.racks,
+                       p.rack_aware ? "rack-aware" : "uniform",
+                       (unsigned long long)p.seed);
+    if (p.nlev && len > 0 && (size_t)len < sizeof comment)
+        snprintf(comment + len, sizeof comment - (size_t)len,
+                 " (%d levels, pods %ld; costs in the w_level lines)",
+                 p.nlev + 2, (long)p.pods);
     if (st == HTA_OK)
         st = cli_write_instance(inst, path, comment, &d);
     if (st != HTA_OK)
         code = cli_report(st, &d);
     hta_instance_free(inst);
+done:
     free(store);
+    free(rack_store);
+    free(pod_store);
     return code;
 }
 

@@ -22,12 +22,14 @@
 #define M_CLOSE (1u << HTA_ALGO_CLOSE)
 #define M_SAT (1u << HTA_ALGO_SAT)
 #define M_EXACT (1u << HTA_ALGO_EXACT)
+#define M_HADOOP (1u << HTA_ALGO_HADOOP)
 static const char *const mode_names[] = {
     "--algo rr",    "--algo fsy", "--algo ilp",  "--algo brute",
-    "--algo close", "--algo sat", "--algo exact"};
+    "--algo close", "--algo sat", "--algo exact", "--algo hadoop"};
 
 static const cli_opt options[] = {
-    {"algo", 0, OPT_ENUMS, 0, 0, 0, 1, 5, "rr|fsy|ilp|brute|close|sat|exact", 0,
+    {"algo", 0, OPT_ENUMS, 0, 0, 0, 1, 5,
+     "rr|fsy|ilp|brute|close|sat|exact|hadoop", 0,
      "LIST",
      "algorithms to run, in this order (default rr,fsy):\n"
      "rr     round robin (Algorithm 1)\n"
@@ -45,7 +47,14 @@ static const cli_opt options[] = {
      "       CaDiCaL (CaDiCaL alone with --write-cnf)\n"
      "exact  close, then ilp (3/4 of the time left) and sat (the\n"
      "       rest); for costs other than one integer w_rem, sat first\n"
-     "       (3/4), then ilp; each while the best is not proven"},
+     "       (3/4), then ilp; each while the best is not proven\n"
+     "hadoop Hadoop's scheduler: each free server takes a task it\n"
+     "       holds, else one of its rack, ..., else any\n"
+     "On an instance with w_level lines (N locality levels: local,\n"
+     "rack, ..., remote) every row is priced per level, fsy refills\n"
+     "fsy's non-local tasks rack-aware, the bound is the N-level flow\n"
+     "bound, exact is brute force where it fits, and close, ilp and\n"
+     "sat (two-level models) are skipped with the reason"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",

@@ -1,28 +1,62 @@
 /* The solve report: text and JSON renderings of the same rows. */
 #include "report.h"
 
+#include "hta/levels.h"
 #include "hta/solve.h"
 
 #include <math.h>
 #include <string.h>
 
-static void describe_wrem(const hta_instance *inst, char *buf, size_t size)
+static void describe_cost(const hta_wrem *w, char *buf, size_t size)
 {
     char x[32], y[32];
-    if (inst->wrem.kind == HTA_WREM_AFFINE) {
-        hta_format_real(x, inst->wrem.a);
-        hta_format_real(y, inst->wrem.b);
+    if (w->kind == HTA_WREM_AFFINE) {
+        hta_format_real(x, w->a);
+        hta_format_real(y, w->b);
         snprintf(buf, size, "%s + %s*r", x, y);
         return;
     }
-    hta_format_real(x, inst->wrem.v[0]);
-    if (inst->wrem.k == 0) {
+    hta_format_real(x, w->v[0]);
+    if (w->k == 0) {
         snprintf(buf, size, "%s", x);
         return;
     }
-    hta_format_real(y, inst->wrem.v[inst->wrem.k]);
+    hta_format_real(y, w->v[w->k]);
     snprintf(buf, size, "table %s..%s (%lld entries)", x, y,
-             (long long)inst->wrem.k + 1);
+             (long long)w->k + 1);
+}
+
+static void describe_wrem(const hta_instance *inst, char *buf, size_t size)
+{
+    describe_cost(&inst->wrem, buf, size);
+}
+
+/* ", 3 levels (w_2 2, w_rem at level 3)" on N > 2 levels, else "". */
+static void describe_levels(const hta_instance *inst, FILE *f)
+{
+    int N = hta_levels(inst);
+    if (N <= 2)
+        return;
+    fprintf(f, ", %d levels (", N);
+    for (int l = 2; l < N; l++) {
+        char buf[160];
+        describe_cost(&inst->wlev[l], buf, sizeof buf);
+        fprintf(f, "w_%d %s, ", l, buf);
+    }
+    fprintf(f, "w_rem at level %d)", N);
+}
+
+/* "tasks per level 1..N: a/b/c; " before an N-level row's note. */
+static void describe_counts(const hta_instance *inst, const hta_row *row,
+                            FILE *f)
+{
+    int N = hta_levels(inst);
+    if (N <= 2 || !row->has_value)
+        return;
+    fprintf(f, "per level %lld", (long long)row->count[0]);
+    for (int l = 1; l < N; l++)
+        fprintf(f, "/%lld", (long long)row->count[l]);
+    fputs("; ", f);
 }
 
 void report_text(const hta_solve_result *r, const char *path, FILE *f)
@@ -32,9 +66,11 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
     describe_wrem(inst, buf, sizeof buf);
     hta_format_real(x, inst->w_loc);
     fprintf(f, "instance %s: %ld tasks, %ld servers, %lld replicas, "
-               "w_loc %s, w_rem %s\n",
+               "w_loc %s, w_rem %s",
             path, (long)inst->m, (long)inst->n_declared, (long long)inst->edges, x,
             buf);
+    describe_levels(inst, f);
+    fputc('\n', f);
     fprintf(f, "%-10s %-11s %12s %9s %9s %9s %9s  %s\n", "algorithm",
             "status", "makespan", "local", "remote", "gap", "seconds",
             "note");
@@ -48,9 +84,11 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
             else
                 snprintf(gs, sizeof gs, "%.2f%%", 100.0 * g);
             hta_format_real(x, row->makespan);
-            fprintf(f, "%-10s %-11s %12s %9lld %9lld %9s %9.3f  %s\n",
+            fprintf(f, "%-10s %-11s %12s %9lld %9lld %9s %9.3f  ",
                     row->algorithm, row->status, x, (long long)row->local,
-                    (long long)row->remote, gs, row->seconds, row->note);
+                    (long long)row->remote, gs, row->seconds);
+            describe_counts(inst, row, f);
+            fprintf(f, "%s\n", row->note);
         } else {
             fprintf(f, "%-10s %-11s %12s %9s %9s %9s %9.3f  %s\n",
                     row->algorithm, row->status, "-", "-", "-", "-",
@@ -168,6 +206,8 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f)
                "\"w_loc\": ",
             (long)inst->m, (long)inst->n_declared, (long long)inst->edges);
     json_number(f, inst->w_loc);
+    if (hta_levels(inst) > 2)
+        fprintf(f, ", \"levels\": %d", hta_levels(inst));
     fputs("},\n \"lower_bound\": ", f);
     json_number(f, r->has_lower_bound ? r->lower_bound : NAN);
     fputs(", \"lower_bound_source\": ", f);
@@ -187,10 +227,17 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f)
         json_string(f, row->status);
         fputs(", \"makespan\": ", f);
         json_number(f, row->has_value ? row->makespan : NAN);
-        if (row->has_value)
+        if (row->has_value) {
             fprintf(f, ", \"local\": %lld, \"remote\": %lld",
                     (long long)row->local, (long long)row->remote);
-        else
+            if (hta_levels(inst) > 2) {
+                fputs(", \"per_level\": [", f);
+                for (int l = 0; l < hta_levels(inst); l++)
+                    fprintf(f, "%s%lld", l ? ", " : "",
+                            (long long)row->count[l]);
+                fputc(']', f);
+            }
+        } else
             fputs(", \"local\": null, \"remote\": null", f);
         fputs(", \"gap\": ", f);
         json_number(f, row->has_value ? hta_solve_gap(r, row->makespan) : NAN);

@@ -1,6 +1,7 @@
 /* Assignment files and the evaluator (Fischer-Su-Yin, Definitions 2, 6, 7):
  * the only place where makespans of complete assignments are computed. */
 #include "hta/assign.h"
+#include "hta/levels.h"
 
 #include <assert.h>
 #include <math.h>
@@ -81,6 +82,45 @@ static int tail_counts(hta_eval *ev, int32_t *ids, int64_t k)
     return 1;
 }
 
+/* N > 2 levels: every server is a working one (levels.h). */
+static hta_status eval_levels(const hta_instance *inst, const int32_t *a,
+                              hta_eval *ev, hta_diag *d)
+{
+    int N = hta_levels(inst);
+    int32_t n = inst->n;
+    int64_t *cnt = calloc((size_t)n * (size_t)N + 1, sizeof *cnt);
+    if (!cnt) {
+        hta_eval_free(ev);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    for (int32_t t = 0; t < inst->m; t++) {
+        int l = hta_level(inst, t, a[t]);
+        ev->count[l - 1]++;
+        cnt[(size_t)a[t] * (size_t)N + (size_t)(l - 1)]++;
+        if (l == 1)
+            ev->nloc[a[t]]++;
+        else
+            ev->nrem[a[t]]++;
+    }
+    for (int l = 1; l <= N; l++)
+        ev->cost[l - 1] = hta_level_cost(inst, l, ev->count[l - 1]);
+    ev->local = ev->count[0];
+    ev->remote = inst->m - ev->local;
+    ev->w_rem_r = ev->cost[N - 1];
+    ev->makespan = -1.0;
+    for (int32_t s = 0; s < n; s++) {
+        ev->load[s] = hta_load_levels(N, cnt + (size_t)s * (size_t)N,
+                                      ev->cost);
+        ev->total += ev->load[s];
+        if (ev->load[s] > ev->makespan) {
+            ev->makespan = ev->load[s];
+            ev->argmax = s;
+        }
+    }
+    free(cnt);
+    return HTA_OK;
+}
+
 hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
                         hta_eval *ev, hta_diag *d)
 {
@@ -91,12 +131,24 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
     ev->nloc = calloc((size_t)n, sizeof *ev->nloc);
     ev->nrem = calloc((size_t)n, sizeof *ev->nrem);
     ev->load = malloc((size_t)n * sizeof *ev->load);
+    ev->levels = hta_levels(inst);
     int32_t *tail = NULL;
     int64_t ntail = 0;
     if (!ev->nloc || !ev->nrem || !ev->load) {
         hta_eval_free(ev);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
+    for (int32_t t = 0; t < inst->m; t++)
+        if (a[t] < 0 || a[t] >= inst->n_declared) {
+            hta_eval_free(ev);
+            return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                                "expected a server id in [0, %ld] for task "
+                                "%ld, found %ld",
+                                (long)inst->n_declared - 1, (long)t,
+                                (long)a[t]);
+        }
+    if (ev->levels > 2)
+        return eval_levels(inst, a, ev, d);
     for (int32_t t = 0; t < inst->m; t++) {
         int32_t s = a[t];
         if (s < 0 || s >= inst->n_declared) {
@@ -132,6 +184,10 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
     ev->local = inst->m - ev->remote;
     assert(ev->local >= 0 && ev->remote <= inst->m);
     ev->w_rem_r = hta_wrem_at(&inst->wrem, ev->remote);
+    ev->count[0] = ev->local;
+    ev->count[1] = ev->remote;
+    ev->cost[0] = inst->w_loc;
+    ev->cost[1] = ev->w_rem_r;
     ev->makespan = -1.0;
     for (int32_t s = 0; s < n; s++) {
         ev->load[s] = hta_load(inst, ev->nloc[s], ev->nrem[s], ev->w_rem_r);

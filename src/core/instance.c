@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "hta/lex.h"
+#include "hta/levels.h"
+#include "levels_apply.h"
 
 double hta_wrem_at(const hta_wrem *w, int64_t r)
 {
@@ -65,6 +67,7 @@ void hta_instance_free(hta_instance *inst)
     free_names(inst->task_name, inst->m);
     free_names(inst->server_name, inst->n);
     free_names(inst->server_rack, inst->n);
+    hta_levels_free(inst);
     free(inst->wrem.v);
     free(inst->task_off);
     free(inst->task_srv);
@@ -73,9 +76,45 @@ void hta_instance_free(hta_instance *inst)
     free(inst);
 }
 
+/* Grows an array of old entries to count, the new ones zero. */
+static int grow_zero(void **p, size_t size, int32_t old, int32_t count)
+{
+    if (!*p)
+        return 1;
+    char *q = realloc(*p, ((size_t)count + 1) * size);
+    if (!q)
+        return 0;
+    memset(q + (size_t)old * size, 0, (size_t)(count - old) * size);
+    *p = q;
+    return 1;
+}
+
+/* Makes servers n..upto-1 working ones (instance.h): empty replica lists,
+ * no names yet.  A name for a server beyond the working ones needs it
+ * (levels need every server's rack). */
+static int work_upto(hta_instance *inst, int32_t upto)
+{
+    int32_t old = inst->n;
+    if (upto <= old)
+        return 1;
+    int64_t *off = realloc(inst->srv_off, ((size_t)upto + 1) * sizeof *off);
+    if (!off)
+        return 0;
+    inst->srv_off = off;
+    for (int32_t s = old + 1; s <= upto; s++)
+        off[s] = off[old];
+    if (!grow_zero((void **)&inst->server_name, sizeof(char *), old, upto) ||
+        !grow_zero((void **)&inst->server_rack, sizeof(char *), old, upto))
+        return 0;
+    inst->n = upto;
+    return 1;
+}
+
 hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
                                  const char *name)
 {
+    if (kind != 't' && id >= inst->n && !work_upto(inst, id + 1))
+        return HTA_ERR_INTERNAL;
     char ***slot = kind == 't' ? &inst->task_name :
                    kind == 's' ? &inst->server_name :
                                  &inst->server_rack;
@@ -595,6 +634,8 @@ typedef struct parser {
     int sized;       /* toff and raw reserved for the whole file */
     struct parser *w; /* the second thread's lines (fast_window), or NULL */
     name_line *names; /* name and rack lines, in file order */
+    hta_wrem wlev[HTA_MAX_LEVELS]; /* w_level lines, by level */
+    long wlev_line[HTA_MAX_LEVELS]; /* their lines (0: none) */
     int64_t nnames;
     size_t cap_names;
     int64_t k;       /* 1 + the largest server id named by any line */
@@ -636,7 +677,7 @@ static hta_status expect_eol(parser *p, size_t ntok, const char *after,
                              hta_diag *d)
 {
     if (p->lx.ntok > ntok) {
-        char what[96];
+        char what[128];
         snprintf(what, sizeof what, "end of line after %s", after);
         return hta_lex_expected(&p->lx, what, p->lx.tok[ntok], d);
     }
@@ -664,63 +705,103 @@ static hta_status header_line(parser *p, const char *keyword, size_t min_tok,
     return HTA_OK;
 }
 
-static hta_status parse_wrem(parser *p, hta_diag *d)
+/* A cost function of a count from tokens first.. of the line: values (a
+ * table) or 'affine a b'; name ("w_rem", "w_level 2") in messages.  Its
+ * value at 0 is at least w_loc, and m times its value at m is finite. */
+static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
+                             const char *name, hta_diag *d)
 {
     hta_lex *lx = &p->lx;
-    hta_wrem *w = &p->inst->wrem;
     double w_loc = p->inst->w_loc;
     hta_status st;
-    if (strcmp(lx->tok[1], "affine") == 0) {
+    char what[96], buf[32];
+    if (lx->ntok <= first)
+        return hta_lex_expected(lx, "cost values or 'affine'", NULL, d);
+    if (strcmp(lx->tok[first], "affine") == 0) {
         w->kind = HTA_WREM_AFFINE;
-        if (lx->ntok < 4)
-            return hta_lex_expected(lx, "w_rem affine <a> <b>", NULL, d);
-        if ((st = hta_lex_real(lx, lx->tok[2], 1, "a number a >= w_loc",
-                               &w->a, d)) != HTA_OK ||
-            (st = hta_lex_real(lx, lx->tok[3], 0, "a slope b >= 0", &w->b,
-                               d)) != HTA_OK)
+        snprintf(what, sizeof what, "%s affine <a> <b>", name);
+        if (lx->ntok < first + 3)
+            return hta_lex_expected(lx, what, NULL, d);
+        if ((st = hta_lex_real(lx, lx->tok[first + 1], 1,
+                               "a number a >= w_loc", &w->a, d)) != HTA_OK ||
+            (st = hta_lex_real(lx, lx->tok[first + 2], 0, "a slope b >= 0",
+                               &w->b, d)) != HTA_OK)
             return st;
         if (w->a < w_loc) {
-            char what[80], buf[32];
             hta_format_real(buf, w_loc);
-            snprintf(what, sizeof what, "w_rem(0) = a >= w_loc = %s", buf);
-            return hta_lex_expected(lx, what, lx->tok[2], d);
+            snprintf(what, sizeof what, "%s(0) = a >= w_loc = %s", name, buf);
+            return hta_lex_expected(lx, what, lx->tok[first + 1], d);
         }
         if (!hta_costs_finite(w_loc, w, p->inst->m))
             return hta_lex_expected(lx, "a slope b with m * (a + b*m) finite",
-                                    lx->tok[3], d);
-        return expect_eol(p, 4, "w_rem affine <a> <b>", d);
+                                    lx->tok[first + 2], d);
+        snprintf(what, sizeof what, "%s affine <a> <b>", name);
+        return expect_eol(p, first + 3, what, d);
     }
     w->kind = HTA_WREM_TABLE;
-    w->k = (int64_t)lx->ntok - 2;
+    w->k = (int64_t)(lx->ntok - first) - 1;
     if (w->k + 1 > HTA_MAX_WREM_TABLE)
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                            "expected at most %lld w_rem values, found %lld",
-                            HTA_MAX_WREM_TABLE, (long long)w->k + 1);
+                            "expected at most %lld %s values, found %lld",
+                            HTA_MAX_WREM_TABLE, name, (long long)w->k + 1);
     w->v = malloc(((size_t)w->k + 1) * sizeof *w->v);
     if (!w->v)
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
                             "out of memory");
     for (int64_t i = 0; i <= w->k; i++) {
-        const char *tok = lx->tok[i + 1];
-        if ((st = hta_lex_real(lx, tok, 1, "a w_rem value", &w->v[i], d)) !=
-            HTA_OK)
+        const char *tok = lx->tok[first + (size_t)i];
+        snprintf(what, sizeof what, "a %s value", name);
+        if ((st = hta_lex_real(lx, tok, 1, what, &w->v[i], d)) != HTA_OK)
             return st;
         double floor_v = i ? w->v[i - 1] : w_loc;
         if (w->v[i] < floor_v) {
-            char what[96], buf[32];
             hta_format_real(buf, floor_v);
-            snprintf(what, sizeof what, "%s %s",
-                     i ? "a non-decreasing w_rem value >=" :
-                         "w_rem(0) >= w_loc =",
-                     buf);
+            if (i)
+                snprintf(what, sizeof what, "a non-decreasing %s value >= %s",
+                         name, buf);
+            else
+                snprintf(what, sizeof what, "%s(0) >= w_loc = %s", name, buf);
             return hta_lex_expected(lx, what, tok, d);
         }
     }
-    if (!hta_costs_finite(w_loc, w, p->inst->m))
-        return hta_lex_expected(lx, "costs whose largest load m * w_rem(m) "
-                                    "is finite, w_rem value",
-                                lx->tok[lx->ntok - 1], d);
+    if (!hta_costs_finite(w_loc, w, p->inst->m)) {
+        snprintf(what, sizeof what,
+                 "costs whose largest load m * %s(m) is finite, %s value",
+                 name, name);
+        return hta_lex_expected(lx, what, lx->tok[lx->ntok - 1], d);
+    }
     return HTA_OK;
+}
+
+static hta_status parse_wrem(parser *p, hta_diag *d)
+{
+    return parse_cost(p, &p->inst->wrem, 1, "w_rem", d);
+}
+
+/* "w_level L <values> | affine a b": the cost of level L (levels.h);
+ * the levels are checked once the racks are known (apply_levels). */
+static hta_status parse_wlevel(parser *p, hta_diag *d)
+{
+    hta_lex *lx = &p->lx;
+    int64_t l;
+    hta_status st;
+    if (lx->ntok < 2)
+        return hta_lex_expected(lx, "a level after 'w_level'", NULL, d);
+    if ((st = hta_lex_int(lx, lx->tok[1], 2, HTA_MAX_LEVELS - 1,
+                          "a level between local (1) and remote", &l, d)) !=
+        HTA_OK)
+        return st;
+    if (p->wlev_line[l]) {
+        char what[64];
+        snprintf(what, sizeof what,
+                 "one w_level line per level (level %lld is on line %ld)",
+                 (long long)l, p->wlev_line[l]);
+        return hta_lex_expected(lx, what, lx->tok[1], d);
+    }
+    char name[24];
+    snprintf(name, sizeof name, "w_level %lld", (long long)l);
+    p->wlev_line[l] = lx->line;
+    return parse_cost(p, &p->wlev[l], 2, name, d);
 }
 
 /* Room for one more task line of k servers (parse_task, fast_line). */
@@ -1164,6 +1245,37 @@ static hta_status apply_names(parser *p, hta_diag *d)
     return st;
 }
 
+/* The w_level lines, once the racks are known: levels 2.. each need
+ * one, the rack paths give N (levels.h). */
+static hta_status apply_levels(parser *p, hta_diag *d)
+{
+    hta_instance *inst = p->inst;
+    int top = 0;
+    for (int l = 2; l < HTA_MAX_LEVELS; l++)
+        if (p->wlev_line[l])
+            top = l;
+    if (!top)
+        return HTA_OK;
+    for (int l = 2; l < top; l++)
+        if (!p->wlev_line[l])
+            return hta_diag_set(d, HTA_ERR_INPUT, p->lx.path,
+                                p->wlev_line[top],
+                                "expected a w_level line for every level "
+                                "2..%d, found none for level %d",
+                                top, l);
+    long *rack_line = calloc((size_t)inst->n + 1, sizeof *rack_line);
+    if (!rack_line)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, p->lx.path, 0,
+                            "out of memory");
+    for (int64_t i = 0; i < p->nnames; i++)
+        if (p->names[i].kind == 'r')
+            rack_line[p->names[i].id] = p->names[i].line;
+    hta_levels_where where = {p->lx.path, p->wlev_line, rack_line};
+    hta_status st = hta_levels_apply(inst, p->wlev + 2, top - 1, &where, d);
+    free(rack_line);
+    return st;
+}
+
 /* Body keywords.  Optional lines of later format revisions slot in here. */
 static const struct {
     const char *keyword;
@@ -1172,6 +1284,7 @@ static const struct {
     {"task", parse_task},
     {"name", parse_name},
     {"rack", parse_name},
+    {"w_level", parse_wlevel},
 };
 
 static hta_status parse_all(parser *p, hta_diag *d)
@@ -1251,7 +1364,7 @@ static hta_status parse_all(parser *p, hta_diag *d)
         if (i == nkw) {
             char q[64];
             return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                                "expected a 'task', 'name' or 'rack' line, "
+                                "expected a 'task', 'name', 'rack' or 'w_level' line, "
                                 "found unknown keyword '%s'",
                                 hta_lex_quote(lx->tok[0], q));
         }
@@ -1276,7 +1389,9 @@ static hta_status parse_all(parser *p, hta_diag *d)
     if (!build_server_side(inst))
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
                             "out of memory");
-    return apply_names(p, d);
+    if ((st = apply_names(p, d)) != HTA_OK)
+        return st;
+    return apply_levels(p, d);
 }
 
 static int fast_lines = 1; /* hta_instance_fast_lines */
@@ -1330,6 +1445,8 @@ static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
     for (int64_t i = 0; i < p->nnames; i++)
         free(p->names[i].name);
     free(p->names);
+    for (int l = 0; l < HTA_MAX_LEVELS; l++)
+        free(p->wlev[l].v);
     hta_lex_free(&p->lx);
     return st;
 }
@@ -1359,6 +1476,24 @@ hta_status hta_instance_parse_memory(const char *name, const char *text,
     return parse_lexer(&p, out, d);
 }
 
+/* A cost function's tokens after its keyword, and the line's end. */
+static void write_cost(FILE *f, const hta_wrem *w)
+{
+    char buf[32];
+    if (w->kind == HTA_WREM_AFFINE) {
+        hta_format_real(buf, w->a);
+        fprintf(f, " affine %s", buf);
+        hta_format_real(buf, w->b);
+        fprintf(f, " %s", buf);
+    } else {
+        for (int64_t i = 0; i <= w->k; i++) {
+            hta_format_real(buf, w->v[i]);
+            fprintf(f, " %s", buf);
+        }
+    }
+    fputc('\n', f);
+}
+
 hta_status hta_instance_write(const hta_instance *inst, FILE *f,
                               const char *comment)
 {
@@ -1376,18 +1511,12 @@ hta_status hta_instance_write(const hta_instance *inst, FILE *f,
             (long)inst->n_declared);
     hta_format_real(buf, inst->w_loc);
     fprintf(f, "w_loc %s\nw_rem", buf);
-    if (inst->wrem.kind == HTA_WREM_AFFINE) {
-        hta_format_real(buf, inst->wrem.a);
-        fprintf(f, " affine %s", buf);
-        hta_format_real(buf, inst->wrem.b);
-        fprintf(f, " %s", buf);
-    } else {
-        for (int64_t i = 0; i <= inst->wrem.k; i++) {
-            hta_format_real(buf, inst->wrem.v[i]);
-            fprintf(f, " %s", buf);
-        }
+    write_cost(f, &inst->wrem);
+    for (int l = 2; l < hta_levels(inst); l++) {
+        const hta_wrem *w = &inst->wlev[l];
+        fprintf(f, "w_level %d", l);
+        write_cost(f, w);
     }
-    fputc('\n', f);
     for (int32_t t = 0; t < inst->m; t++) {
         fprintf(f, "task %ld", (long)t);
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
@@ -1416,22 +1545,30 @@ static int names_equal(char **a, char **b, int32_t count)
     return 1;
 }
 
+static int costs_equal(const hta_wrem *a, const hta_wrem *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    if (a->kind == HTA_WREM_AFFINE)
+        return a->a == b->a && a->b == b->b;
+    if (a->k != b->k)
+        return 0;
+    for (int64_t i = 0; i <= a->k; i++)
+        if (a->v[i] != b->v[i])
+            return 0;
+    return 1;
+}
+
 int hta_instance_equal(const hta_instance *a, const hta_instance *b)
 {
     if (a->m != b->m || a->n != b->n || a->n_declared != b->n_declared ||
-        a->edges != b->edges ||
-        a->w_loc != b->w_loc || a->wrem.kind != b->wrem.kind)
+        a->edges != b->edges || a->w_loc != b->w_loc ||
+        !costs_equal(&a->wrem, &b->wrem) || hta_levels(a) != hta_levels(b))
         return 0;
-    if (a->wrem.kind == HTA_WREM_AFFINE) {
-        if (a->wrem.a != b->wrem.a || a->wrem.b != b->wrem.b)
+    /* the groups follow from the rack names, compared below */
+    for (int l = 2; l < hta_levels(a); l++)
+        if (!costs_equal(&a->wlev[l], &b->wlev[l]))
             return 0;
-    } else {
-        if (a->wrem.k != b->wrem.k)
-            return 0;
-        for (int64_t i = 0; i <= a->wrem.k; i++)
-            if (a->wrem.v[i] != b->wrem.v[i])
-                return 0;
-    }
     return memcmp(a->task_off, b->task_off,
                   ((size_t)a->m + 1) * sizeof *a->task_off) == 0 &&
            memcmp(a->task_srv, b->task_srv,

@@ -2,10 +2,40 @@
 #include "hta/gen.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "hta/levels.h"
 #include "hta/rng.h"
 #include "hta/topology.h"
+
+/* Rack paths by the rule of topology.h, then the levels' costs. */
+static hta_status name_levels(const hta_gen_hdfs_params *p,
+                              hta_instance *inst, hta_diag *d)
+{
+    int64_t K = p->racks >= 1 ? hta_rack_size(p->servers, p->racks) : 0;
+    int64_t P = p->nlev >= 2 && p->pods >= 1 ?
+                    hta_rack_size(p->racks, p->pods) : 0;
+    if (!K || (p->nlev >= 2 && !P) || p->nlev > 2)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected rack costs with racks (and pod costs "
+                            "with pods) that split the servers (racks) into "
+                            "that many runs, found %ld racks, %ld pods",
+                            (long)p->racks, (long)p->pods);
+    for (int32_t s = 0; s < p->servers; s++) {
+        char path[64];
+        int64_t r = hta_rack_of(s, K);
+        if (p->nlev >= 2)
+            snprintf(path, sizeof path, "/pod%lld/rack%lld",
+                     (long long)hta_rack_of(r, P), (long long)r);
+        else
+            snprintf(path, sizeof path, "/rack%lld", (long long)r);
+        if (hta_instance_set_name(inst, 'r', s, path) != HTA_OK)
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
+    }
+    return hta_instance_set_levels(inst, p->wlev, p->nlev, d);
+}
 
 hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
                         hta_diag *d)
@@ -103,6 +133,10 @@ hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
     }
     off[m] = (int64_t)m * k;
     st = hta_instance_build(m, n, p->w_loc, &p->wrem, off, srv, out, d);
+    if (st == HTA_OK && p->nlev > 0 && (st = name_levels(p, *out, d)) != HTA_OK) {
+        hta_instance_free(*out);
+        *out = NULL;
+    }
 cleanup:
     free(off);
     free(srv);

@@ -4,8 +4,10 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hta/assign.h"
+#include "hta/levels.h"
 #include "hta/maxcover.h"
 
 double hta_bound_trivial(const hta_instance *inst)
@@ -245,5 +247,170 @@ hta_status hta_bound_flow_compute(const hta_instance *inst, double *lb,
     if (st == HTA_OK)
         *lb = b.fb.settled ? b.value : hta_flow_bound_update(&b.fb, inst, f, K);
     free(f);
+    return st;
+}
+
+/* ---- N levels (bounds.h) ---- */
+
+typedef struct lsettle {
+    const hta_instance *inst;
+    int64_t *size[HTA_MAX_LEVELS];  /* per group of level l: |g| */
+    int64_t *tasks[HTA_MAX_LEVELS]; /* per group: T_g */
+    int64_t next;                   /* the next k to examine */
+    int settled;
+    double value;
+} lsettle;
+
+/* The candidate of threshold k with f(k) = fk: INFINITY unless some L
+ * with floor(L / w_loc) = k meets both inequalities. */
+static double level_candidate(const lsettle *b, int64_t k, int64_t fk)
+{
+    const hta_instance *inst = b->inst;
+    int N = hta_levels(inst);
+    int64_t m = inst->m, n = inst->n, prev = fk < m ? fk : m;
+    double c1 = inst->w_loc, total = c1 * (double)prev;
+    for (int l = 2; l < N; l++) {
+        int64_t F = 0;
+        for (int32_t g = 0; g < inst->ngrp[l] && F < m; g++) {
+            double room = (double)k * (double)b->size[l][g];
+            F += room < (double)b->tasks[l][g] ? (int64_t)room :
+                                                 b->tasks[l][g];
+        }
+        F = F < m ? F : m;
+        F = F > prev ? F : prev;
+        total += hta_level_cost(inst, l, 0) * (double)(F - prev);
+        prev = F;
+    }
+    int64_t R = m - prev;
+    double cN = hta_wrem_at(&inst->wrem, R);
+    total += cN * (double)R;
+    double pigeon = (double)((R + n - 1) / n) * cN;
+    double cand = fmax(fmax((double)k * c1, shrink(total / (double)n)),
+                       pigeon);
+    cand = fmax(cand, hta_bound_trivial(inst));
+    /* the candidate must keep floor(L / w_loc) = k */
+    return hta_room_local(inst, cand, 0) <= k ? cand : INFINITY;
+}
+
+static int level_settled(void *ctx, const int64_t *f, int64_t K)
+{
+    lsettle *b = ctx;
+    for (; !b->settled && b->next <= K; b->next++) {
+        double v = level_candidate(b, b->next, f[b->next]);
+        if (isfinite(v)) {
+            b->settled = 1;
+            b->value = v;
+        }
+    }
+    return b->settled;
+}
+
+/* With a constant cost per level, L^O is the load of some server,
+ * hta_load_levels of integer counts: lb rounds up to the least such value
+ * (the counts of levels 2..N enumerated, level 1's the least that
+ * reaches lb), unless that takes more than 10^6 steps.  Each level's
+ * count stops once its load alone passes lb + w_loc. */
+static double round_levels(const hta_instance *inst, double lb)
+{
+    int N = hta_levels(inst);
+    double c[HTA_MAX_LEVELS];
+    c[0] = inst->w_loc;
+    for (int l = 2; l <= N; l++) {
+        if (!hta_wrem_is_constant(hta_level_wrem(inst, l)))
+            return lb;
+        c[l - 1] = hta_level_cost(inst, l, 0);
+    }
+    if (!(lb > 0) || !isfinite(lb))
+        return lb;
+    int64_t cnt[HTA_MAX_LEVELS] = {0}, steps = 0;
+    double best = INFINITY;
+    for (;;) {
+        if (++steps > 1000000)
+            return lb;
+        /* the least level-1 count reaching lb beside cnt[1..] */
+        cnt[0] = 0;
+        double rest = hta_load_levels(N, cnt, c);
+        if (rest < lb) {
+            cnt[0] = (int64_t)floor((lb - rest) / c[0]);
+            if (cnt[0] > 0)
+                cnt[0]--;
+            while (hta_load_levels(N, cnt, c) < lb)
+                cnt[0]++;
+        }
+        double v = hta_load_levels(N, cnt, c);
+        if (v < best)
+            best = v;
+        /* next counts of levels 2..N, odometer; a level stops past lb */
+        int l = 1;
+        cnt[0] = 0;
+        for (; l < N; l++) {
+            cnt[l]++;
+            if (hta_load_levels(N, cnt, c) < lb + c[0])
+                break;
+            cnt[l] = 0;
+        }
+        if (l == N)
+            break;
+    }
+    return best;
+}
+
+hta_status hta_bound_levels_compute(const hta_instance *inst, double *lb,
+                                    hta_diag *d)
+{
+    int N = hta_levels(inst);
+    lsettle b;
+    memset(&b, 0, sizeof b);
+    b.inst = inst;
+    b.next = ((int64_t)inst->m + inst->n - 1) / inst->n;
+    int32_t *stamp = NULL;
+    hta_status st = HTA_OK;
+    for (int l = 2; l < N && st == HTA_OK; l++) {
+        size_t G = (size_t)inst->ngrp[l];
+        b.size[l] = calloc(G + 1, sizeof *b.size[l]);
+        b.tasks[l] = calloc(G + 1, sizeof *b.tasks[l]);
+        if (!stamp)
+            stamp = malloc((G + 1) * sizeof *stamp);
+        else
+            stamp = realloc(stamp, (G + 1) * sizeof *stamp);
+        if (!b.size[l] || !b.tasks[l] || !stamp) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            break;
+        }
+        for (int32_t s = 0; s < inst->n; s++)
+            b.size[l][inst->grp[l][s]]++;
+        for (size_t g = 0; g < G; g++)
+            stamp[g] = -1;
+        for (int32_t t = 0; t < inst->m; t++)
+            for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1];
+                 i++) {
+                int32_t g = inst->grp[l][inst->task_srv[i]];
+                if (stamp[g] != t) {
+                    stamp[g] = t;
+                    b.tasks[l][g]++;
+                }
+            }
+    }
+    int64_t *f = NULL, K = 0;
+    if (st == HTA_OK)
+        st = hta_maxcover_sweep(inst, level_settled, &b, &f, &K, d);
+    if (st == HTA_OK) {
+        /* past the sweep's end every task is coverable: f(k) = m */
+        for (; !b.settled; b.next++) {
+            double v = level_candidate(&b, b.next,
+                                       b.next <= K ? f[b.next] : inst->m);
+            if (isfinite(v)) {
+                b.settled = 1;
+                b.value = v;
+            }
+        }
+        *lb = round_levels(inst, b.value);
+    }
+    free(f);
+    free(stamp);
+    for (int l = 0; l < HTA_MAX_LEVELS; l++) {
+        free(b.size[l]);
+        free(b.tasks[l]);
+    }
     return st;
 }

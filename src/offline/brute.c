@@ -1,5 +1,6 @@
 /* Brute-force oracle: enumerates every assignment (odometer order), keeping
- * per-server counts incrementally. */
+ * per-server counts per locality level incrementally (levels.h; two
+ * levels: local and remote). */
 #include "hta/brute.h"
 
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "hta/assign.h"
+#include "hta/levels.h"
 
 int hta_brute_fits(const hta_instance *inst)
 {
@@ -27,33 +29,35 @@ hta_status hta_brute_run(const hta_instance *inst,
                             HTA_BRUTE_MAX_WORK, (long)inst->n,
                             (long)inst->m);
     int32_t m = inst->m, n = inst->n;
+    int N = hta_levels(inst);
     int32_t *a = calloc((size_t)m, sizeof *a);
-    int32_t *nloc = calloc((size_t)n, sizeof *nloc);
-    int32_t *nrem = calloc((size_t)n, sizeof *nrem);
-    unsigned char *loc = malloc((size_t)m * (size_t)n);
+    int64_t *cnt = calloc((size_t)n * (size_t)N, sizeof *cnt);
+    unsigned char *lv = malloc((size_t)m * (size_t)n);
     hta_status st = HTA_OK;
-    if (!a || !nloc || !nrem || !loc) {
+    if (!a || !cnt || !lv) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto cleanup;
     }
-    memset(loc, 0, (size_t)m * (size_t)n);
+    /* lv[t * n + s]: the level of task t on server s, 1..N */
     for (int32_t t = 0; t < m; t++)
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
-            loc[(size_t)t * n + inst->task_srv[i]] = 1;
-    int64_t r = 0;
+        for (int32_t s = 0; s < n; s++)
+            lv[(size_t)t * n + s] = (unsigned char)hta_level(inst, t, s);
+    int64_t r[HTA_MAX_LEVELS] = {0}; /* tasks per level */
     for (int32_t t = 0; t < m; t++) {
-        if (loc[(size_t)t * n])
-            nloc[0]++;
-        else
-            nrem[0]++, r++;
+        int l = lv[(size_t)t * n];
+        cnt[l - 1]++;
+        r[l - 1]++;
     }
-    double best_span = INFINITY;
+    double best_span = INFINITY, c[HTA_MAX_LEVELS];
+    c[0] = inst->w_loc;
     for (uint32_t step = 0;; step++) {
         if ((step & 4095u) == 1 && stop && *stop)
             goto cleanup;
-        double c = hta_wrem_at(&inst->wrem, r), span = 0.0;
+        for (int l = 2; l <= N; l++)
+            c[l - 1] = hta_level_cost(inst, l, r[l - 1]);
+        double span = 0.0;
         for (int32_t s = 0; s < n && span < best_span; s++) {
-            double l = hta_load(inst, nloc[s], nrem[s], c);
+            double l = hta_load_levels(N, cnt + (size_t)s * (size_t)N, c);
             if (l > span)
                 span = l;
         }
@@ -65,18 +69,14 @@ hta_status hta_brute_run(const hta_instance *inst,
         int32_t t = m - 1;
         for (; t >= 0; t--) {
             int32_t s = a[t];
-            int is_loc = loc[(size_t)t * n + s];
-            if (is_loc)
-                nloc[s]--;
-            else
-                nrem[s]--, r--;
+            int l = lv[(size_t)t * n + s];
+            cnt[(size_t)s * (size_t)N + (size_t)(l - 1)]--;
+            r[l - 1]--;
             s = s + 1 < n ? s + 1 : 0;
             a[t] = s;
-            is_loc = loc[(size_t)t * n + s];
-            if (is_loc)
-                nloc[s]++;
-            else
-                nrem[s]++, r++;
+            l = lv[(size_t)t * n + s];
+            cnt[(size_t)s * (size_t)N + (size_t)(l - 1)]++;
+            r[l - 1]++;
             if (s != 0)
                 break;
         }
@@ -86,8 +86,7 @@ hta_status hta_brute_run(const hta_instance *inst,
     *complete = 1;
 cleanup:
     free(a);
-    free(nloc);
-    free(nrem);
-    free(loc);
+    free(cnt);
+    free(lv);
     return st;
 }

@@ -127,6 +127,7 @@
 #include "hta/balassign.h"
 #include "hta/bounds.h"
 #include "hta/buf.h"
+#include "hta/levels.h"
 #include "hta/check.h"
 #include "hta/num.h"
 
@@ -899,6 +900,10 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
     sweep w;
     memset(&w, 0, sizeof w);
     memset(res, 0, sizeof *res);
+    /* Algorithm 2 has two levels: on N levels it runs on the two-level
+       view, whose evaluations its own checks compare with (levels.h) */
+    hta_instance flat = hta_instance_flat(inst);
+    inst = &flat;
     w.inst = inst;
     w.opts = opts;
     w.res = res;

@@ -16,13 +16,16 @@
 #include "hta/cbcx.h"
 #include "hta/close.h"
 #include "hta/envelope.h"
+#include "hta/hadoop.h"
+#include "hta/levels.h"
 #include "hta/num.h"
 #include "hta/rr.h"
 #include "hta/reduce.h"
+#include "hta/refill.h"
 #include "hta/satdec.h"
 
-const char *const hta_algo_names[] = {"rr",    "fsy", "ilp",  "brute",
-                                      "close", "sat", "exact"};
+const char *const hta_algo_names[] = {"rr",    "fsy", "ilp",   "brute",
+                                      "close", "sat", "exact", "hadoop"};
 
 void hta_solve_opts_default(hta_solve_opts *o)
 {
@@ -127,6 +130,7 @@ static hta_status finish_row(run *s, hta_row *row, const int32_t *a,
     row->makespan = ev.makespan;
     row->local = ev.local;
     row->remote = ev.remote;
+    memcpy(row->count, ev.count, sizeof row->count);
     if (ev.makespan < s->res->best_span) {
         s->res->best_span = ev.makespan;
         memcpy(s->res->best, a, (size_t)s->inst->m * sizeof *a);
@@ -212,13 +216,65 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
     if (!s->fsy &&
         !(s->fsy = hta_malloc_huge((size_t)s->inst->m * sizeof *s->fsy)))
         return OOM(d);
-    hta_status st = hta_fsy_run(s->inst, fo, s->fsy, fr, d);
+    /* on N levels fsy runs on the two-level view (levels.h) */
+    hta_instance flat = hta_instance_flat(s->inst);
+    hta_status st = hta_fsy_run(&flat, fo, s->fsy, fr, d);
     if (st != HTA_OK)
         return st;
     s->fsy_span = fr->makespan;
+    if (hta_levels(s->inst) > 2)
+        return HTA_OK; /* its flow bound prices every non-local task at
+                          w_rem: not a bound on N levels */
     hta_solve_bound(s->res, fr->lower_bound, "flow");
     s->have_flow = 1;
     return HTA_OK;
+}
+
+/* fsy on N levels: the rack-aware refill of fsy's assignment (refill.h)
+ * into the row, which keeps the best of the two. */
+static hta_status run_refill(run *s, hta_row *row, hta_diag *d)
+{
+    if (s->res->has_lower_bound && s->fsy_span <= s->res->lower_bound) {
+        /* fsy's two-level assignment is the same assignment: priced per
+           level it can only be cheaper; at the bound nothing is better */
+        hta_status st = finish_row(s, row, s->fsy, d);
+        if (st == HTA_OK && row->makespan <= s->res->lower_bound) {
+            snprintf(row->note, sizeof row->note,
+                     "%d levels: fsy's assignment (racks ignored) meets the "
+                     "lower bound; no refill",
+                     hta_levels(s->inst));
+            s->fsy_span = row->makespan;
+            return HTA_OK;
+        }
+        if (st != HTA_OK)
+            return st;
+    }
+    int32_t *a = malloc(((size_t)s->inst->m + 1) * sizeof *a);
+    if (!a)
+        return OOM(d);
+    hta_refill_result rr;
+    hta_status st = hta_refill_run(s->inst, s->fsy, a, &rr, d);
+    if (st == HTA_OK)
+        st = finish_row(s, row, a, d);
+    if (st == HTA_OK) {
+        char x[32], y[32];
+        hta_format_real(x, rr.start_span);
+        hta_format_real(y, rr.makespan);
+        static const char *const from[] = {
+            "fsy's", "a pass from fsy's local tasks",
+            "a second pass from fsy's local tasks", "a pass from nothing",
+            "a second pass from nothing"};
+        snprintf(row->note, sizeof row->note,
+                 "%d levels: fsy's assignment (racks ignored) %s, refilled "
+                 "rack-aware %s (%s kept, then %d move%s)",
+                 hta_levels(s->inst), x, y, from[rr.chosen], rr.moves,
+                 rr.moves == 1 ? "" : "s");
+        /* the refill is what later rows start from */
+        memcpy(s->fsy, a, (size_t)s->inst->m * sizeof *a);
+        s->fsy_span = row->makespan;
+    }
+    free(a);
+    return st;
 }
 
 static hta_status run_fsy(run *s, hta_diag *d)
@@ -231,6 +287,12 @@ static hta_status run_fsy(run *s, hta_diag *d)
     double t0 = hta_clock_now();
     hta_fsy_result fr;
     hta_status st = fsy_into(s, &fo, &fr, d);
+    if (st == HTA_OK && hta_levels(s->inst) > 2) {
+        st = run_refill(s, row, d);
+        hta_fsy_result_free(&fr);
+        row->seconds = hta_clock_now() - t0;
+        return st;
+    }
     if (st == HTA_OK) {
         st = finish_row(s, row, s->fsy, d);
         const char *engine =
@@ -257,6 +319,24 @@ static hta_status run_fsy(run *s, hta_diag *d)
     row->seconds = hta_clock_now() - t0;
     s->res->has_guarantee = 1;
     s->res->guarantee = hta_bound_fsy_additive(s->inst);
+    return st;
+}
+
+static hta_status run_hadoop(run *s, hta_diag *d)
+{
+    hta_row *row = add_row(s, HTA_ALGO_HADOOP);
+    double t0 = hta_clock_now();
+    int32_t *a = malloc(((size_t)s->inst->m + 1) * sizeof *a);
+    if (!a)
+        return OOM(d);
+    hta_status st = hta_hadoop_run(s->inst, a, d);
+    if (st == HTA_OK)
+        st = finish_row(s, row, a, d);
+    snprintf(row->note, sizeof row->note,
+             "%d levels: each free server takes the closest task it can",
+             hta_levels(s->inst));
+    row->seconds = hta_clock_now() - t0;
+    free(a);
     return st;
 }
 
@@ -362,9 +442,11 @@ static hta_status flow_bound(run *s, hta_diag *d)
     if (s->have_flow)
         return HTA_OK;
     double lb;
-    hta_status st = hta_bound_flow_compute(s->inst, &lb, d);
+    int levels = hta_levels(s->inst) > 2;
+    hta_status st = levels ? hta_bound_levels_compute(s->inst, &lb, d) :
+                             hta_bound_flow_compute(s->inst, &lb, d);
     if (st == HTA_OK) {
-        hta_solve_bound(s->res, lb, "flow");
+        hta_solve_bound(s->res, lb, levels ? "level flow" : "flow");
         s->have_flow = 1;
     }
     return st;
@@ -970,6 +1052,51 @@ static hta_status run_exact(run *s, hta_diag *d)
     return st;
 }
 
+/* The engines whose models have FSY's two levels. */
+static int two_level_only(hta_algo a)
+{
+    return a == HTA_ALGO_ILP || a == HTA_ALGO_CLOSE || a == HTA_ALGO_SAT ||
+           a == HTA_ALGO_EXACT;
+}
+
+static void skip_levels(run *s, hta_algo a, const char *why)
+{
+    hta_row *row = add_row(s, a);
+    snprintf(row->status, sizeof row->status, "skipped");
+    snprintf(row->note, sizeof row->note, "%d levels: %s",
+             hta_levels(s->inst), why);
+}
+
+/* close, ilp, sat and exact on N > 2 levels (solve.h): exact is brute
+ * force where it fits; the others say why they do not run. */
+static hta_status run_levels_exact(run *s, hta_algo a, hta_diag *d)
+{
+    static const char *const why[] = {
+        "the ILP models one remote cost (two levels); not applied",
+        "gap closing prices every non-local task at w_rem; not applied",
+        "the decision's encoding has two levels; not applied"};
+    hta_status st = flow_bound(s, d);
+    if (st != HTA_OK)
+        return st;
+    if (a == HTA_ALGO_ILP)
+        skip_levels(s, a, why[0]);
+    else if (a == HTA_ALGO_CLOSE)
+        skip_levels(s, a, why[1]);
+    else if (a == HTA_ALGO_SAT)
+        skip_levels(s, a, why[2]);
+    else {
+        if (hta_brute_fits(s->inst))
+            st = run_brute(s, d);
+        else
+            skip_levels(s, HTA_ALGO_CLOSE, why[1]);
+        if (st == HTA_OK) {
+            skip_levels(s, HTA_ALGO_ILP, why[0]);
+            skip_levels(s, HTA_ALGO_SAT, why[2]);
+        }
+    }
+    return st;
+}
+
 hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
                      hta_solve_result *res, hta_diag *d)
 {
@@ -994,6 +1121,10 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
     for (int i = 0; i < opts->nalgos && st == HTA_OK; i++) {
         if (i > 0 && stopped(&s))
             break;
+        if (hta_levels(inst) > 2 && two_level_only(opts->algos[i])) {
+            st = run_levels_exact(&s, opts->algos[i], d);
+            continue;
+        }
         switch (opts->algos[i]) {
         case HTA_ALGO_RR:
             st = run_rr(&s, d);
@@ -1015,6 +1146,9 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
             break;
         case HTA_ALGO_EXACT:
             st = run_exact(&s, d);
+            break;
+        case HTA_ALGO_HADOOP:
+            st = run_hadoop(&s, d);
             break;
         }
     }

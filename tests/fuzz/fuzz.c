@@ -137,7 +137,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hta_solve_opts_default(&o);
         o.algos[0] = HTA_ALGO_RR;
         o.algos[1] = HTA_ALGO_FSY;
-        o.nalgos = 2;
+        o.algos[2] = HTA_ALGO_HADOOP; /* N levels: the refill, the bound */
+        o.nalgos = 3;
         int brute = hta_brute_fits(inst) && inst->m <= 8;
         if (brute) {
             o.algos[o.nalgos++] = HTA_ALGO_BRUTE;

@@ -52,6 +52,11 @@ bad=$(printf "$tmp/na\377me \"q\"\t.txt")
 cp instances/example.txt "$bad"
 run solve "$HTA" solve "$bad" --json
 run eval "$HTA" eval instances/example.txt tests/data/example.asg --json
+# N locality levels: per-level counts in every row, skipped two-level rows
+run solve "$HTA" solve instances/racks-tiny.txt --algo rr,hadoop,fsy,exact --json
+run solve "$HTA" solve instances/hdfs-pods-1k.txt --algo hadoop,fsy,ilp --json
+"$HTA" solve instances/racks-tiny.txt --algo brute -o "$tmp/rt.asg" >/dev/null
+run eval "$HTA" eval instances/racks-tiny.txt "$tmp/rt.asg" --json
 run capacity "$HTA" capacity tests/data/wang10.txt --json
 run capacity "$HTA" capacity tests/data/wang10.txt --method lp --json
 run capacity "$HTA" capacity --from-instance instances/example.txt --rate 0.1 --rates 1,0.5 --json

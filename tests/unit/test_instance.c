@@ -203,7 +203,7 @@ static void test_errors(void **state)
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 2\n", 6, "expected a server id in [0, 1], found '2'"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0\n", 6, "expected at least one server id, found end of line"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask -1 0\n", 6, "expected a task id in [0, 1], found '-1'"},
-        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\nfrob 0 0\n", 6, "expected a 'task', 'name' or 'rack' line, found unknown keyword 'frob'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\nfrob 0 0\n", 6, "expected a 'task', 'name', 'rack' or 'w_level' line, found unknown keyword 'frob'"},
         {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem 3\ntask 0 0\ntasks 1\n", 7, "found unknown keyword 'tasks'"},
         {"hta-instance 1\ntasks 1\nservers 1\nw_rem 3\n", 4, "expected a 'w_loc' line, found 'w_rem'"},
     };
