@@ -86,6 +86,10 @@ typedef struct hta_instance {
 /* w_rem(r) for r >= 0.  O(1). */
 double hta_wrem_at(const hta_wrem *w, int64_t r);
 
+/* *dst = *src with its own copy of a table (dst's old table is not
+ * freed).  HTA_ERR_INTERNAL on out of memory. */
+hta_status hta_wrem_copy(hta_wrem *dst, const hta_wrem *src);
+
 /* 1 when w_rem is the same for every r (a table of one distinct value or
  * an affine function with b = 0). */
 int hta_wrem_is_constant(const hta_wrem *w);

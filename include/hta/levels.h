@@ -17,6 +17,14 @@
  * whatever its rack lines say (they are names then), so every two-level
  * file reads and solves as before.
  *
+ * Why a count per level: FSY's w_rem(r) models the network's contention
+ * by the number of remote tasks.  Rack-local traffic crosses the rack's
+ * switch, off-rack traffic the core: different links, so each level has
+ * its own count r_l and curve w_l.  A contention that is per rack (each
+ * rack's uplink its own bottleneck) depends on where the tasks go, not on
+ * a count, and is not this model: price a rack-local task at the rack's
+ * cost at its expected load (a constant w_2), which this model takes.
+ *
  * Ownership: the levels belong to the instance (instance.h); these
  * functions borrow it.
  */

@@ -538,8 +538,11 @@ int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store)
     return 0;
 }
 
-int cli_level_cost(const cli_args *a, const char *table, const char *affine,
-                   hta_wrem *w, double **store, int *given)
+/* One level's cost from options table (V[,V...]) or affine (A,B):
+ * *given 0 when neither is. */
+static int level_cost(const cli_args *a, const char *table,
+                      const char *affine, hta_wrem *w, double **store,
+                      int *given)
 {
     const cli_val *tab = cli_value(a, table), *aff = cli_value(a, affine);
     memset(w, 0, sizeof *w);
@@ -574,6 +577,23 @@ int cli_level_cost(const cli_args *a, const char *table, const char *affine,
     w->k = tab->n - 1;
     w->v = v;
     *store = v;
+    return 0;
+}
+
+int cli_level_costs(const cli_args *a, hta_wrem wlev[2], double *store[2],
+                    int *nlev)
+{
+    int given[2] = {0, 0}, code;
+    store[0] = store[1] = NULL;
+    *nlev = 0;
+    if ((code = level_cost(a, "w-rack", "w-rack-affine", &wlev[0], &store[0],
+                           &given[0])) != 0 ||
+        (code = level_cost(a, "w-pod", "w-pod-affine", &wlev[1], &store[1],
+                           &given[1])) != 0)
+        return code;
+    if (given[1] && !given[0])
+        return cli_usage_error(a, "--w-pod needs --w-rack");
+    *nlev = given[0] + given[1];
     return 0;
 }
 

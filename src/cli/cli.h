@@ -137,12 +137,29 @@ int cli_report(hta_status st, const hta_diag *d);
  * printing why (2 for a usage error, 1 out of memory). */
 int cli_costs(const cli_args *a, double *w_loc, hta_wrem *w, double **store);
 
-/* A level's cost from options table (V[,V...]) or affine (A,B), e.g.
- * w-rack and w-rack-affine: *given 0 when neither is; the table's values
- * into *store (the caller frees it).  Returns 0, or the exit code after
- * printing why (both given, a falling table, a negative slope). */
-int cli_level_cost(const cli_args *a, const char *table, const char *affine,
-                   hta_wrem *w, double **store, int *given);
+/* The costs of the levels between local and remote (levels.h), options
+ * declared by the command as CLI_LEVEL_COST_OPTS: --w-rack[-affine] for
+ * level 2, --w-pod[-affine] for level 3 (which needs the rack's).
+ * wlev[0..*nlev) receive them (0 when none is given), tables' values in
+ * store[0..1] (the caller frees both).  Returns 0, or the exit code
+ * after printing why (table and affine both given, a falling table, a
+ * pod cost without a rack cost). */
+int cli_level_costs(const cli_args *a, hta_wrem wlev[2], double *store[2],
+                    int *nlev);
+
+#define CLI_LEVEL_COST_OPTS(modes)                                         \
+    {"w-rack", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL, \
+     modes, "V[,V...]",                                                    \
+     "rack-local cost table w_2(r), r the rack-local tasks: a\n"           \
+     "third locality level (w_loc <= w_2(r) <= w_rem(r))"},                \
+    {"w-rack-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, modes, "A,B",  \
+     "rack-local cost w_2(r) = A + B*r"},                                  \
+    {"w-pod", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,  \
+     modes, "V[,V...]",                                                    \
+     "pod-local cost table w_3(r): a fourth level, with --w-rack\n"        \
+     "(w_2(r) <= w_3(r) <= w_rem(r))"},                                    \
+    {"w-pod-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, modes, "A,B",   \
+     "pod-local cost w_3(r) = A + B*r"}
 
 #define CLI_COST_OPTS                                                      \
     {"w-loc", 0, OPT_REAL, 0, 1e300, OPT_OPEN_LO, 0, 0, NULL, 0, "X",       \

@@ -40,21 +40,10 @@ static const cli_opt options_hdfs[] = {
     {"racks", 0, OPT_INT, 2, 16777216, 0, 0, 0, NULL, 0, "R",
      "rack-aware: R racks of ceil(N/R) consecutive servers"},
     CLI_COST_OPTS,
-    {"w-rack", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,
-     0, "V[,V...]",
-     "rack-local cost table w_2(r), r the rack-local tasks: the\n"
-     "instance gets rack lines and three locality levels (needs\n"
-     "--racks; w_loc <= w_2(r) <= w_rem(r))"},
-    {"w-rack-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, 0, "A,B",
-     "rack-local cost w_2(r) = A + B*r"},
+    CLI_LEVEL_COST_OPTS(0),
     {"pods", 0, OPT_INT, 1, 16777216, 0, 0, 0, NULL, 0, "P",
      "with --w-rack: the racks in P pods of consecutive racks, a\n"
      "fourth level (needs --w-pod)"},
-    {"w-pod", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,
-     0, "V[,V...]",
-     "pod-local cost table w_3(r) (w_2(r) <= w_3(r) <= w_rem(r))"},
-    {"w-pod-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, 0, "A,B",
-     "pod-local cost w_3(r) = A + B*r"},
     SEED_OPT,
     OUT_OPT("the instance"),
 };
@@ -106,29 +95,24 @@ static int gen_hdfs(int argc, char **argv)
                                       "number of racks",
                                (long)p.racks, (long)p.servers,
                                (long)p.racks);
-    double *store = NULL, *rack_store = NULL, *pod_store = NULL;
-    int rack_cost = 0, pod_cost = 0;
+    double *store = NULL, *lstore[2] = {NULL, NULL};
     if ((code = cli_costs(&args, &p.w_loc, &p.wrem, &store)) != 0)
         return code;
-    if ((code = cli_level_cost(&args, "w-rack", "w-rack-affine", &p.wlev[0],
-                               &rack_store, &rack_cost)) != 0 ||
-        (code = cli_level_cost(&args, "w-pod", "w-pod-affine", &p.wlev[1],
-                               &pod_store, &pod_cost)) != 0)
+    if ((code = cli_level_costs(&args, p.wlev, lstore, &p.nlev)) != 0)
         goto done;
     p.pods = cli_has(&args, "pods") ? (int32_t)cli_value(&args, "pods")->i
                                     : 0;
-    p.nlev = rack_cost + pod_cost;
     if (!hta_costs_finite(p.w_loc, &p.wrem, p.tasks)) {
         code = cli_usage_error(&args, "the largest load --tasks * w_rem "
                                       "overflows: choose smaller costs");
         goto done;
     }
-    if (rack_cost && !p.racks) {
+    if (p.nlev && !p.racks) {
         code = cli_usage_error(&args, "--w-rack needs the racks: "
                                       "--policy rack-aware --racks R");
         goto done;
     }
-    if ((pod_cost || p.pods) && !(pod_cost && p.pods && rack_cost)) {
+    if ((p.nlev == 2) != (p.pods > 0)) {
         code = cli_usage_error(&args, "--pods P and --w-pod go together, "
                                       "with --w-rack");
         goto done;
@@ -174,8 +158,8 @@ static int gen_hdfs(int argc, char **argv)
     hta_instance_free(inst);
 done:
     free(store);
-    free(rack_store);
-    free(pod_store);
+    free(lstore[0]);
+    free(lstore[1]);
     return code;
 }
 

@@ -22,17 +22,7 @@ static const cli_opt options[] = {
      ">= w_loc (default 3)"},
     {"w-rem-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, M_FSCK, "A,B",
      "remote cost w_rem(r) = A + B*r (A >= w_loc, B >= 0)"},
-    {"w-rack", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,
-     M_FSCK, "V[,V...]",
-     "rack-local cost table w_2(r): an instance of N locality\n"
-     "levels from the -racks paths (/rack: 3 levels; /pod/rack: 4,\n"
-     "with --w-pod)"},
-    {"w-rack-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, M_FSCK, "A,B",
-     "rack-local cost w_2(r) = A + B*r"},
-    {"w-pod", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 1, CLI_MAX_LIST, NULL,
-     M_FSCK, "V[,V...]", "pod-local cost table w_3(r) (racks /pod/rack)"},
-    {"w-pod-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, M_FSCK, "A,B",
-     "pod-local cost w_3(r) = A + B*r"},
+    CLI_LEVEL_COST_OPTS(M_FSCK),
     {"strict", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSCK, NULL,
      "a MISSING block is an error, not a warning"},
     {"block-mb", 0, OPT_REAL, 0, 1e9, OPT_OPEN_LO, 0, 0, NULL, M_SWIM, "B",
@@ -120,19 +110,12 @@ int cmd_import(int argc, char **argv)
         return import_swim(&args);
     double w_loc, *store = NULL, *lstore[2] = {NULL, NULL};
     hta_wrem w, wlev[2];
-    int given[2] = {0, 0};
+    int nlev = 0;
     const char *path = cli_str(&args, "output");
     if ((code = cli_costs(&args, &w_loc, &w, &store)) != 0)
         return code;
-    if ((code = cli_level_cost(&args, "w-rack", "w-rack-affine", &wlev[0],
-                               &lstore[0], &given[0])) != 0 ||
-        (code = cli_level_cost(&args, "w-pod", "w-pod-affine", &wlev[1],
-                               &lstore[1], &given[1])) != 0)
+    if ((code = cli_level_costs(&args, wlev, lstore, &nlev)) != 0)
         goto done;
-    if (given[1] && !given[0]) {
-        code = cli_usage_error(&args, "--w-pod needs --w-rack");
-        goto done;
-    }
     if ((code = cli_check_outputs(&args, &path, 1, &args.pos[1], 1)) != 0)
         goto done;
     cli_catch_signals();
@@ -142,7 +125,7 @@ int cmd_import(int argc, char **argv)
     hta_fsck_result res = {0};
     hta_status st = hta_fsck_import(args.pos[1], w_loc, &w,
                                     cli_has(&args, "strict"), &inst, &res, &d);
-    if (st == HTA_OK && given[0]) {
+    if (st == HTA_OK && nlev) {
         for (int32_t s = 0; s < inst->n_declared && st == HTA_OK; s++)
             if (!inst->server_rack || s >= inst->n || !inst->server_rack[s])
                 st = hta_diag_set(&d, HTA_ERR_INPUT, args.pos[1], 0,
@@ -151,7 +134,7 @@ int cmd_import(int argc, char **argv)
                                   "none for datanode %ld",
                                   (long)s);
         if (st == HTA_OK)
-            st = hta_instance_set_levels(inst, wlev, given[0] + given[1], &d);
+            st = hta_instance_set_levels(inst, wlev, nlev, &d);
         if (st == HTA_ERR_INPUT)
             d.path = args.pos[1];
     }

@@ -26,11 +26,6 @@ static void describe_cost(const hta_wrem *w, char *buf, size_t size)
              (long long)w->k + 1);
 }
 
-static void describe_wrem(const hta_instance *inst, char *buf, size_t size)
-{
-    describe_cost(&inst->wrem, buf, size);
-}
-
 /* ", 3 levels (w_2 2, w_rem at level 3)" on N > 2 levels, else "". */
 static void describe_levels(const hta_instance *inst, FILE *f)
 {
@@ -63,7 +58,7 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
 {
     const hta_instance *inst = r->inst;
     char buf[160], x[32];
-    describe_wrem(inst, buf, sizeof buf);
+    describe_cost(&inst->wrem, buf, sizeof buf);
     hta_format_real(x, inst->w_loc);
     fprintf(f, "instance %s: %ld tasks, %ld servers, %lld replicas, "
                "w_loc %s, w_rem %s",

@@ -138,6 +138,7 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
         hta_eval_free(ev);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
+    /* every server id in range, before anything is counted */
     for (int32_t t = 0; t < inst->m; t++)
         if (a[t] < 0 || a[t] >= inst->n_declared) {
             hta_eval_free(ev);
@@ -151,14 +152,6 @@ hta_status hta_eval_run(const hta_instance *inst, const int32_t *a,
         return eval_levels(inst, a, ev, d);
     for (int32_t t = 0; t < inst->m; t++) {
         int32_t s = a[t];
-        if (s < 0 || s >= inst->n_declared) {
-            hta_eval_free(ev);
-            free(tail);
-            return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                                "expected a server id in [0, %ld] for task "
-                                "%ld, found %ld",
-                                (long)inst->n_declared - 1, (long)t, (long)s);
-        }
         if (s >= n) {
             if (!tail && !(tail = malloc((size_t)inst->m * sizeof *tail))) {
                 hta_eval_free(ev);

@@ -406,7 +406,7 @@ static int build_server_side(hta_instance *inst)
     return 1;
 }
 
-static hta_status copy_wrem(hta_wrem *dst, const hta_wrem *src)
+hta_status hta_wrem_copy(hta_wrem *dst, const hta_wrem *src)
 {
     *dst = *src;
     dst->v = NULL;
@@ -518,7 +518,7 @@ hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
     inst->task_off = malloc(((size_t)m + 1) * sizeof *inst->task_off);
     inst->task_srv = malloc(((size_t)off[m] + 1) * sizeof *inst->task_srv);
     if (!inst->task_off || !inst->task_srv ||
-        copy_wrem(&inst->wrem, wrem) != HTA_OK) {
+        hta_wrem_copy(&inst->wrem, wrem) != HTA_OK) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto cleanup;
     }

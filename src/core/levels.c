@@ -78,20 +78,7 @@ static int cmp_keyed(const void *x, const void *y)
     return (a->s > b->s) - (a->s < b->s);
 }
 
-static int copy_cost(hta_wrem *dst, const hta_wrem *src)
-{
-    *dst = *src;
-    dst->v = NULL;
-    if (src->kind != HTA_WREM_TABLE)
-        return 1;
-    dst->v = malloc(((size_t)src->k + 1) * sizeof *dst->v);
-    if (!dst->v)
-        return 0;
-    memcpy(dst->v, src->v, ((size_t)src->k + 1) * sizeof *dst->v);
-    return 1;
-}
-
-static void clear_levels(hta_instance *inst)
+void hta_levels_free(hta_instance *inst)
 {
     for (int l = 0; l < HTA_MAX_LEVELS; l++) {
         if (inst->wlev[l].kind == HTA_WREM_TABLE)
@@ -102,11 +89,6 @@ static void clear_levels(hta_instance *inst)
         inst->ngrp[l] = 0;
     }
     inst->levels = 2;
-}
-
-void hta_levels_free(hta_instance *inst)
-{
-    clear_levels(inst);
 }
 
 /* The first r in 0..m where w_l(r) > w_{l+1}(r), or -1: both are
@@ -179,7 +161,7 @@ hta_status hta_levels_apply(hta_instance *inst, const hta_wrem *wlev,
                             hta_diag *d)
 {
     const char *path = where ? where->path : NULL;
-    clear_levels(inst);
+    hta_levels_free(inst);
     if (nlev == 0)
         return HTA_OK;
     int N = nlev + 2;
@@ -228,7 +210,8 @@ hta_status hta_levels_apply(hta_instance *inst, const hta_wrem *wlev,
         goto oom;
     for (int l = 2; l < N; l++) {
         inst->grp[l] = malloc(((size_t)inst->n + 1) * sizeof *inst->grp[l]);
-        if (!inst->grp[l] || !copy_cost(&inst->wlev[l], &wlev[l - 2])) {
+        if (!inst->grp[l] ||
+            hta_wrem_copy(&inst->wlev[l], &wlev[l - 2]) != HTA_OK) {
             free(k);
             goto oom;
         }
@@ -252,7 +235,7 @@ hta_status hta_levels_apply(hta_instance *inst, const hta_wrem *wlev,
     inst->levels = N;
     return HTA_OK;
 oom:
-    clear_levels(inst);
+    hta_levels_free(inst);
     return hta_diag_set(d, HTA_ERR_INTERNAL, path, 0, "out of memory");
 }
 

@@ -127,8 +127,8 @@
 #include "hta/balassign.h"
 #include "hta/bounds.h"
 #include "hta/buf.h"
-#include "hta/levels.h"
 #include "hta/check.h"
+#include "hta/levels.h"
 #include "hta/num.h"
 
 #include <assert.h>

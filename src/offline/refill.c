@@ -316,30 +316,31 @@ static void improve(const hta_instance *inst, int32_t *a, tally *T,
     }
 }
 
-/* The tasks of list[0..k) by their number of replicas (fewest first:
- * they have the fewest close servers), in list order among equals: a
- * counting sort into out. */
+/* The tasks of list[0..k) (list NULL: tasks 0..k-1) by their number of
+ * replicas (fewest first: they have the fewest close servers), in list
+ * order among equals: a counting sort into out. */
 static int by_replicas(const hta_instance *inst, const int32_t *list,
                        int64_t k, int32_t *out)
 {
+#define TASK(q) (list ? list[q] : (int32_t)(q))
+#define DEGREE(t) (inst->task_off[(t) + 1] - inst->task_off[t])
     int64_t top = 0;
-    for (int64_t q = 0; q < k; q++) {
-        int32_t t = list[q];
-        if (inst->task_off[t + 1] - inst->task_off[t] > top)
-            top = inst->task_off[t + 1] - inst->task_off[t];
-    }
+    for (int64_t q = 0; q < k; q++)
+        if (DEGREE(TASK(q)) > top)
+            top = DEGREE(TASK(q));
     int64_t *first = calloc((size_t)top + 2, sizeof *first);
     if (!first)
         return 0;
     for (int64_t q = 0; q < k; q++)
-        first[inst->task_off[list[q] + 1] - inst->task_off[list[q]] + 1]++;
+        first[DEGREE(TASK(q)) + 1]++;
     for (int64_t r = 0; r <= top; r++)
         first[r + 1] += first[r];
     for (int64_t q = 0; q < k; q++)
-        out[first[inst->task_off[list[q] + 1] - inst->task_off[list[q]]]++] =
-            list[q];
+        out[first[DEGREE(TASK(q))]++] = TASK(q);
     free(first);
     return 1;
+#undef TASK
+#undef DEGREE
 }
 
 hta_status hta_refill_run(const hta_instance *inst, const int32_t *start,
@@ -410,16 +411,8 @@ hta_status hta_refill_run(const hta_instance *inst, const int32_t *start,
                 c[l - 1] = hta_level_cost(inst, l, 0);
             memset(base_load, 0, (size_t)inst->n * sizeof *base_load);
             tally_clear(&T0);
-            free(found);
-            found = malloc(((size_t)m + 1) * sizeof *found);
             order = malloc(((size_t)m + 1) * sizeof *order);
-            if (!found || !order) {
-                free(order);
-                goto oom;
-            }
-            for (int32_t t = 0; t < m; t++)
-                found[t] = t;
-            if (!by_replicas(inst, found, m, order)) {
+            if (!order || !by_replicas(inst, NULL, m, order)) {
                 free(order);
                 goto oom;
             }

@@ -216,9 +216,8 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
     if (!s->fsy &&
         !(s->fsy = hta_malloc_huge((size_t)s->inst->m * sizeof *s->fsy)))
         return OOM(d);
-    /* on N levels fsy runs on the two-level view (levels.h) */
-    hta_instance flat = hta_instance_flat(s->inst);
-    hta_status st = hta_fsy_run(&flat, fo, s->fsy, fr, d);
+    /* on N levels fsy runs on the two-level view (fsy.h) */
+    hta_status st = hta_fsy_run(s->inst, fo, s->fsy, fr, d);
     if (st != HTA_OK)
         return st;
     s->fsy_span = fr->makespan;
@@ -235,19 +234,16 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
 static hta_status run_refill(run *s, hta_row *row, hta_diag *d)
 {
     if (s->res->has_lower_bound && s->fsy_span <= s->res->lower_bound) {
-        /* fsy's two-level assignment is the same assignment: priced per
-           level it can only be cheaper; at the bound nothing is better */
+        /* priced per level, fsy's assignment costs at most its two-level
+           makespan (w_l(r_l) <= w_rem(r_l) <= w_rem(r)): at the bound,
+           nothing is better */
         hta_status st = finish_row(s, row, s->fsy, d);
-        if (st == HTA_OK && row->makespan <= s->res->lower_bound) {
-            snprintf(row->note, sizeof row->note,
-                     "%d levels: fsy's assignment (racks ignored) meets the "
-                     "lower bound; no refill",
-                     hta_levels(s->inst));
-            s->fsy_span = row->makespan;
-            return HTA_OK;
-        }
-        if (st != HTA_OK)
-            return st;
+        snprintf(row->note, sizeof row->note,
+                 "%d levels: fsy's assignment (racks ignored) meets the "
+                 "lower bound; no refill",
+                 hta_levels(s->inst));
+        s->fsy_span = row->makespan;
+        return st;
     }
     int32_t *a = malloc(((size_t)s->inst->m + 1) * sizeof *a);
     if (!a)
