@@ -5,7 +5,10 @@
  * Levels: 1 = local (a server holding the type's data), 2 = same rack,
  * 3 = same pod, ..., N = elsewhere.  With topology k1 [k2 ...], racks are
  * k1 consecutive servers, pods k2 consecutive racks, and so on; N = 2 +
- * (number of topology levels).
+ * (number of topology levels).  A cluster made from an N-level instance
+ * (hta_cluster_from_instance) has the instance's own groups instead
+ * (explicit: any server in any rack, racks of any size); it has no
+ * cluster-file form and the simulator takes regular topologies only.
  *
  * Ownership: hta_cluster_parse / _build allocate, hta_cluster_free
  * releases every array.
@@ -35,6 +38,14 @@ typedef struct hta_cluster {
     double *lambda;                /* per type: arrival rate */
     int64_t *off;                  /* type L: servers srv[off[L]..off[L+1]) */
     int32_t *srv;
+    /* Explicit groups (ntopo = 0, levels > 2), else NULL: grp[n][s] the
+     * level-n group of server s (2 <= n < N), ngrp[n] their count, and
+     * the members of group g, increasing: mem[n][mem_off[n][g] ..
+     * mem_off[n][g + 1]). */
+    int32_t *grp[HTA_MAX_LEVELS];
+    int64_t ngrp[HTA_MAX_LEVELS];
+    int64_t *mem_off[HTA_MAX_LEVELS];
+    int32_t *mem[HTA_MAX_LEVELS];
 } hta_cluster;
 
 /* Format v1 (README, "Cluster file"); same error discipline as instances. */
@@ -50,9 +61,18 @@ void hta_cluster_free(hta_cluster *c);
 int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n);
 int64_t hta_cluster_groups(const hta_cluster *c, int n);
 
+/* The servers of group g at level n: how many, and the i-th of them in
+ * increasing order (a run of consecutive ids in a regular topology).
+ * O(N) and O(1). */
+int64_t hta_cluster_group_size(const hta_cluster *c, int n, int64_t g);
+int32_t hta_cluster_group_server(const hta_cluster *c, int n, int64_t g,
+                                 int64_t i);
+
 /* Types from a placement instance: tasks with equal replica sets form a
  * type, each task contributing rate.  Two levels with rates a1 > a2 unless
- * topology is given.  O(|E| log |E|). */
+ * topology is given; an N-level instance (levels.h) brings its own groups
+ * (explicit, the same levels as hta_level's) and takes N rates and no
+ * topology (HTA_ERR_USAGE otherwise).  O(|E| log |E| + n N). */
 hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
                                      const double *rates, int nrates,
                                      const int32_t *topo, int ntopo,

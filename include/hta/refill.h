@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "hta/diag.h"
+#include "hta/fsy.h"
 #include "hta/instance.h"
 
 typedef struct hta_refill_result {
@@ -44,5 +45,18 @@ typedef struct hta_refill_result {
  * evaluations. */
 hta_status hta_refill_run(const hta_instance *inst, const int32_t *start,
                           int32_t *a, hta_refill_result *res, hta_diag *d);
+
+/* fsy's other views of an N-level instance: for each level l in 2..N-1,
+ * the two-level view whose remote cost is level l's (every non-local task
+ * priced as if it ran beside a replica at level l), fsy on it and the
+ * refill from its assignment.  Where one beats *span, a[0..m) and *span
+ * take it and *view is l (else *view is 0).  The w_rem view is the
+ * caller's start; with racks' tasks cheap, the w_2 view keeps fewer tasks
+ * local and often wins (HDFS, 3,000 tasks on 40 servers, 4 levels: 83 ->
+ * 79, the optimum).  Only on instances of at most 10^5 tasks and servers
+ * (each view costs an fsy run); else nothing.  fo: fsy's options. */
+hta_status hta_refill_views(const hta_instance *inst, const hta_fsy_opts *fo,
+                            int32_t *a, double *span, int *view,
+                            hta_diag *d);
 
 #endif

@@ -45,6 +45,7 @@
 #include "hta/gflow.h"
 #include "hta/glpkx.h"
 #include "hta/num.h"
+#include "hta/topology.h"
 #include "touch.h"
 
 void hta_capacity_result_free(hta_capacity_result *res)
@@ -59,20 +60,15 @@ void hta_capacity_result_free(hta_capacity_result *res)
     memset(res, 0, sizeof *res);
 }
 
+static int64_t cluster_group(const void *ctx, int32_t x, int n)
+{
+    return hta_cluster_group(ctx, x, n);
+}
+
 int hta_capacity_level(const hta_cluster *c, int64_t L, int32_t s)
 {
-    int best = c->levels;
-    for (int64_t i = c->off[L]; i < c->off[L + 1]; i++) {
-        if (c->srv[i] == s)
-            return 1;
-        for (int n = 2; n < best; n++)
-            if (hta_cluster_group(c, s, n) ==
-                hta_cluster_group(c, c->srv[i], n)) {
-                best = n;
-                break;
-            }
-    }
-    return best;
+    return hta_level_rule(c->srv + c->off[L], c->off[L + 1] - c->off[L], s,
+                          c->levels, cluster_group, c);
 }
 
 static double total_lambda(const hta_cluster *c)
@@ -133,9 +129,9 @@ static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
     qsort(p, (size_t)np, sizeof *p, cmp_pooled);
     for (int64_t i = 0; i < np; i++) {
         double left = p[i].work;
-        int32_t lo, hi;
-        cap_group_range(c, p[i].n, p[i].g, &lo, &hi);
-        for (int32_t s = lo; s < hi && left > 0; s++) {
+        int64_t size = hta_cluster_group_size(c, p[i].n, p[i].g);
+        for (int64_t j = 0; j < size && left > 0; j++) {
+            int32_t s = hta_cluster_group_server(c, p[i].n, p[i].g, j);
             int lv = hta_capacity_level(c, p[i].L, s);
             double r = c->rate[lv - 1];
             double room = (rho - busy[s]) * r;
@@ -149,10 +145,12 @@ static int spread_pooled(const hta_cluster *c, pooled *p, int64_t np,
         }
         if (left > 1e-9 * fmax(1.0, p[i].work)) {
             /* Rounding: give the crumb to the least busy server. */
-            int32_t best = lo;
-            for (int32_t s = lo; s < hi; s++)
+            int32_t best = hta_cluster_group_server(c, p[i].n, p[i].g, 0);
+            for (int64_t j = 1; j < size; j++) {
+                int32_t s = hta_cluster_group_server(c, p[i].n, p[i].g, j);
                 if (busy[s] < busy[best])
                     best = s;
+            }
             int lv = hta_capacity_level(c, p[i].L, best);
             busy[best] += left / c->rate[lv - 1];
             if (!add_dec(res, cap, p[i].L, best, left, lv))
@@ -287,8 +285,7 @@ static int aggregated_columns(lp_ctx *x, int64_t L, int64_t *groups)
                 return 0;
             /* inside its own group and every enclosing one: those of its
                first server */
-            int32_t rep, hi;
-            cap_group_range(c, n, groups[j], &rep, &hi);
+            int32_t rep = hta_cluster_group_server(c, n, groups[j], 0);
             for (int up = n; up <= N; up++)
                 if (!push(x, group_row(x, rep, up), x->ncols,
                           1.0 / c->rate[n - 1]))
@@ -321,7 +318,8 @@ static hta_status lp_build(lp_ctx *x, hta_diag *d)
         for (int64_t g = 0; g < groups_at(x, n) && ok; g++)
             ok = push(x, x->base[n] + g, 1,
                       n == 1 ? -1.0 :
-                               -(double)cap_group_size(c, n, x->t.grp[n][g]));
+                               -(double)hta_cluster_group_size(c, n,
+                                                              x->t.grp[n][g]));
     if (ok && !(x->prim = malloc((x->ncols + 1) * sizeof *x->prim)))
         ok = 0;
     if (!ok)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hta/buf.h"
+#include "hta/levels.h"
 #include "hta/lex.h"
 #include "hta/num.h"
 
@@ -17,6 +18,11 @@ void hta_cluster_free(hta_cluster *c)
     free(c->lambda);
     free(c->off);
     free(c->srv);
+    for (int n = 0; n < HTA_MAX_LEVELS; n++) {
+        free(c->grp[n]);
+        free(c->mem_off[n]);
+        free(c->mem[n]);
+    }
     free(c);
 }
 
@@ -24,6 +30,8 @@ int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n)
 {
     if (n >= c->levels)
         return 0;
+    if (c->grp[n])
+        return c->grp[n][s];
     /* level 2 is the rack (topology.h), each further level groups runs of
      * consecutive groups of the level below */
     int64_t g = hta_rack_of(s, c->topo[0]);
@@ -36,7 +44,66 @@ int64_t hta_cluster_groups(const hta_cluster *c, int n)
 {
     if (n >= c->levels)
         return 1;
+    if (c->grp[n])
+        return c->ngrp[n];
     return hta_cluster_group(c, c->M - 1, n) + 1;
+}
+
+/* A regular topology's group g of level n: servers [g size, (g + 1) size)
+ * cut at M. */
+static int64_t run_size(const hta_cluster *c, int n)
+{
+    int64_t size = 1;
+    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
+        size *= c->topo[k];
+    return size;
+}
+
+int64_t hta_cluster_group_size(const hta_cluster *c, int n, int64_t g)
+{
+    if (n >= c->levels)
+        return c->M;
+    if (c->grp[n])
+        return c->mem_off[n][g + 1] - c->mem_off[n][g];
+    int64_t size = run_size(c, n), lo = g * size;
+    return lo + size < c->M ? size : c->M - lo;
+}
+
+int32_t hta_cluster_group_server(const hta_cluster *c, int n, int64_t g,
+                                 int64_t i)
+{
+    if (n >= c->levels)
+        return (int32_t)i;
+    if (c->grp[n])
+        return c->mem[n][c->mem_off[n][g] + i];
+    return (int32_t)(g * run_size(c, n) + i);
+}
+
+/* The instance's groups (levels.h) made c's explicit groups, members by
+ * a counting sort.  0 when out of memory. */
+static int set_groups(hta_cluster *c, const hta_instance *inst)
+{
+    for (int n = 2; n < c->levels; n++) {
+        int64_t G = inst->ngrp[n];
+        c->ngrp[n] = G;
+        c->grp[n] = malloc((size_t)c->M * sizeof *c->grp[n]);
+        c->mem_off[n] = calloc((size_t)G + 1, sizeof *c->mem_off[n]);
+        c->mem[n] = malloc((size_t)c->M * sizeof *c->mem[n]);
+        if (!c->grp[n] || !c->mem_off[n] || !c->mem[n])
+            return 0;
+        memcpy(c->grp[n], inst->grp[n], (size_t)c->M * sizeof *c->grp[n]);
+        for (int32_t s = 0; s < c->M; s++)
+            c->mem_off[n][c->grp[n][s] + 1]++;
+        for (int64_t g = 0; g < G; g++)
+            c->mem_off[n][g + 1] += c->mem_off[n][g];
+        for (int32_t s = 0; s < c->M; s++) /* mem_off[g] runs ahead */
+            c->mem[n][c->mem_off[n][c->grp[n][s]]++] = s;
+        for (int64_t g = G; g > 0; g--)
+            c->mem_off[n][g] = c->mem_off[n][g - 1];
+        c->mem_off[n][0] = 0;
+    }
+    c->ntopo = 0;
+    return 1;
 }
 
 static hta_status check_levels(const double *rates, int nrates,
@@ -357,6 +424,8 @@ hta_status hta_cluster_write(const hta_cluster *c, FILE *f,
                              const char *comment)
 {
     char buf[32];
+    if (c->levels > 2 && c->ntopo == 0)
+        return HTA_ERR_USAGE; /* explicit groups: no file form */
     if (comment)
         fprintf(f, "# %s\n", comment);
     fprintf(f, "hta-cluster 1\nservers %ld\nrates", (long)c->M);
@@ -387,6 +456,26 @@ hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
                                      hta_cluster **out, hta_diag *d)
 {
     *out = NULL;
+    int N = hta_levels(inst);
+    if (N > 2 && ntopo > 0)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the instance has its own %d levels (its racks): "
+                            "a topology does not apply",
+                            N);
+    if (N > 2 && nrates != N)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected %d rates for the instance's %d levels, "
+                            "found %d",
+                            N, N, nrates);
+    if (N > 2 && inst->n != inst->n_declared)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                            "an N-level instance names every server");
+    /* the instance's groups below: one per level meanwhile */
+    int32_t ones[HTA_MAX_LEVELS] = {1, 1, 1, 1, 1, 1, 1, 1};
+    if (N > 2) {
+        topo = ones;
+        ntopo = N - 2;
+    }
     hta_status st = check_levels(rates, nrates, topo, ntopo, d);
     if (st != HTA_OK)
         return st;
@@ -427,6 +516,12 @@ hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
     free(order);
     free(first);
     /* every declared server serves remote work: all of them */
-    return hta_cluster_build(inst->n_declared, rates, nrates, topo, ntopo, T, lambda,
-                             off, srv, out, d);
+    st = hta_cluster_build(inst->n_declared, rates, nrates, topo, ntopo, T,
+                           lambda, off, srv, out, d);
+    if (st == HTA_OK && N > 2 && !set_groups(*out, inst)) {
+        hta_cluster_free(*out);
+        *out = NULL;
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    return st;
 }

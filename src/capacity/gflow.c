@@ -130,11 +130,9 @@ static void add_arc(net *n, int64_t *a, int64_t v, int64_t w, double gain,
 static int64_t parent(const net *n, int lv, int64_t k)
 {
     const hta_cluster *c = n->c;
-    int32_t first, hi;
-    if (lv == 2)
-        first = n->t.srv[k];
-    else
-        cap_group_range(c, lv - 1, n->t.grp[lv - 1][k], &first, &hi);
+    int32_t first = lv == 2 ? n->t.srv[k] :
+                              hta_cluster_group_server(c, lv - 1,
+                                                       n->t.grp[lv - 1][k], 0);
     return cap_touch_group(&n->t, lv, hta_cluster_group(c, first, lv));
 }
 

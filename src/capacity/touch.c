@@ -15,26 +15,10 @@ void cap_touch_free(cap_touch *t)
     memset(t, 0, sizeof *t);
 }
 
-void cap_group_range(const hta_cluster *c, int n, int64_t g, int32_t *lo,
-                     int32_t *hi)
+static int cmp_i64(const void *x, const void *y)
 {
-    if (n >= c->levels) {
-        *lo = 0;
-        *hi = c->M;
-        return;
-    }
-    int64_t size = 1;
-    for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
-        size *= c->topo[k];
-    *lo = (int32_t)(g * size);
-    *hi = (int32_t)(g * size + size < c->M ? g * size + size : c->M);
-}
-
-int64_t cap_group_size(const hta_cluster *c, int n, int64_t g)
-{
-    int32_t lo, hi;
-    cap_group_range(c, n, g, &lo, &hi);
-    return hi - lo;
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
 }
 
 static int cmp_i32(const void *x, const void *y)
@@ -87,25 +71,27 @@ int cap_touch_build(const hta_cluster *c, cap_touch *t)
             t->srv[t->nsrv++] = t->srv[i];
     for (int64_t i = 0; i < E; i++)
         t->at[i] = (int32_t)find_i32(t->srv, t->nsrv, c->srv[i]);
-    /* touched groups, level by level: the groups of the touched servers
-       are non-decreasing in server order */
+    /* touched groups, level by level: the touched servers' groups, sorted
+       (in server order already with a regular topology) */
     for (int n = 2; n <= N; n++) {
         t->grp[n] = malloc(((size_t)t->nsrv + 1) * sizeof *t->grp[n]);
         t->pool[n] = malloc(((size_t)t->nsrv + 1) * sizeof *t->pool[n]);
         if (!t->grp[n] || !t->pool[n])
             goto fail;
-        for (int64_t k = 0; k < t->nsrv; k++) {
-            int64_t g = hta_cluster_group(c, t->srv[k], n);
-            if (t->ngrp[n] == 0 || g != t->grp[n][t->ngrp[n] - 1])
-                t->grp[n][t->ngrp[n]++] = g;
-        }
+        for (int64_t k = 0; k < t->nsrv; k++)
+            t->grp[n][k] = hta_cluster_group(c, t->srv[k], n);
+        if (c->grp[2])
+            qsort(t->grp[n], (size_t)t->nsrv, sizeof *t->grp[n], cmp_i64);
+        for (int64_t k = 0; k < t->nsrv; k++)
+            if (t->ngrp[n] == 0 || t->grp[n][k] != t->grp[n][t->ngrp[n] - 1])
+                t->grp[n][t->ngrp[n]++] = t->grp[n][k];
         if (n == N && t->ngrp[n] == 0) /* the cluster, always */
             t->grp[n][t->ngrp[n]++] = 0;
     }
     /* pools: a group's size less what its touched children hold */
     for (int n = 2; n <= N; n++) {
         for (int64_t k = 0; k < t->ngrp[n]; k++)
-            t->pool[n][k] = cap_group_size(c, n, t->grp[n][k]);
+            t->pool[n][k] = hta_cluster_group_size(c, n, t->grp[n][k]);
         if (n == 2) {
             for (int64_t k = 0; k < t->nsrv; k++)
                 t->pool[2][cap_touch_group(t, 2, hta_cluster_group(
@@ -114,10 +100,10 @@ int cap_touch_build(const hta_cluster *c, cap_touch *t)
         }
         for (int64_t k = 0; k < t->ngrp[n - 1]; k++) {
             int64_t g = t->grp[n - 1][k];
-            int32_t lo, hi;
-            cap_group_range(c, n - 1, g, &lo, &hi);
-            t->pool[n][cap_touch_group(t, n, hta_cluster_group(c, lo, n))] -=
-                hi - lo;
+            int32_t first = hta_cluster_group_server(c, n - 1, g, 0);
+            t->pool[n][cap_touch_group(t, n, hta_cluster_group(c, first,
+                                                               n))] -=
+                hta_cluster_group_size(c, n - 1, g);
         }
     }
     return 1;

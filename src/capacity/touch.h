@@ -41,10 +41,4 @@ void cap_touch_free(cap_touch *t);
 /* The index of group g of level n >= 2 among the touched ones, or -1. */
 int64_t cap_touch_group(const cap_touch *t, int n, int64_t g);
 
-/* The servers of group g of level n >= 2: the consecutive range
- * [*lo, *hi) (topology.h); level N is the whole cluster. */
-void cap_group_range(const hta_cluster *c, int n, int64_t g, int32_t *lo,
-                     int32_t *hi);
-int64_t cap_group_size(const hta_cluster *c, int n, int64_t g);
-
 #endif

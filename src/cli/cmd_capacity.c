@@ -34,7 +34,8 @@ static const cli_opt options[] = {
      "no progress line on stderr (shown only on a terminal)"},
     {"from-instance", 0, OPT_IN, 0, 0, 0, 0, 0, NULL, 0, "F",
      "types from a placement instance: tasks with the same\n"
-     "replica set form a type, each task adds R"},
+     "replica set form a type, each task adds R; an N-level\n"
+     "instance brings its own racks and pods (N rates)"},
     {"rate", 0, OPT_REAL, 0, 1e300, 0, 0, 0, NULL, M_FROM, "R",
      "arrival rate per task (with --from-instance)"},
     {"rates", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 2, 8, NULL, M_FROM,

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/topology.h"
+
 #include "levels_apply.h"
 
 const hta_wrem *hta_level_wrem(const hta_instance *inst, int l)
@@ -17,20 +19,16 @@ double hta_level_cost(const hta_instance *inst, int l, int64_t r)
     return l <= 1 ? inst->w_loc : hta_wrem_at(hta_level_wrem(inst, l), r);
 }
 
+static int64_t inst_group(const void *ctx, int32_t x, int l)
+{
+    return ((const hta_instance *)ctx)->grp[l][x];
+}
+
 int hta_level(const hta_instance *inst, int32_t t, int32_t s)
 {
-    int N = hta_levels(inst), best = N;
-    for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
-        int32_t r = inst->task_srv[i];
-        if (r == s)
-            return 1;
-        for (int l = 2; l < best; l++)
-            if (inst->grp[l][r] == inst->grp[l][s]) {
-                best = l;
-                break;
-            }
-    }
-    return best;
+    return hta_level_rule(inst->task_srv + inst->task_off[t],
+                          inst->task_off[t + 1] - inst->task_off[t], s,
+                          hta_levels(inst), inst_group, inst);
 }
 
 int hta_rack_depth(const char *path)

@@ -50,11 +50,18 @@
 #include "hta/cbcx.h"
 #include "hta/glpkx.h"
 #include "hta/maxcover.h"
+#include "hta/levels.h"
 #include "hta/num.h"
+
+#include "ilplev.h"
 
 typedef struct piece {
     double c;  /* remote cost of the piece */
     int64_t R; /* at most R remote tasks */
+    /* N > 2 levels: level l's cost cl[l - 1] and cap Rl[l - 1] (l = 2..N;
+     * cl[0] = w_loc; c and R are level N's) */
+    double cl[HTA_MAX_LEVELS];
+    int64_t Rl[HTA_MAX_LEVELS];
     double lb; /* lower bound on the piece's optimum */
     double proved; /* proven lower bound on the piece's optimum */
 } piece;
@@ -96,6 +103,9 @@ typedef struct solver {
     int ncols;
     double *vals;           /* a MIP solution read out, 1-based */
     size_t cap_vals;
+    /* N > 2 levels: the model of ilplev.h */
+    int levels;
+    hta_ilplev lev;
     /* CBC side by side (HTA_ILP_ENGINE_BOTH) or alone */
     hta_cbc_job *job;       /* the running child, finished by the caller
                                of the guard too (an abort out of GLPK) */
@@ -137,12 +147,12 @@ static int cmp_piece(const void *x, const void *y)
     return (a->R > b->R) - (a->R < b->R);
 }
 
-/* One piece per distinct value of w_rem over r = 0..m. */
-static hta_status build_pieces(const hta_instance *in, piece **out, int *np,
-                               hta_diag *d)
+/* One piece per distinct value of w over r = 0..m (w_rem, or a level's
+ * cost). */
+static hta_status build_pieces(const hta_wrem *w, int64_t m, piece **out,
+                               int *np, hta_diag *d)
 {
-    int64_t m = in->m, cap = 0;
-    const hta_wrem *w = &in->wrem;
+    int64_t cap = 0;
     if (w->kind == HTA_WREM_AFFINE)
         cap = w->b == 0 ? 1 : m + 1;
     else
@@ -173,21 +183,92 @@ static hta_status build_pieces(const hta_instance *in, piece **out, int *np,
     return HTA_OK;
 }
 
+/* N > 2 levels: one piece per combination of the levels' pieces, at most
+ * max of them (*np = -1 past it).  Each piece's bound: the level flow
+ * bound with its costs made constant (bounds.h), a relaxation of it. */
+#define LEVEL_PIECES_MAX 512
+#define LEVEL_COLS_MAX 4000000
+
+static hta_status build_level_pieces(const hta_instance *in, piece **out,
+                                     int *np, hta_diag *d)
+{
+    int N = hta_levels(in);
+    piece *lv[HTA_MAX_LEVELS] = {NULL};
+    int cnt[HTA_MAX_LEVELS] = {0}, idx[HTA_MAX_LEVELS] = {0};
+    hta_status st = HTA_OK;
+    int64_t total = 1;
+    piece *p = NULL;
+    *out = NULL;
+    *np = -1;
+    for (int l = 2; l <= N && st == HTA_OK; l++) {
+        st = build_pieces(hta_level_wrem(in, l), in->m, &lv[l - 1],
+                          &cnt[l - 1], d);
+        if (st == HTA_OK)
+            total *= cnt[l - 1];
+        if (total > LEVEL_PIECES_MAX)
+            goto cleanup;
+    }
+    if (st == HTA_OK && !(p = calloc((size_t)total, sizeof *p)))
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    for (int64_t i = 0; st == HTA_OK && i < total; i++) {
+        p[i].cl[0] = in->w_loc;
+        hta_instance v = *in; /* the costs of the piece, constant */
+        for (int l = 2; l <= N; l++) {
+            const piece *q = &lv[l - 1][idx[l - 1]];
+            p[i].cl[l - 1] = q->c;
+            p[i].Rl[l - 1] = q->R;
+            hta_wrem w = {HTA_WREM_AFFINE, 0, NULL, q->c, 0.0};
+            if (l < N)
+                v.wlev[l] = w;
+            else
+                v.wrem = w;
+        }
+        p[i].c = p[i].cl[N - 1];
+        p[i].R = p[i].Rl[N - 1];
+        st = hta_bound_levels_compute(&v, &p[i].lb, d);
+        for (int l = 2; l <= N && ++idx[l - 1] == cnt[l - 1]; l++)
+            idx[l - 1] = 0;
+    }
+    if (st == HTA_OK) {
+        *out = p;
+        *np = (int)total;
+    } else {
+        free(p);
+    }
+cleanup:
+    for (int l = 0; l < HTA_MAX_LEVELS; l++)
+        free(lv[l]);
+    return st;
+}
+
 /* ---- scaling ------------------------------------------------------------ */
 
-/* The least D <= 10^6 (among 1..1000 and powers of ten) making w_loc*D and
- * c*D integers below 2^40, or 0. */
-static double integral_scale(double w_loc, double c)
+/* The least D <= 10^6 (among 1..1000 and powers of ten) making every c[i]
+ * * D (i < k) an integer below 2^40, or 0. */
+static double integral_scale(const double *c, int k)
 {
     for (double D = 1; D <= 1e6; D = D < 1000 ? D + 1 : D * 10) {
-        double a = w_loc * D, b = c * D;
-        if (a > 0x1p40 || b > 0x1p40)
-            return 0;
-        if (fabs(a - nearbyint(a)) <= 1e-9 * a &&
-            fabs(b - nearbyint(b)) <= 1e-9 * b)
+        int ok = 1;
+        for (int i = 0; i < k && ok; i++) {
+            double a = c[i] * D;
+            if (a > 0x1p40)
+                return 0;
+            ok = fabs(a - nearbyint(a)) <= 1e-9 * a;
+        }
+        if (ok)
             return D;
     }
     return 0;
+}
+
+/* The scale of a piece's costs (w_loc and its remote cost or its level
+ * costs). */
+static double piece_scale(const solver *sv, const piece *pc)
+{
+    if (sv->levels)
+        return integral_scale(pc->cl, hta_levels(sv->inst));
+    double c[2] = {sv->inst->w_loc, pc->c};
+    return integral_scale(c, 2);
 }
 
 /* ---- the model ---------------------------------------------------------- */
@@ -446,6 +527,8 @@ static int read_solution(solver *sv, const double *x)
 {
     const hta_instance *in = sv->inst;
     int32_t m = in->m, n = in->n;
+    if (sv->levels)
+        return hta_ilplev_read(&sv->lev, x, sv->a);
     if (sv->opts->model == HTA_ILP_NAIVE) {
         for (int32_t t = 0; t < m; t++) {
             sv->a[t] = -1;
@@ -536,21 +619,63 @@ static void name_compact(const solver *sv, glp_prob *P)
     glp_set_col_name(P, col, "L");
 }
 
+/* The current piece's model (compact, naive or N-level), costs scaled
+ * by sv->scale when it is not 0.  NULL on out of memory. */
+static glp_prob *build_model(solver *sv, double L_lo, double L_hi, int L_int)
+{
+    const piece *pc = sv->pc;
+    double D = sv->scale;
+    if (sv->levels) {
+        double c[HTA_MAX_LEVELS];
+        for (int l = 0; l < hta_levels(sv->inst); l++)
+            c[l] = D ? nearbyint(pc->cl[l] * D) : pc->cl[l];
+        glp_prob *P = hta_ilplev_build(&sv->lev, c, pc->Rl, L_lo, L_hi,
+                                       L_int);
+        if (P)
+            sv->ncols = glp_get_num_cols(P);
+        return P;
+    }
+    double wl = D ? nearbyint(sv->inst->w_loc * D) : sv->inst->w_loc;
+    double c = D ? nearbyint(pc->c * D) : pc->c;
+    return sv->opts->model == HTA_ILP_NAIVE ?
+               build_naive(sv, wl, c, L_lo, L_hi, L_int) :
+               build_compact(sv, wl, c, L_lo, L_hi, L_int);
+}
+
+/* Names the N-level model's rows and columns, with its title. */
+static void name_levels(const solver *sv, glp_prob *P)
+{
+    char title[240], scaled[96] = "", part[64];
+    size_t len = 0;
+    int N = hta_levels(sv->inst);
+    len += (size_t)snprintf(title, sizeof title,
+                            "hta exact model, min L, %d levels, costs", N);
+    for (int l = 2; l <= N && len < sizeof title; l++) {
+        char c[32];
+        hta_format_real(c, sv->pc->cl[l - 1]);
+        snprintf(part, sizeof part, " %s (level %d, at most %lld)", c, l,
+                 (long long)sv->pc->Rl[l - 1]);
+        len += (size_t)snprintf(title + len, sizeof title - len, "%s", part);
+    }
+    if (sv->scale && sv->scale != 1)
+        snprintf(scaled, sizeof scaled, ", scaled by %g", sv->scale);
+    if (len < sizeof title)
+        snprintf(title + len, sizeof title - len, "%s", scaled);
+    hta_ilplev_name(&sv->lev, P, sv->pc->Rl, title);
+}
+
 /* Writes the model of the current piece, with L free (no incumbent
  * cutoff, no bound), in CPLEX LP format to opts->write_lp; runs inside
  * hta_glpk_guard. */
 static hta_status write_model(void *ctx, hta_diag *d)
 {
     solver *sv = ctx;
-    const hta_instance *in = sv->inst;
-    double D = sv->scale, wl = D ? nearbyint(in->w_loc * D) : in->w_loc;
-    double c = D ? nearbyint(sv->pc->c * D) : sv->pc->c;
-    glp_prob *P = sv->opts->model == HTA_ILP_NAIVE ?
-                      build_naive(sv, wl, c, 0.0, INFINITY, D != 0) :
-                      build_compact(sv, wl, c, 0.0, INFINITY, D != 0);
+    glp_prob *P = build_model(sv, 0.0, INFINITY, sv->scale != 0);
     if (!P)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    if (sv->opts->model == HTA_ILP_COMPACT)
+    if (sv->levels)
+        name_levels(sv, P);
+    else if (sv->opts->model == HTA_ILP_COMPACT)
         name_compact(sv, P);
     hta_status st = HTA_OK;
     if (glp_write_lp(P, NULL, sv->opts->write_lp) != 0)
@@ -810,16 +935,13 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
         pc->proved = sv->best_span;
         return HTA_OK;
     }
-    int integral = sv->scale != 0;
-    glp_prob *P = sv->opts->model == HTA_ILP_NAIVE ?
-                      build_naive(sv, wl, c, L_lo, L_hi, integral) :
-                      build_compact(sv, wl, c, L_lo, L_hi, integral);
+    glp_prob *P = build_model(sv, L_lo, L_hi, sv->scale != 0);
     if (!P)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     sv->heur_ok = 0;
     sv->have_tree_bound = 0;
     if (!sv->opts->plain && !sv->cutoff && isfinite(sv->best_span) &&
-        sv->opts->model == HTA_ILP_COMPACT) {
+        sv->opts->model == HTA_ILP_COMPACT && !sv->levels) {
         free(sv->heur);
         sv->heur = malloc(((size_t)sv->ncols + 1) * sizeof *sv->heur);
         sv->heur_ok = sv->heur && incumbent_solution(sv, wl, c);
@@ -859,6 +981,12 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
                  (long)inst->m, (long long)opts->max_tasks);
         return HTA_OK;
     }
+    if (opts->model == HTA_ILP_NAIVE && hta_levels(inst) > 2) {
+        res->status = HTA_ILP_SKIPPED;
+        snprintf(res->detail, sizeof res->detail,
+                 "skipped: the naive model has two levels");
+        return HTA_OK;
+    }
     if (opts->model == HTA_ILP_NAIVE &&
         (double)inst->m * (double)inst->n > 2e8) {
         res->status = HTA_ILP_SKIPPED;
@@ -873,6 +1001,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     sv.res = res;
     sv.best = best;
     sv.best_span = INFINITY;
+    sv.levels = hta_levels(inst) > 2;
     sv.started = hta_clock_now();
     sv.deadline = sv.started + opts->time_limit;
     piece *pieces = NULL;
@@ -907,21 +1036,48 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto cleanup;
     }
-    if ((st = build_groups(&sv, d)) != HTA_OK ||
-        (st = build_pieces(inst, &pieces, &np, d)) != HTA_OK ||
-        (st = hta_maxcover_sweep(inst, NULL, NULL, &f, &K, d)) != HTA_OK)
+    if ((st = build_groups(&sv, d)) != HTA_OK)
         goto cleanup;
+    if (sv.levels) {
+        int too_big = 0;
+        if ((st = hta_ilplev_init(&sv.lev, inst, sv.order, sv.group_first,
+                                  sv.ngroups, LEVEL_COLS_MAX, &too_big,
+                                  d)) != HTA_OK ||
+            (!too_big &&
+             (st = build_level_pieces(inst, &pieces, &np, d)) != HTA_OK))
+            goto cleanup;
+        if (too_big || np < 0) {
+            /* nothing searched: the incumbent stays, with the bound */
+            res->status = HTA_ILP_SKIPPED;
+            snprintf(res->detail, sizeof res->detail,
+                     too_big ? "skipped (too large): the %d-level model "
+                               "passes %g columns" :
+                               "skipped: the %d levels' costs have more "
+                               "than %g combinations of values",
+                     hta_levels(inst),
+                     too_big ? (double)LEVEL_COLS_MAX :
+                               (double)LEVEL_PIECES_MAX);
+            goto cleanup;
+        }
+    } else if ((st = build_pieces(&inst->wrem, inst->m, &pieces, &np, d)) !=
+                   HTA_OK ||
+               (st = hta_maxcover_sweep(inst, NULL, NULL, &f, &K, d)) !=
+                   HTA_OK) {
+        goto cleanup;
+    }
     res->pieces = np;
     for (int i = 0; i < np; i++) {
         pieces[i].lb = fmax(opts->plain ? 0.0 : opts->lower_bound,
-                            hta_bound_flow_piece(inst, f, K, pieces[i].c,
-                                                 pieces[i].R));
+                            sv.levels ? pieces[i].lb :
+                                        hta_bound_flow_piece(inst, f, K,
+                                                             pieces[i].c,
+                                                             pieces[i].R));
         pieces[i].proved = pieces[i].lb;
     }
     qsort(pieces, (size_t)np, sizeof *pieces, cmp_piece);
     if (opts->write_lp) {
         sv.pc = &pieces[0];
-        sv.scale = integral_scale(inst->w_loc, pieces[0].c);
+        sv.scale = piece_scale(&sv, &pieces[0]);
         if ((st = hta_glpk_guard(write_model, &sv, opts->verbose, d)) !=
             HTA_OK)
             goto cleanup;
@@ -938,7 +1094,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
             break;
         }
         sv.pc = pc;
-        sv.scale = integral_scale(inst->w_loc, pc->c);
+        sv.scale = piece_scale(&sv, pc);
         res->status = HTA_ILP_OPTIMAL;
         st = hta_glpk_guard(solve_piece, &sv, opts->verbose, d);
         hta_cbc_finish(sv.job); /* left running by an abort out of GLPK */
@@ -972,9 +1128,9 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
                  hta_clock_now() < sv.deadline &&
                  !(opts->stop && *opts->stop);
     snprintf(res->detail, sizeof res->detail,
-             "%s%d of %d w_rem pieces solved%s, %lld nodes%s%s",
+             "%s%d of %d %s pieces solved%s, %lld nodes%s%s",
              res->improved ? "improved on the incumbent; " : "",
-             res->solved, np,
+             res->solved, np, sv.levels ? "cost" : "w_rem",
              opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
              (long long)res->nodes, cbc,
              unfinished && !failed ? ", stopped by the time limit" : "");
@@ -983,6 +1139,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         snprintf(res->detail + len, sizeof res->detail - len, "; %s",
                  res->cbc_failed);
 cleanup:
+    hta_ilplev_free(&sv.lev);
     free(sv.a);
     free(sv.heur);
     free(sv.vals);

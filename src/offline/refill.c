@@ -455,3 +455,35 @@ done:
     free(base_load);
     return st;
 }
+
+hta_status hta_refill_views(const hta_instance *inst, const hta_fsy_opts *fo,
+                            int32_t *a, double *span, int *view, hta_diag *d)
+{
+    *view = 0;
+    int N = hta_levels(inst);
+    if (N <= 2 || (int64_t)inst->m + inst->n > SMALL)
+        return HTA_OK;
+    int32_t *f = malloc(((size_t)inst->m + 1) * sizeof *f),
+            *b = malloc(((size_t)inst->m + 1) * sizeof *b);
+    hta_status st = f && b ? HTA_OK :
+                             hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                          "out of memory");
+    for (int l = 2; l < N && st == HTA_OK; l++) {
+        hta_instance v = hta_instance_flat(inst);
+        v.wrem = inst->wlev[l]; /* borrowed, as the view's arrays */
+        hta_fsy_result fr;
+        hta_refill_result rr;
+        if ((st = hta_fsy_run(&v, fo, f, &fr, d)) != HTA_OK)
+            break;
+        hta_fsy_result_free(&fr);
+        if ((st = hta_refill_run(inst, f, b, &rr, d)) == HTA_OK &&
+            rr.makespan < *span) {
+            *span = rr.makespan;
+            *view = l;
+            memcpy(a, b, (size_t)inst->m * sizeof *a);
+        }
+    }
+    free(f);
+    free(b);
+    return st;
+}

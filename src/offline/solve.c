@@ -229,9 +229,21 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
     return HTA_OK;
 }
 
+/* fsy's other views (refill.h) after the refill, without tracing. */
+static hta_status refill_views(run *s, const hta_fsy_opts *fo, int32_t *a,
+                               double *span, int *view, hta_diag *d)
+{
+    hta_fsy_opts quiet = *fo;
+    quiet.trace = NULL;
+    quiet.trace_ctx = NULL;
+    quiet.progress = NULL;
+    return hta_refill_views(s->inst, &quiet, a, span, view, d);
+}
+
 /* fsy on N levels: the rack-aware refill of fsy's assignment (refill.h)
- * into the row, which keeps the best of the two. */
-static hta_status run_refill(run *s, hta_row *row, hta_diag *d)
+ * and of fsy's other views into the row, which keeps the best. */
+static hta_status run_refill(run *s, hta_row *row, const hta_fsy_opts *fo,
+                             hta_diag *d)
 {
     if (s->res->has_lower_bound && s->fsy_span <= s->res->lower_bound) {
         /* priced per level, fsy's assignment costs at most its two-level
@@ -250,6 +262,11 @@ static hta_status run_refill(run *s, hta_row *row, hta_diag *d)
         return OOM(d);
     hta_refill_result rr;
     hta_status st = hta_refill_run(s->inst, s->fsy, a, &rr, d);
+    int view = 0;
+    double span = rr.makespan;
+    if (st == HTA_OK &&
+        !(s->res->has_lower_bound && span <= s->res->lower_bound))
+        st = refill_views(s, fo, a, &span, &view, d);
     if (st == HTA_OK)
         st = finish_row(s, row, a, d);
     if (st == HTA_OK) {
@@ -265,9 +282,39 @@ static hta_status run_refill(run *s, hta_row *row, hta_diag *d)
                  "rack-aware %s (%s kept, then %d move%s)",
                  hta_levels(s->inst), x, y, from[rr.chosen], rr.moves,
                  rr.moves == 1 ? "" : "s");
+        if (view) {
+            size_t len = strlen(row->note);
+            hta_format_real(y, span);
+            snprintf(row->note + len, sizeof row->note - len,
+                     "; fsy's view with level %d's cost for w_rem, "
+                     "refilled: %s, kept",
+                     view, y);
+        }
         /* the refill is what later rows start from */
         memcpy(s->fsy, a, (size_t)s->inst->m * sizeof *a);
         s->fsy_span = row->makespan;
+    }
+    free(a);
+    return st;
+}
+
+/* The refill of fsy's assignment in place, without a row (the ILP's
+ * incumbent on N levels). */
+static hta_status refill_into(run *s, hta_diag *d)
+{
+    int32_t *a = malloc(((size_t)s->inst->m + 1) * sizeof *a);
+    if (!a)
+        return OOM(d);
+    hta_refill_result rr;
+    hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL, NULL, NULL};
+    int view = 0;
+    hta_status st = hta_refill_run(s->inst, s->fsy, a, &rr, d);
+    double span = rr.makespan;
+    if (st == HTA_OK)
+        st = hta_refill_views(s->inst, &fo, a, &span, &view, d);
+    if (st == HTA_OK) {
+        memcpy(s->fsy, a, (size_t)s->inst->m * sizeof *a);
+        s->fsy_span = span;
     }
     free(a);
     return st;
@@ -284,7 +331,7 @@ static hta_status run_fsy(run *s, hta_diag *d)
     hta_fsy_result fr;
     hta_status st = fsy_into(s, &fo, &fr, d);
     if (st == HTA_OK && hta_levels(s->inst) > 2) {
-        st = run_refill(s, row, d);
+        st = run_refill(s, row, &fo, d);
         hta_fsy_result_free(&fr);
         row->seconds = hta_clock_now() - t0;
         return st;
@@ -381,6 +428,8 @@ static hta_status run_ilp(run *s, hta_diag *d)
         if ((st = fsy_into(s, &fo, &fr, d)) != HTA_OK)
             return st;
         hta_fsy_result_free(&fr);
+        if (hta_levels(s->inst) > 2 && (st = refill_into(s, d)) != HTA_OK)
+            return st;
     }
     /* the incumbent: the best so far (a close row may beat fsy) */
     const int32_t *incumbent =
@@ -996,10 +1045,24 @@ static hta_status run_sat(run *s, hta_diag *d)
  * formula in milliseconds. */
 #define EXACT_ILP_MAX 1000000
 
+/* exact's options for the ILP: --ilp-max-tasks raised to
+ * EXACT_ILP_MAX (it only orders the engines), GLPK beside CBC when hta
+ * has CBC and no engine was asked for. */
+static hta_solve_opts exact_budget(const hta_solve_opts *o)
+{
+    hta_solve_opts budget = *o;
+    budget.ilp_max_tasks = o->ilp_max_tasks > EXACT_ILP_MAX ?
+                               o->ilp_max_tasks : EXACT_ILP_MAX;
+    if (o->ilp_engine < 0)
+        budget.ilp_engine = hta_cbc_available() ? HTA_ILP_ENGINE_BOTH :
+                                                  HTA_ILP_ENGINE_GLPK;
+    return budget;
+}
+
 static hta_status run_exact(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
-    hta_solve_opts budget = *o;
+    hta_solve_opts budget = exact_budget(o);
     double t0 = hta_clock_now();
     hta_status st = flow_bound(s, d);
     if (st == HTA_OK && !best_proven(s))
@@ -1017,12 +1080,6 @@ static hta_status run_exact(run *s, hta_diag *d)
      * --ilp-max-tasks 100: 36.5 proven, which close and sat cannot
      * decide; at 10^6 tasks the model takes 350 MB and GLPK's LP does
      * not end in 5 minutes). */
-    budget.ilp_max_tasks = o->ilp_max_tasks > EXACT_ILP_MAX ?
-                               o->ilp_max_tasks : EXACT_ILP_MAX;
-    /* and GLPK beside CBC by default, when hta has CBC */
-    if (o->ilp_engine < 0)
-        budget.ilp_engine = hta_cbc_available() ? HTA_ILP_ENGINE_BOTH :
-                                                  HTA_ILP_ENGINE_GLPK;
     /* costs other than one integer w_rem (affine, tables, fractional):
      * the general decision first, with 3/4 of the time left, GLPK after
      * it (HDFS Zipf s = 1.5, 500 tasks, affine 3 + 0.0005 r, seed 2:
@@ -1048,11 +1105,11 @@ static hta_status run_exact(run *s, hta_diag *d)
     return st;
 }
 
-/* The engines whose models have FSY's two levels. */
+/* The engines run otherwise on N > 2 levels (close and sat have FSY's
+ * two levels). */
 static int two_level_only(hta_algo a)
 {
-    return a == HTA_ALGO_ILP || a == HTA_ALGO_CLOSE || a == HTA_ALGO_SAT ||
-           a == HTA_ALGO_EXACT;
+    return a == HTA_ALGO_CLOSE || a == HTA_ALGO_SAT || a == HTA_ALGO_EXACT;
 }
 
 static void skip_levels(run *s, hta_algo a, const char *why)
@@ -1063,32 +1120,36 @@ static void skip_levels(run *s, hta_algo a, const char *why)
              hta_levels(s->inst), why);
 }
 
-/* close, ilp, sat and exact on N > 2 levels (solve.h): exact is brute
- * force where it fits; the others say why they do not run. */
+/* close, sat and exact on N > 2 levels (solve.h): exact is brute force
+ * where it fits, else the N-level ILP (ilplev.h) with the whole time
+ * limit; close and sat say why they do not run. */
 static hta_status run_levels_exact(run *s, hta_algo a, hta_diag *d)
 {
     static const char *const why[] = {
-        "the ILP models one remote cost (two levels); not applied",
         "gap closing prices every non-local task at w_rem; not applied",
         "the decision's encoding has two levels; not applied"};
     hta_status st = flow_bound(s, d);
     if (st != HTA_OK)
         return st;
-    if (a == HTA_ALGO_ILP)
+    if (a == HTA_ALGO_CLOSE) {
         skip_levels(s, a, why[0]);
-    else if (a == HTA_ALGO_CLOSE)
+    } else if (a == HTA_ALGO_SAT) {
         skip_levels(s, a, why[1]);
-    else if (a == HTA_ALGO_SAT)
-        skip_levels(s, a, why[2]);
-    else {
-        if (hta_brute_fits(s->inst))
-            st = run_brute(s, d);
-        else
-            skip_levels(s, HTA_ALGO_CLOSE, why[1]);
+    } else if (hta_brute_fits(s->inst)) {
+        st = run_brute(s, d);
         if (st == HTA_OK) {
-            skip_levels(s, HTA_ALGO_ILP, why[0]);
-            skip_levels(s, HTA_ALGO_SAT, why[2]);
+            skip_levels(s, HTA_ALGO_CLOSE, why[0]);
+            skip_levels(s, HTA_ALGO_SAT, why[1]);
         }
+    } else {
+        skip_levels(s, HTA_ALGO_CLOSE, why[0]);
+        const hta_solve_opts *o = s->o;
+        hta_solve_opts budget = exact_budget(o);
+        s->o = &budget;
+        st = run_ilp(s, d);
+        s->o = o;
+        if (st == HTA_OK)
+            skip_levels(s, HTA_ALGO_SAT, why[1]);
     }
     return st;
 }

@@ -27,6 +27,7 @@
 #include "hta/capacity.h"
 #include "hta/num.h"
 #include "hta/rng.h"
+#include "hta/topology.h"
 #include "measure.h"
 
 #ifndef M_PI
@@ -526,22 +527,18 @@ static int32_t lens_longest(sim *s, int32_t m, int n)
     return r;
 }
 
-/* Level (1..N) of server m for type L, from the group ids. */
+static int64_t sim_group(const void *ctx, int32_t x, int n)
+{
+    return ((const sim *)ctx)->grp[n][x];
+}
+
+/* Level (1..N) of server m for type L (topology.h's rule), from the group
+ * ids. */
 static int level_of(const sim *s, int64_t L, int32_t m)
 {
     const hta_cluster *c = s->c;
-    int best = s->N;
-    for (int64_t k = c->off[L]; k < c->off[L + 1]; k++) {
-        int32_t r = c->srv[k];
-        if (r == m)
-            return 1;
-        for (int n = 2; n < best; n++)
-            if (s->grp[n][r] == s->grp[n][m]) {
-                best = n;
-                break;
-            }
-    }
-    return best;
+    return hta_level_rule(c->srv + c->off[L], c->off[L + 1] - c->off[L], m,
+                          s->N, sim_group, s);
 }
 
 /* ---- idle servers and servers with work, with their summaries ---- */
@@ -1458,6 +1455,10 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                        hta_sim_result *r, hta_diag *d)
 {
     memset(r, 0, sizeof *r);
+    if (c->levels > 2 && c->ntopo == 0)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the simulator takes a regular topology, not "
+                            "an instance's own groups (cluster.h)");
     if (!(o->per_unit >= 1))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected at least 1 slot per time unit");

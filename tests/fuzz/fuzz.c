@@ -143,9 +143,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (brute) {
             o.algos[o.nalgos++] = HTA_ALGO_BRUTE;
             o.algos[o.nalgos++] = HTA_ALGO_SAT;
+            o.algos[o.nalgos++] = HTA_ALGO_ILP; /* = brute's, any levels */
+            o.time_limit = 10;
         }
         hta_solve_result r;
         if (hta_solve(inst, &o, &r, &d) != HTA_OK || !r.best)
+            abort();
+        if (brute && r.nrows == 6 &&
+            strcmp(r.rows[3].status, "optimal") == 0 &&
+            strcmp(r.rows[5].status, "optimal") == 0 &&
+            fabs(r.rows[3].makespan - r.rows[5].makespan) >
+                1e-9 * fmax(1.0, r.rows[3].makespan))
             abort();
         hta_eval ev;
         if (hta_eval_run(inst, r.best, &ev, &d) != HTA_OK ||

@@ -8,6 +8,7 @@
 
 #include "hta/capacity.h"
 #include "hta/gen.h"
+#include "hta/levels.h"
 
 static hta_cluster *make(int32_t M, const double *rates, int nrates,
                          const int32_t *topo, int ntopo, int64_t T,
@@ -464,6 +465,116 @@ static void test_untouched(void **state)
     }
 }
 
+/* The level of server s for a block on servers rep[0..k), by the rack
+ * path strings of depth dep (a path's first dep - (n - 2) names are its
+ * level-n group): the oracle of the cluster's levels. */
+/* The length of p's first `names` names ("/p0/r3", 1: 3). */
+static size_t prefix_len(const char *p, int names)
+{
+    size_t j = 1;
+    for (int seen = 0; p[j]; j++)
+        if (p[j] == '/' && ++seen == names)
+            return j;
+    return j;
+}
+
+static int path_level(char paths[][32], int dep, const int32_t *rep,
+                      int64_t k, int32_t s)
+{
+    int best = dep + 2;
+    for (int64_t i = 0; i < k; i++) {
+        if (rep[i] == s)
+            return 1;
+        for (int n = 2; n < best; n++) {
+            /* the first dep - (n - 2) names of each path */
+            size_t a = prefix_len(paths[s], dep - (n - 2)),
+                   b = prefix_len(paths[rep[i]], dep - (n - 2));
+            if (a == b && strncmp(paths[s], paths[rep[i]], a) == 0) {
+                best = n;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* capacity --from-instance on an N-level instance: the instance's own
+ * groups (racks of any size, any server in any rack), the same levels as
+ * the path strings say, every method equal to the plain LP (which uses
+ * no group, only each pair's level); racks that are runs of K servers
+ * give the rho* of the two-level instance with topology K. */
+static void test_instance_groups(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 66);
+    for (int i = 0; i < 150; i++) {
+        int dep = 1 + i % 2, regular = i % 3 == 0 && dep == 1;
+        hta_instance *inst = random_instance(&r, 30, 24, 3, COST_CONSTANT);
+        int32_t n = inst->n_declared, K = 1 + (int32_t)hta_rng_below(&r, 4);
+        int racks = 1 + (int)hta_rng_below(&r, 5);
+        char(*paths)[32] = malloc((size_t)n * sizeof *paths);
+        for (int32_t s = 0; s < n; s++) {
+            int k = regular ? (int)(s / K) : (int)hta_rng_below(&r, racks);
+            if (dep == 1)
+                snprintf(paths[s], 32, "/r%d", k);
+            else
+                snprintf(paths[s], 32, "/p%d/r%d", k % 2, k);
+            assert_int_equal(hta_instance_set_name(inst, 'r', s, paths[s]),
+                             HTA_OK);
+        }
+        hta_wrem w[2] = {inst->wrem, inst->wrem};
+        hta_diag d;
+        hta_instance two = *inst; /* the two-level view (levels.h) */
+        if (hta_instance_set_levels(inst, w, dep, &d) != HTA_OK)
+            fail_msg("instance %d: %s", i, d.msg);
+        double rates[HTA_MAX_LEVELS] = {1.0};
+        for (int k = 1; k < dep + 2; k++)
+            rates[k] = rates[k - 1] * (0.2 + 0.7 * hta_rng_unit(&r));
+        double rate = (0.05 + 1.5 * hta_rng_unit(&r)) * n / inst->m;
+        hta_cluster *c = NULL;
+        if (hta_cluster_from_instance(inst, rate, rates, dep + 2, NULL, 0, &c,
+                                      &d) != HTA_OK)
+            fail_msg("instance %d: %s", i, d.msg);
+        assert_int_equal(c->levels, dep + 2);
+        for (int64_t L = 0; L < c->T; L++)
+            for (int32_t s = 0; s < c->M; s++)
+                assert_int_equal(hta_capacity_level(c, L, s),
+                                 path_level(paths, dep, c->srv + c->off[L],
+                                            c->off[L + 1] - c->off[L], s));
+        hta_capacity_result pl;
+        double p = solve(c, HTA_CAP_PLAIN, 1, &pl);
+        check_decomposition(c, &pl);
+        hta_capacity_method ms[] = {HTA_CAP_LP, HTA_CAP_FLOW, HTA_CAP_GFLOW};
+        for (int k = 0; k < 3; k++) {
+            hta_capacity_result res;
+            double v = solve(c, ms[k], 1, &res);
+            if (fabs(v - p) > 1e-7 * fmax(1.0, p))
+                fail_msg("instance %d (%d levels, method %d): %.12g, plain "
+                         "LP %.12g",
+                         i, c->levels, (int)ms[k], v, p);
+            check_decomposition(c, &res);
+            hta_capacity_result_free(&res);
+        }
+        if (regular) {
+            hta_cluster *t = NULL;
+            two.levels = 2;
+            if (hta_cluster_from_instance(&two, rate, rates, 3, &K, 1, &t,
+                                          &d) != HTA_OK)
+                fail_msg("instance %d: %s", i, d.msg);
+            double q = solve(t, HTA_CAP_PLAIN, 0, NULL);
+            if (fabs(q - p) > 1e-7 * fmax(1.0, p))
+                fail_msg("instance %d: its racks %.12g, topology %d %.12g",
+                         i, p, (int)K, q);
+            hta_cluster_free(t);
+        }
+        hta_capacity_result_free(&pl);
+        hta_cluster_free(c);
+        hta_instance_free(inst);
+        free(paths);
+    }
+}
+
 /* Homogeneity: rho*(s*lambda, r*alpha) = (s/r) rho*(lambda, alpha), with
  * the same bottleneck, for every method, whatever the units (a fuzzer
  * found the LP answering 0 for tiny rates before the normalisation). */
@@ -573,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_gflow_gbpandas),
         cmocka_unit_test(test_bottleneck_oracle),
         cmocka_unit_test(test_untouched),
+        cmocka_unit_test(test_instance_groups),
         cmocka_unit_test(test_scaling),
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_from_instance),

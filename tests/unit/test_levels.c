@@ -12,6 +12,7 @@
 #include "hta/brute.h"
 #include "hta/fsy.h"
 #include "hta/hadoop.h"
+#include "hta/ilp.h"
 #include "hta/levels.h"
 #include "hta/refill.h"
 #include "hta/rr.h"
@@ -278,8 +279,10 @@ static void test_against_brute(void **state)
     (void)state;
     hta_rng r;
     hta_rng_seed(&r, 405);
-    double worst_refill = 1, worst_fsy = 1, worst_hadoop = 1, worst_bound = 1;
-    int improved = 0, flat_above = 0, refill_above = 0;
+    double worst_refill = 1, worst_fsy = 1, worst_hadoop = 1, worst_bound = 1,
+           worst_views = 1;
+    int improved = 0, flat_above = 0, refill_above = 0, views_above = 0,
+        views_won = 0;
     for (int i = 0; i < 1200; i++) {
         hta_instance *inst = random_levels(&r, 7, 5, 1 + i % 2);
         int32_t m = inst->m;
@@ -324,6 +327,18 @@ static void test_against_brute(void **state)
         improved += re < flat;
         flat_above += flat > best;
         refill_above += re > best;
+        /* fsy's other views, refilled: never worse, what solve's fsy row
+           gives */
+        double vs = re;
+        int view = -1;
+        assert_int_equal(hta_refill_views(inst, &fo, a, &vs, &view, &d),
+                         HTA_OK);
+        assert_true(vs <= re && vs >= best);
+        assert_true(evaluate(inst, a, NULL) == vs);
+        assert_true(view == 0 || (view >= 2 && view < hta_levels(inst)));
+        views_won += vs < re;
+        views_above += vs > best;
+        worst_views = fmax(worst_views, vs / best);
         worst_refill = fmax(worst_refill, re / best);
         if (getenv("HTA_DUMP") && re / best >= 1.5) {
             fprintf(stderr, "--- ratio %g (opt %g)\n", re / best, best);
@@ -338,15 +353,84 @@ static void test_against_brute(void **state)
         hta_instance_free(inst);
     }
     print_message("levels: worst ratio to the optimum over 1200: refill "
-                  "%.4f, fsy (racks ignored) %.4f, hadoop %.4f; bound/opt "
-                  "at least %.4f; the refill improved on fsy %d times; above "
-                  "the optimum: fsy %d, refill %d\n",
-                  worst_refill, worst_fsy, worst_hadoop, worst_bound,
-                  improved, flat_above, refill_above);
+                  "%.4f, with the views %.4f, fsy (racks ignored) %.4f, "
+                  "hadoop %.4f; bound/opt at least %.4f; the refill improved "
+                  "on fsy %d times, the views on the refill %d; above the "
+                  "optimum: fsy %d, refill %d, with the views %d\n",
+                  worst_refill, worst_views, worst_fsy, worst_hadoop,
+                  worst_bound, improved, views_won, flat_above, refill_above,
+                  views_above);
     /* the README states these (Offline, N levels) */
     assert_true(worst_refill <= 4.0 / 3.0 + 1e-9);
     assert_true(worst_fsy >= 2.0 - 1e-9);
     assert_true(improved >= 20);
+    assert_true(views_won >= 2);
+}
+
+/* The N-level ILP (ilplev.h) = brute force on tiny 3- and 4-level
+ * instances of every cost model (tables and affine costs make several
+ * pieces), plain (every piece from scratch) and with the refill as the
+ * incumbent and the level bound as the cut; its assignment evaluates to
+ * what it reports. */
+static void test_ilp_against_brute(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 406);
+    int pieces_max = 0, several = 0;
+    for (int i = 0; i < 400; i++) {
+        hta_instance *inst = random_levels(&r, 7, 5, 1 + i % 2);
+        int32_t m = inst->m;
+        int32_t *opt = malloc((size_t)m * sizeof *opt),
+                *a = malloc((size_t)m * sizeof *a),
+                *f = malloc((size_t)m * sizeof *f);
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double best = evaluate(inst, opt, NULL), lb;
+        assert_int_equal(hta_bound_levels_compute(inst, &lb, &d), HTA_OK);
+        hta_fsy_opts fo;
+        memset(&fo, 0, sizeof fo);
+        fo.prune = 2;
+        hta_fsy_result fr;
+        assert_int_equal(hta_fsy_run(inst, &fo, f, &fr, &d), HTA_OK);
+        hta_fsy_result_free(&fr);
+        hta_refill_result rr;
+        assert_int_equal(hta_refill_run(inst, f, a, &rr, &d), HTA_OK);
+        memcpy(f, a, (size_t)m * sizeof *a);
+        for (int plain = 0; plain < 2; plain++) {
+            hta_ilp_opts io;
+            memset(&io, 0, sizeof io);
+            io.time_limit = 60;
+            io.max_tasks = 1000;
+            io.plain = plain;
+            io.incumbent = plain ? NULL : f;
+            io.lower_bound = plain ? 0 : lb;
+            hta_ilp_result ir;
+            assert_int_equal(hta_ilp_solve(inst, &io, a, &ir, &d), HTA_OK);
+            if (ir.status != HTA_ILP_OPTIMAL ||
+                fabs(ir.makespan - best) > 1e-9 * fmax(1, best))
+                fail_msg("instance %d (%d levels, plain %d): ilp %s %.17g, "
+                         "brute %.17g (%s)",
+                         i, hta_levels(inst), plain,
+                         ir.status == HTA_ILP_OPTIMAL ? "optimal" : "not "
+                                                                    "optimal",
+                         ir.makespan, best, ir.detail);
+            assert_true(evaluate(inst, a, NULL) == ir.makespan);
+            assert_true(ir.bound <= best * (1 + 1e-12));
+            if (plain) {
+                pieces_max = ir.pieces > pieces_max ? ir.pieces : pieces_max;
+                several += ir.pieces > 1;
+            }
+        }
+        free(opt);
+        free(a);
+        free(f);
+        hta_instance_free(inst);
+    }
+    print_message("levels ilp: 400 instances = brute force, up to %d cost "
+                  "pieces (several on %d)\n",
+                  pieces_max, several);
+    assert_true(several >= 50);
 }
 
 /* hta_instance_set_levels refuses what levels.h forbids. */
@@ -393,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_equal_costs_two_levels),
         cmocka_unit_test(test_hadoop_is_rr),
         cmocka_unit_test(test_against_brute),
+        cmocka_unit_test(test_ilp_against_brute),
         cmocka_unit_test(test_set_levels_errors),
     };
     return cmocka_run_group_tests_name("levels", tests, NULL, NULL);
