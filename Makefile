@@ -27,10 +27,11 @@ CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
 
 # src/ by concern; everything but src/cli/ is the library (libhta.a).
-LIBDIRS = core offline sat capacity import gen flowtime online rplace
+LIBDIRS = core traces offline sat capacity import gen flowtime online rplace
 LIBSRC  = $(foreach d,$(LIBDIRS),$(wildcard src/$(d)/*.c))
 CLISRC  = $(wildcard src/cli/*.c)
 LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
+PICOBJ  = $(LIBSRC:src/%.c=$(BUILD)/pic/%.o)
 CLIOBJ  = $(CLISRC:src/%.c=$(BUILD)/obj/%.o)
 TESTSRC = $(wildcard tests/unit/test_*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -43,11 +44,11 @@ STAMP   = $(BUILD)/flags.stamp
 JOBS    ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 PAR      = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
-.PHONY: all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels experiments valgrind fuzz install install-strip \
+.PHONY: python all deps deps-test deps-bench demo test check sanitize bench \
+        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels bench-python experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
-	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
+	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta $(BUILD)/libhta.so python
 
 help:
 	@echo "make [all]       build $(BUILD)/hta (installs missing packages)"
@@ -64,11 +65,13 @@ help:
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
 	@echo "make bench-levels  four locality levels against two: fsy, memory, the bound"
+	@echo "make bench-python  hta.solve from numpy arrays vs the C library and the command"
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make CBC=yes     link CBC, the optional second MIP engine (for your own"
 	@echo "                 use: its EPL 1.0 and GLPK's GPLv3 do not combine)"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, hta.1, completion,"
-	@echo "                 libhta.a, include/hta, hta.pc (install-strip: stripped)"
+	@echo "                 libhta.a, libhta.so.0, include/hta, hta.pc (install-strip: stripped)"
+	@echo "                 and the Python package hta (PYDIR: where Debian's python3 looks)"
 	@echo "make uninstall   removes exactly that"
 	@echo "make fresh-box   the README's two commands in a fresh Debian 12 root"
 	@echo "make JOBS=N ...  compile on N processors (default: all of them)"
@@ -98,6 +101,58 @@ $(BUILD)/libhta.a: $(LIBOBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# The shared library: the same sources position-independent, exporting
+# only what include/hta/ declares (scripts/exports.sh), soname libhta.so.0.
+$(BUILD)/pic/%.o: src/%.c $(HEADERS) $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -c $< -o $@
+
+$(BUILD)/hta.map: $(wildcard include/hta/*.h) scripts/exports.sh
+	@mkdir -p $(dir $@)
+	sh scripts/exports.sh include/hta >$@
+
+$(BUILD)/libhta.so.0: $(PICOBJ) $(BUILD)/hta.map
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libhta.so.0 \
+	    -Wl,--version-script=$(BUILD)/hta.map -Wl,--no-undefined \
+	    $(PICOBJ) $(DEPLIBS) -o $@
+
+$(BUILD)/libhta.so: $(BUILD)/libhta.so.0
+	ln -sf libhta.so.0 $@
+
+# The Python package (src/python/): the extension hta._hta over
+# libhta.so.0, which sits beside it (rpath $ORIGIN), and the Python layer.
+# Debian's python3 (python3-dev, python3-numpy), whatever python3 a PATH
+# finds first.  -Wno-write-strings: CPython 3.11 takes keyword lists as
+# char ** (PyArg_ParseTupleAndKeywords), so its string literals stay
+# char[] there, as plain C has them.
+PYTHON  ?= /usr/bin/python3
+PYCFG    = $(shell $(PYTHON) -c 'import sysconfig as s; print(s.get_config_var("EXT_SUFFIX"), s.get_paths()["include"])' 2>/dev/null)
+PYEXT    = $(word 1,$(PYCFG))
+PYINC    = $(word 2,$(PYCFG))
+NPINC    = $(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())' 2>/dev/null)
+PYCSRC   = $(wildcard src/python/*.c)
+PYOBJ    = $(PYCSRC:src/%.c=$(BUILD)/pyobj/%.o)
+PYPKG    = $(BUILD)/python/hta
+PYFILES  = $(patsubst src/python/hta/%,$(PYPKG)/%,$(wildcard src/python/hta/*.py))
+
+$(BUILD)/pyobj/%.o: src/%.c src/python/ext.h $(HEADERS) $(STAMP)
+	@mkdir -p $(dir $@)
+	@if [ -z '$(NPINC)' ]; then echo 'the Python package needs python3-dev and python3-numpy (sh scripts/deps.sh build)' >&2; exit 1; fi
+	$(CC) $(CFLAGS_ALL) -Wno-write-strings -fPIC -fvisibility=hidden \
+	    -isystem $(PYINC) -isystem $(NPINC) -c $< -o $@
+
+$(PYPKG)/_hta$(PYEXT): $(PYOBJ) $(BUILD)/libhta.so.0
+	@mkdir -p $(dir $@)
+	cp $(BUILD)/libhta.so.0 $(PYPKG)/libhta.so.0
+	$(CC) $(LDFLAGS_ALL) -shared $(PYOBJ) $(PYPKG)/libhta.so.0 \
+	    -Wl,-rpath,'$$ORIGIN' -o $@
+
+$(PYPKG)/%.py: src/python/hta/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+python: $(PYPKG)/_hta$(PYEXT) $(PYFILES)
+
 $(BUILD)/hta: $(CLIOBJ) $(BUILD)/libhta.a
 	$(CC) $(LDFLAGS_ALL) $(CLIOBJ) $(BUILD)/libhta.a $(DEPLIBS) -o $@
 
@@ -121,10 +176,10 @@ layering:
 # engine's tests.  $(BUILD)/hta stays the release binary, built too.
 CHECKED = $(BUILD)/checked
 test check: deps-test layering
-	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
+	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta python
 	@$(MAKE) $(PAR) --no-print-directory BUILD=$(CHECKED) \
 	    EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" $(CHECKED)/hta \
-	    $(TESTBIN:$(BUILD)/%=$(CHECKED)/%)
+	    $(TESTBIN:$(BUILD)/%=$(CHECKED)/%) python
 	@$(MAKE) $(PAR) --no-print-directory BUILD=$(CHECKED)/cbc CBC=yes \
 	    EXTRA="$(EXTRA) -Werror -DHTA_CHECKED" $(CHECKED)/cbc/hta \
 	    $(CHECKED)/cbc/tests/test_ilp
@@ -146,7 +201,7 @@ $(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
 
 # The corpus and the CLI tests with hta under valgrind memcheck.
 valgrind: deps-test
-	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
+	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta python
 	@$(MAKE) $(PAR) --no-print-directory BUILD=$(BUILD)/cbc CBC=yes $(BUILD)/cbc/hta
 	@sh tests/run.sh $(BUILD) --valgrind --cbc $(BUILD)/cbc
 
@@ -184,6 +239,13 @@ bench-flowtime: deps-bench
 bench-sim: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
 	@sh scripts/bench_sim.sh $(BUILD)
+
+$(BUILD)/bench_api: scripts/bench_api.c $(BUILD)/libhta.a $(HEADERS)
+	$(CC) $(CFLAGS_ALL) $< $(BUILD)/libhta.a $(DEPLIBS) -o $@
+
+bench-python: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta $(BUILD)/bench_api python
+	@sh scripts/bench_python.sh $(BUILD)
 
 bench-levels: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta
@@ -232,17 +294,26 @@ $(BUILD)/hta.pc: Makefile src/cli/main.c $(BUILD)/prefix.stamp
 	    'Version: $(VERSION)' 'Requires: igraph' \
 	    'Libs: -L$${libdir} -lhta -lglpk -lcadical $(CBCLIBS) -lstdc++ -lm -pthread' 'Cflags: -I$${includedir}' >$@
 
-install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/hta.1 $(BUILD)/hta.pc
+# The Python package where Debian's python3 finds it.
+PYVER   = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYDIR  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
+
+install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/libhta.so $(BUILD)/hta.1 $(BUILD)/hta.pc python
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PCDIR) \
 	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 755 $(STRIP_FLAG) $(BUILD)/hta $(DESTDIR)$(BINDIR)/hta
 	$(INSTALL) -m 644 $(BUILD)/libhta.a $(DESTDIR)$(LIBDIR)/libhta.a
+	$(INSTALL) -m 755 $(STRIP_FLAG) $(BUILD)/libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so.0
+	ln -sf libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so
 	$(INSTALL) -m 644 $(PUBHDR) $(DESTDIR)$(INCDIR)/hta/
 	$(INSTALL) -m 644 $(BUILD)/hta.1 $(DESTDIR)$(MANDIR)/man1/hta.1
 	$(INSTALL) -m 644 $(BUILD)/hta.pc $(DESTDIR)$(PCDIR)/hta.pc
 	$(INSTALL) -m 644 src/cli/doc/hta.bash-completion $(DESTDIR)$(COMPDIR)/hta
 	$(INSTALL) -m 644 LICENSE CHANGELOG.md $(SCHEMAS) $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d $(DESTDIR)$(PYDIR)/hta
+	$(INSTALL) -m 644 $(PYFILES) $(DESTDIR)$(PYDIR)/hta/
+	$(INSTALL) -m 755 $(STRIP_FLAG) $(PYPKG)/_hta$(PYEXT) $(PYPKG)/libhta.so.0 $(DESTDIR)$(PYDIR)/hta/
 
 install-strip:
 	@$(MAKE) --no-print-directory install STRIP_FLAG=-s
@@ -250,11 +321,14 @@ install-strip:
 # Removes exactly what install put there.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hta $(DESTDIR)$(LIBDIR)/libhta.a \
+	    $(DESTDIR)$(LIBDIR)/libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so \
 	    $(DESTDIR)$(MANDIR)/man1/hta.1 $(DESTDIR)$(PCDIR)/hta.pc \
 	    $(DESTDIR)$(COMPDIR)/hta \
 	    $(addprefix $(DESTDIR)$(INCDIR)/hta/,$(notdir $(PUBHDR))) \
-	    $(addprefix $(DESTDIR)$(DOCDIR)/,LICENSE CHANGELOG.md $(notdir $(SCHEMAS)))
-	-rmdir $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(DOCDIR) 2>/dev/null
+	    $(addprefix $(DESTDIR)$(DOCDIR)/,LICENSE CHANGELOG.md $(notdir $(SCHEMAS))) \
+	    $(addprefix $(DESTDIR)$(PYDIR)/hta/,$(notdir $(PYFILES)) _hta$(PYEXT) libhta.so.0)
+	-rm -rf $(DESTDIR)$(PYDIR)/hta/__pycache__
+	-rmdir $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PYDIR)/hta 2>/dev/null
 
 # The README's two commands, verbatim, in a minimal debootstrap root.
 fresh-box:

@@ -58,4 +58,7 @@ for c in "$demo" "$test"; do
     echo "fresh-box: '$c' in $(( $(date +%s) - t0 )) s"
 done
 grep -q '^[0-9]* passed, 0 failed$' "$box/out.log" || { echo "fresh-box: no clean closing line"; exit 1; }
+# the Python package the test command built, with Debian's python3
+chroot "$box" sh -c "cd /hta && PYTHONPATH=build/python python3 -c 'import hta; r = hta.solve(hta.Instance.read(\"instances/example.txt\")); print(\"python: best\", r[\"best\"][\"makespan\"])'" ||
+    { echo "fresh-box: the Python package does not import"; exit 1; }
 echo "fresh-box: both README commands work on a fresh Debian 12"

@@ -11,3 +11,29 @@ if [ -n "$bad" ]; then
     echo "$bad"
     exit 1
 fi
+# The command line uses the public API only (include/hta/) and its own
+# headers; a public header includes public headers only.
+bad=$(grep -nE '#include "[a-z]+/' src/cli/*.[ch] | grep -v '#include "hta/')
+if [ -n "$bad" ]; then
+    echo "layering: the command line includes internal headers:"
+    echo "$bad"
+    exit 1
+fi
+bad=$(grep -nE '#include "' include/hta/*.h | grep -v '#include "hta/')
+if [ -n "$bad" ]; then
+    echo "layering: a public header includes a non-public one:"
+    echo "$bad"
+    exit 1
+fi
+# A subsystem never reaches into another's folder: internal headers come
+# from its own folder or from core/ (what every layer shares).
+bad=$(for d in src/*/; do
+    dn=$(basename "$d")
+    grep -HnE '#include "[a-z]+/' "$d"*.[ch] 2>/dev/null |
+        grep -vE "#include \"(hta|core|$dn)/"
+done)
+if [ -n "$bad" ]; then
+    echo "layering: a subsystem includes another's internal header:"
+    echo "$bad"
+    exit 1
+fi

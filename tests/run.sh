@@ -49,6 +49,8 @@ if [ "$mode" = "--valgrind" ]; then
     fi
 fi
 export HTA
+HTA_PYTHON=$root/$build/python # the Python package of this build
+export HTA_PYTHON
 
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); printf 'FAIL %s\n' "$1"; }
@@ -193,6 +195,13 @@ jobs_list() {
         # 10. Signals end the online commands' long phases within a
         # second; what a cut or unstable run prints is honest.
         echo "suite signals tests/signals/run.sh"
+        # 11. The Python package (pytest): the command's numbers, errors
+        # as exceptions, random arrays, memory, Ctrl-C.  For the builds
+        # that make it (make test's; the sanitizers' tree has none: an
+        # ASan extension needs an ASan interpreter).
+        if [ -f "$HTA_PYTHON/hta/__init__.py" ]; then
+            echo "suite python tests/python/run.sh"
+        fi
     fi
     # 3b. The optional CBC engine: tests/cli/cbc/ for a build made with
     # CBC=yes, tests/cli/nocbc/ (the refusals) for one without; and with
@@ -213,6 +222,10 @@ jobs_list() {
         fi
     fi
     cli_cases tests/cli/cases
+    # 12. The Python package under memcheck (once: with the corpus).
+    if [ "$mode" = "--valgrind" ]; then
+        echo "suite python_memcheck tests/python/memcheck.sh"
+    fi
     # 2. Bad-input corpus: exit code and first line of stderr (under
     # valgrind 240 s in all: in parts).
     for k in 0 1 2 3 4 5; do

@@ -46,4 +46,8 @@ hta_status hta_diag_errno(hta_diag *d, const char *path, const char *what,
 /* Writes "path:line: error: msg" (or the shorter forms) into buf. */
 void hta_diag_format(const hta_diag *d, char *buf, size_t size);
 
+/* Copies at most 40 characters of tok, marking a cut with "...", into
+ * out (for messages that quote what was found); returns out. */
+const char *hta_lex_quote(const char *tok, char out[64]);
+
 #endif

@@ -41,11 +41,11 @@
 
 #include <glpk.h>
 
-#include "hta/buf.h"
-#include "hta/gflow.h"
-#include "hta/glpkx.h"
 #include "hta/num.h"
 #include "hta/topology.h"
+#include "capacity/gflow.h"
+#include "core/buf.h"
+#include "core/glpkx.h"
 #include "touch.h"
 
 void hta_capacity_result_free(hta_capacity_result *res)

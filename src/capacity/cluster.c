@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/buf.h"
 #include "hta/levels.h"
-#include "hta/lex.h"
 #include "hta/num.h"
+#include "core/buf.h"
+#include "core/lex.h"
 
 void hta_cluster_free(hta_cluster *c)
 {

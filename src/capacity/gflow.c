@@ -22,7 +22,7 @@
  * label) is conserved, so the flow of a phase is an ordinary maximum flow
  * in value units; it runs from every server with time left at once.
  */
-#include "hta/gflow.h"
+#include "capacity/gflow.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,6 @@
 #include "cli.h"
 
 #include "hta/jobs.h"
-#include "hta/lex.h"
 #include "hta/num.h"
 #include "hta/outfile.h"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/capacity.h"
 #include "hta/outfile.h"
+#include "cli.h"
 #include "report.h"
 
 /* Modes: a cluster file, or types from an instance. */

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "hta/assign.h"
 #include "hta/cnf.h"
 #include "hta/reduce.h"
+#include "cli.h"
 
 static const cli_spec spec = {
     "decode", "FORMULA.cnf ASSIGNMENT",

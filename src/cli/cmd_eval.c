@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "hta/assign.h"
+#include "cli.h"
 #include "report.h"
 
 static const cli_opt options[] = {

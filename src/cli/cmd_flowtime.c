@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/flowtime.h"
 #include "hta/jobs.h"
 #include "hta/num.h"
+#include "cli.h"
 #include "report.h"
 
 #define P_EXACT HTA_FT_NPOLICIES

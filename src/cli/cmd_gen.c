@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/assign.h"
 #include "hta/cnf.h"
 #include "hta/gen.h"
@@ -13,6 +12,7 @@
 #include "hta/outfile.h"
 #include "hta/reduce.h"
 #include "hta/topology.h"
+#include "cli.h"
 
 #define OUT_OPT(what)                                                      \
     {"output", 'o', OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",               \

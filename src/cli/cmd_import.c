@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/fsck.h"
 #include "hta/jobs.h"
 #include "hta/levels.h"
+#include "cli.h"
 
 /* Modes: the two formats. */
 #define M_FSCK 1u

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/rplace.h"
+#include "cli.h"
 #include "report.h"
 
 static const cli_opt options[] = {

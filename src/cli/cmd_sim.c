@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/capacity.h"
 #include "hta/outfile.h"
 #include "hta/sim.h"
+#include "cli.h"
 #include "report.h"
 
 static const cli_opt options[] = {

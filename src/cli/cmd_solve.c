@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "hta/assign.h"
-#include "hta/cbcx.h"
 #include "hta/outfile.h"
 #include "hta/solve.h"
+#include "hta/version.h"
+#include "cli.h"
 #include "plot.h"
 #include "report.h"
 

@@ -5,8 +5,8 @@
 #include <glpk.h>
 #include <igraph_version.h>
 
+#include "hta/version.h"
 #include "cli.h"
-#include "hta/cbcx.h"
 
 #ifndef HTA_VERSION
 #define HTA_VERSION "0.3.0"

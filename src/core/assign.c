@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/lex.h"
+#include "core/lex.h"
 
 static int fits(double load, double L, int strict)
 {

@@ -1,5 +1,5 @@
 /* CBC in a child process (cbcx.h). */
-#include "hta/cbcx.h"
+#include "core/cbcx.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 #endif
 
 #include "hta/num.h"
+#include "hta/version.h"
 
 #if defined(HTA_HAVE_CBC)
 #include <Cbc_C_Interface.h>

@@ -1,5 +1,5 @@
 /* GLPK guard: error hook with longjmp, output control. */
-#include "hta/glpkx.h"
+#include "core/glpkx.h"
 
 #include <setjmp.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Instance model: parsing, validation and writing of format v1
  * (Fischer-Su-Yin, Definitions 2, 3 and 7). */
 #include "hta/instance.h"
-#include "hta/buf.h"
 #include "hta/num.h"
+#include "core/buf.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hta/lex.h"
 #include "hta/levels.h"
+#include "core/lex.h"
 #include "levels_apply.h"
 
 double hta_wrem_at(const hta_wrem *w, int64_t r)

@@ -1,7 +1,7 @@
 /* Line-and-token reader: one streaming scanner for every text format. */
-#include "hta/lex.h"
-#include "hta/buf.h"
+#include "core/lex.h"
 #include "hta/num.h"
+#include "core/buf.h"
 
 #include <errno.h>
 #include <stdio.h>

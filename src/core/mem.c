@@ -3,7 +3,7 @@
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* madvise, MADV_HUGEPAGE, sched_getaffinity */
 #endif
-#include "hta/buf.h"
+#include "core/buf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Numbers, comma lists and the clock: one reader for files and options. */
 #include "hta/num.h"
-#include "hta/buf.h"
+#include "core/buf.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Confidence intervals: Student's t on batch means. */
-#include "hta/stats.h"
+#include "core/stats.h"
 
 #include <math.h>
 

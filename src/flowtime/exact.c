@@ -47,9 +47,9 @@
 #include <sys/prctl.h>
 #endif
 
-#include "hta/buf.h"
-#include "hta/glpkx.h"
 #include "hta/num.h"
+#include "core/buf.h"
+#include "core/glpkx.h"
 
 typedef struct model {
     const hta_jobs *J;

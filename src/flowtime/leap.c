@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "hta/buf.h"
+#include "core/buf.h"
 #include "run.h"
 
 static int64_t min64(int64_t a, int64_t b)

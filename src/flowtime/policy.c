@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/buf.h"
 #include "hta/num.h"
+#include "core/buf.h"
 #include "run.h"
 
 const char *const hta_ft_policy_names[HTA_FT_NPOLICIES] = {

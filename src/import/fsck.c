@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/buf.h"
-#include "hta/lex.h"
+#include "core/buf.h"
+#include "core/lex.h"
 
 /* Datanode names to server ids: open addressing over owned strings. */
 typedef struct names {

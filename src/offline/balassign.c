@@ -1,13 +1,13 @@
 /* Bal-assign (Fischer-Su-Yin, Section 5.1.2, Definition 12). */
-#include "hta/balassign.h"
-#include "hta/check.h"
+#include "offline/balassign.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hta/assign.h"
-#include "hta/buf.h"
+#include "core/buf.h"
 
 double hta_balassign_virtual(const hta_instance *inst, int32_t nloc, int64_t j,
                              double c)

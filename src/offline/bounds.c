@@ -1,5 +1,5 @@
 /* Lower bounds on L^O: trivial and flow bounds (derivations in bounds.h). */
-#include "hta/bounds.h"
+#include "offline/bounds.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,15 +1,15 @@
 /* Gap closing by residue repair (close.h). */
-#include "hta/close.h"
+#include "offline/close.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hta/assign.h"
-#include "hta/buf.h"
-#include "hta/check.h"
-#include "hta/envelope.h"
 #include "hta/num.h"
+#include "core/buf.h"
+#include "core/check.h"
+#include "offline/envelope.h"
 
 /* Path sources in par[]: a server giving one of its covered tasks away at
  * no loss, or one taking an uncovered task of its own; -2 unseen. */

@@ -1,5 +1,5 @@
 /* The envelope bound (envelope.h). */
-#include "hta/envelope.h"
+#include "offline/envelope.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,10 +8,10 @@
 #include <glpk.h>
 
 #include "hta/assign.h"
-#include "hta/buf.h"
-#include "hta/check.h"
-#include "hta/glpkx.h"
 #include "hta/maxcover.h"
+#include "core/buf.h"
+#include "core/check.h"
+#include "core/glpkx.h"
 
 /* Marginals in units of 2^-ONE_BITS: one remote slot is ONE. */
 #define ONE_BITS 30

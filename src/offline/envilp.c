@@ -10,8 +10,8 @@
 
 #include <glpk.h>
 
-#include "hta/glpkx.h"
 #include "hta/num.h"
+#include "core/glpkx.h"
 
 #define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
 

@@ -124,12 +124,12 @@
 #include <time.h>
 
 #include "hta/assign.h"
-#include "hta/balassign.h"
-#include "hta/bounds.h"
-#include "hta/buf.h"
-#include "hta/check.h"
 #include "hta/levels.h"
 #include "hta/num.h"
+#include "core/buf.h"
+#include "core/check.h"
+#include "offline/balassign.h"
+#include "offline/bounds.h"
 
 #include <assert.h>
 

@@ -1,5 +1,5 @@
 /* Hadoop's N-level greedy (hadoop.h). */
-#include "hta/hadoop.h"
+#include "offline/hadoop.h"
 
 #include <stdlib.h>
 #include <string.h>

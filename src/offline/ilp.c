@@ -45,13 +45,14 @@
 #include <glpk.h>
 
 #include "hta/assign.h"
-#include "hta/bounds.h"
-#include "hta/buf.h"
-#include "hta/cbcx.h"
-#include "hta/glpkx.h"
-#include "hta/maxcover.h"
 #include "hta/levels.h"
+#include "hta/maxcover.h"
 #include "hta/num.h"
+#include "hta/version.h"
+#include "core/buf.h"
+#include "core/cbcx.h"
+#include "core/glpkx.h"
+#include "offline/bounds.h"
 
 #include "ilplev.h"
 

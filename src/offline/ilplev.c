@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/buf.h"
 #include "hta/levels.h"
+#include "core/buf.h"
 
 /* The unit of server s at level l >= 2: itself (l = 2), else its level
  * l - 1 group.  The parent of a unit: its level-l group, 0 at level N. */

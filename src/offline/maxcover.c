@@ -1,8 +1,8 @@
 /* Max-cover (Fischer-Su-Yin, Section 5.1.1): two engines computing the same
  * f(tau), an incremental b-matching (Fact 5.1) and igraph_maxflow. */
 #include "hta/maxcover.h"
-#include "hta/buf.h"
-#include "hta/check.h"
+#include "core/buf.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The rack-aware refill (refill.h). */
-#include "hta/refill.h"
+#include "offline/refill.h"
 
 #include <assert.h>
 #include <math.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "hta/assign.h"
-#include "hta/buf.h"
 #include "hta/levels.h"
+#include "core/buf.h"
 
 /* Tasks and servers up to which the refill also places every task from
  * nothing and moves up to 64 tasks (each move costs an evaluation). */

@@ -1,5 +1,5 @@
 /* Round robin (Fischer-Su-Yin, Algorithm 1, Section 4). */
-#include "hta/rr.h"
+#include "offline/rr.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* makespan <= L by CaDiCaL on the deficit encoding (satdec.h). */
-#include "hta/satdec.h"
+#include "offline/satdec.h"
 
 #include <ccadical.h>
 #include <limits.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "hta/assign.h"
-#include "hta/buf.h"
-#include "hta/check.h"
 #include "hta/maxcover.h"
 #include "hta/num.h"
 #include "hta/reduce.h"
+#include "core/buf.h"
+#include "core/check.h"
 #include "envilp.h"
 
 #define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")

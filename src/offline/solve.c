@@ -10,19 +10,20 @@
 #include <string.h>
 
 #include "hta/assign.h"
-#include "hta/bounds.h"
-#include "hta/buf.h"
-#include "hta/brute.h"
-#include "hta/cbcx.h"
-#include "hta/close.h"
-#include "hta/envelope.h"
-#include "hta/hadoop.h"
 #include "hta/levels.h"
 #include "hta/num.h"
-#include "hta/rr.h"
 #include "hta/reduce.h"
-#include "hta/refill.h"
-#include "hta/satdec.h"
+#include "hta/version.h"
+#include "core/buf.h"
+#include "core/cbcx.h"
+#include "offline/bounds.h"
+#include "offline/brute.h"
+#include "offline/close.h"
+#include "offline/envelope.h"
+#include "offline/hadoop.h"
+#include "offline/refill.h"
+#include "offline/rr.h"
+#include "offline/satdec.h"
 
 const char *const hta_algo_names[] = {"rr",    "fsy", "ilp",   "brute",
                                       "close", "sat", "exact", "hadoop"};

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "hta/stats.h"
+#include "core/stats.h"
 
 int measure_init(measure *m, const hta_sim_opts *o)
 {

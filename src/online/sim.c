@@ -23,11 +23,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "hta/buf.h"
 #include "hta/capacity.h"
 #include "hta/num.h"
 #include "hta/rng.h"
 #include "hta/topology.h"
+#include "core/buf.h"
 #include "measure.h"
 
 #ifndef M_PI

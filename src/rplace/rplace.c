@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/buf.h"
 #include "hta/num.h"
 #include "hta/rng.h"
-#include "hta/stats.h"
+#include "core/buf.h"
+#include "core/stats.h"
 
 const char *const hta_rp_policy_names[HTA_RP_NPOLICIES] = {
     "random", "greedy", "threshold", "rhc", "rhc-adaptive"};

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/buf.h"
-#include "hta/lex.h"
 #include "hta/rng.h"
+#include "core/buf.h"
+#include "core/lex.h"
 
 void hta_slots_free(hta_slots *s)
 {

@@ -1,12 +1,12 @@
 /* CNF formulas: DIMACS, 3-CNF conversion, models. */
 #include "hta/cnf.h"
-#include "hta/buf.h"
+#include "core/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "hta/lex.h"
 #include "hta/rng.h"
+#include "core/lex.h"
 
 void hta_cnf_free(hta_cnf *f)
 {

@@ -18,19 +18,19 @@
 #include <unistd.h>
 
 #include "hta/assign.h"
+#include "hta/capacity.h"
 #include "hta/cluster.h"
 #include "hta/cnf.h"
-#include "hta/fsck.h"
-#include "hta/brute.h"
-#include "hta/capacity.h"
 #include "hta/flowtime.h"
+#include "hta/fsck.h"
 #include "hta/fsy.h"
-#include "hta/jobs.h"
 #include "hta/instance.h"
+#include "hta/jobs.h"
 #include "hta/rplace.h"
-#include "hta/rr.h"
 #include "hta/sim.h"
 #include "hta/solve.h"
+#include "offline/brute.h"
+#include "offline/rr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,12 +20,20 @@ build=$tmp/build
 make -s -C "$root" BUILD="$build" install DESTDIR="$dest" PREFIX=/usr \
     >"$tmp/install.log" 2>&1
 check "make install" [ $? -eq 0 ]
-for f in bin/hta lib/libhta.a include/hta/solve.h include/hta/instance.h \
+for f in bin/hta lib/libhta.a lib/libhta.so.0 include/hta/hta.h \
+    include/hta/solve.h include/hta/instance.h \
     share/man/man1/hta.1 lib/pkgconfig/hta.pc \
     share/bash-completion/completions/hta share/doc/hta/LICENSE; do
     check "installed $f" [ -f "$dest/usr/$f" ]
 done
 check "hta.pc names the prefix" grep -q '^prefix=/usr$' "$dest/usr/lib/pkgconfig/hta.pc"
+check "libhta.so links to the soname" [ "$(readlink "$dest/usr/lib/libhta.so")" = libhta.so.0 ]
+check "libhta.so.0's soname" sh -c "objdump -p '$dest/usr/lib/libhta.so.0' | grep -q 'SONAME *libhta.so.0'"
+# the shared library exports what the public headers declare, nothing else
+sh "$root/scripts/exports.sh" "$dest/usr/include/hta" | sed -n 's/^    \(hta_[a-z0-9_]*\);$/\1/p' >"$tmp/declared"
+nm -D --defined-only "$dest/usr/lib/libhta.so.0" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort >"$tmp/exported"
+check "libhta.so.0 exports exactly the public API ($(wc -l <"$tmp/exported") symbols)" cmp -s "$tmp/declared" "$tmp/exported"
+check "every installed header includes installed ones only" sh -c "! grep -hE '#include \"' '$dest/usr/include/hta/'*.h | grep -qv '\"hta/'"
 
 # a program against the installed library, through pkg-config
 flags=$(PKG_CONFIG_PATH="$dest/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
@@ -33,13 +41,27 @@ flags=$(PKG_CONFIG_PATH="$dest/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
 check "pkg-config --cflags --libs hta" [ -n "$flags" ]
 # shellcheck disable=SC2086
 cc -std=c11 -o "$tmp/prog" "$root/tests/install/solve_example.c" $flags 2>"$tmp/cc.log"
-check "builds against the installed library" [ $? -eq 0 ]
+check "builds against the installed shared library" [ $? -eq 0 ]
+check "the program needs libhta.so.0" sh -c "objdump -p '$tmp/prog' | grep -q 'NEEDED *libhta.so.0'"
+# shellcheck disable=SC2086
+cc -std=c11 -o "$tmp/prog_static" "$root/tests/install/solve_example.c" \
+    $(echo " $flags " | sed 's| -lhta | |') "$dest/usr/lib/libhta.a" $(echo " $flags " | sed -n 's|.* -lhta \(.*\)|\1|p') 2>>"$tmp/cc.log"
+check "builds against the installed static library" [ $? -eq 0 ]
 for i in example.txt zipf-1k.txt hdfs-rack-1k.txt; do
-    got=$("$tmp/prog" "$root/instances/$i")
+    got=$(LD_LIBRARY_PATH="$dest/usr/lib" "$tmp/prog" "$root/instances/$i")
+    got_static=$("$tmp/prog_static" "$root/instances/$i")
     want=$("$HTA" solve "$root/instances/$i" | sed -n 's/^best [a-z]* \([^ ]*\) \(proven\|within\).*/best \1 \2/p' |
         sed 's/ within$/ open/')
-    check "library = command on $i ($got / $want)" [ "$got" = "$want" ]
+    check "shared library = command on $i ($got / $want)" [ "$got" = "$want" ]
+    check "static library = command on $i ($got_static / $want)" [ "$got_static" = "$want" ]
 done
+
+# the Python package, installed where Debian's python3 finds it
+pyd=$dest/usr/lib/python3/dist-packages
+check "installed the Python package" [ -f "$pyd/hta/__init__.py" ]
+got=$(cd "$tmp" && PYTHONPATH=$pyd /usr/bin/python3 -c "import hta; r = hta.solve(hta.Instance.read('$root/instances/zipf-1k.txt')); print(r['best']['makespan'], hta.__file__.startswith('$pyd'))" 2>&1)
+want=$("$HTA" solve "$root/instances/zipf-1k.txt" --json | /usr/bin/python3 -c "import json, sys; print(float(json.load(sys.stdin)['best']['makespan']), True)")
+check "the installed package = command ($got / $want)" [ "$got" = "$want" ]
 
 # the man page documents every option of every command's --help
 man=$dest/usr/share/man/man1/hta.1

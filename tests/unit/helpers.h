@@ -14,11 +14,11 @@
 #include <cmocka.h>
 
 #include "hta/assign.h"
-#include "hta/brute.h"
 #include "hta/gen.h"
 #include "hta/instance.h"
 #include "hta/rng.h"
 #include "hta/solve.h"
+#include "offline/brute.h"
 
 /* hta_solve with options o and the rows fsy, then second. */
 static inline void solve_fsy_then_opts(const hta_instance *inst,

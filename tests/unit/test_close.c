@@ -6,8 +6,8 @@
 
 #include <math.h>
 
-#include "hta/close.h"
 #include "hta/solve.h"
+#include "offline/close.h"
 
 static hta_close_result decide(const hta_instance *inst, double L,
                                int32_t *a)

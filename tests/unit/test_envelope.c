@@ -10,9 +10,9 @@
 
 #include <glpk.h>
 
-#include "hta/bounds.h"
-#include "hta/envelope.h"
 #include "hta/solve.h"
+#include "offline/bounds.h"
+#include "offline/envelope.h"
 
 static hta_envelope_result refute(const hta_instance *inst, double L,
                                   int strict)

@@ -4,9 +4,9 @@
 #include <math.h>
 
 #include "hta/assign.h"
-#include "hta/brute.h"
 #include "hta/gen.h"
-#include "hta/rr.h"
+#include "offline/brute.h"
+#include "offline/rr.h"
 
 static void test_eval_by_hand(void **state)
 {

@@ -2,18 +2,18 @@
  * and the pruned sweep against the full one. */
 #include "helpers.h"
 
-#include "hta/rr.h"
 #include "hta/solve.h"
+#include "offline/rr.h"
 
 #include <math.h>
 
 #include "hta/assign.h"
-#include "hta/balassign.h"
-#include "hta/bounds.h"
-#include "hta/brute.h"
-#include "hta/buf.h"
 #include "hta/fsy.h"
 #include "hta/maxcover.h"
+#include "core/buf.h"
+#include "offline/balassign.h"
+#include "offline/bounds.h"
+#include "offline/brute.h"
 
 static double run_fsy(const hta_instance *inst, hta_maxflow_engine e,
                       int prune, int literal, int32_t *a, hta_fsy_result *res)

@@ -15,14 +15,15 @@
 #include <glpk.h>
 
 #include "hta/assign.h"
-#include "hta/bounds.h"
-#include "hta/brute.h"
-#include "hta/cbcx.h"
 #include "hta/fsy.h"
-#include "hta/glpkx.h"
 #include "hta/ilp.h"
 #include "hta/num.h"
 #include "hta/reduce.h"
+#include "hta/version.h"
+#include "core/cbcx.h"
+#include "core/glpkx.h"
+#include "offline/bounds.h"
+#include "offline/brute.h"
 
 static hta_ilp_result solve_with(const hta_instance *inst, int plain,
                                  hta_ilp_model model, const int32_t *inc,

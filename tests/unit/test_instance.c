@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "hta/buf.h"
-#include "hta/lex.h"
 #include "hta/num.h"
+#include "core/buf.h"
+#include "core/lex.h"
 
 static void test_parse_valid(void **state)
 {

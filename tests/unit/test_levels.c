@@ -8,14 +8,14 @@
 #include "helpers.h"
 
 #include "hta/assign.h"
-#include "hta/bounds.h"
-#include "hta/brute.h"
 #include "hta/fsy.h"
-#include "hta/hadoop.h"
 #include "hta/ilp.h"
 #include "hta/levels.h"
-#include "hta/refill.h"
-#include "hta/rr.h"
+#include "offline/bounds.h"
+#include "offline/brute.h"
+#include "offline/hadoop.h"
+#include "offline/refill.h"
+#include "offline/rr.h"
 
 /* w_loc + f (w - w_loc), of w's kind: a cost between w_loc and w. */
 static void between(double w_loc, const hta_wrem *w, double f, hta_wrem *out,

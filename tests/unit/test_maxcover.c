@@ -5,9 +5,9 @@
 
 #include <math.h>
 
-#include "hta/balassign.h"
-#include "hta/buf.h"
 #include "hta/maxcover.h"
+#include "core/buf.h"
+#include "offline/balassign.h"
 
 /* The largest cover with a cap per server by trying every choice (a
  * local server or none) per task.  Tiny instances only. */

@@ -4,7 +4,7 @@
 #define _DEFAULT_SOURCE /* madvise, mincore */
 #include "helpers.h"
 
-#include "hta/buf.h"
+#include "core/buf.h"
 
 /* 1 when [p, p + bytes) lies inside one mapping of /proc/self/maps (the
  * kernel grows a block by mremap only then; a hint on part of a block's

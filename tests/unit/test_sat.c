@@ -6,11 +6,11 @@
 #include <stdio.h>
 
 #include "hta/assign.h"
-#include "hta/brute.h"
 #include "hta/cnf.h"
 #include "hta/fsy.h"
 #include "hta/ilp.h"
 #include "hta/reduce.h"
+#include "offline/brute.h"
 
 static hta_cnf *parse_cnf_text(const char *text, hta_diag *d,
                                hta_status *st)

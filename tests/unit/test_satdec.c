@@ -11,8 +11,8 @@
 
 #include "hta/cnf.h"
 #include "hta/reduce.h"
-#include "hta/satdec.h"
 #include "hta/solve.h"
+#include "offline/satdec.h"
 
 static hta_satdec_result decide(const hta_instance *inst, double L,
                                 int32_t *a, FILE *cnf)

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "hta/instance.h"
 #include "hta/diag.h"
+#include "hta/instance.h"
 
 /* ceil(m/n) * w_loc: some server runs ceil(m/n) tasks, each costs at least
  * w_loc (proof of Theorem 4.2).  O(1). */

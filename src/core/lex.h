@@ -80,9 +80,6 @@ const char *hta_lex_window(hta_lex *lx, size_t most, size_t *len);
  * updated.  O(1). */
 void hta_lex_take_lines(hta_lex *lx, size_t bytes, long lines);
 
-/* Copies at most 40 characters of tok, marking a cut with "...", into out. */
-const char *hta_lex_quote(const char *tok, char out[64]);
-
 /* Parses a decimal integer in [lo, hi] (num.h).  what names the expected
  * value in the message. */
 hta_status hta_lex_int(const hta_lex *lx, const char *tok, int64_t lo,

@@ -43,12 +43,6 @@ typedef struct hta_cbc_answer {
     char why[96];   /* FAILED: what happened */
 } hta_cbc_answer;
 
-/* 1 when hta was built with CBC. */
-int hta_cbc_available(void);
-
-/* CBC's version ("2.10.8"), or "not built in". */
-const char *hta_cbc_version(void);
-
 /* Starts CBC on P's MIP; start (1-based column values of a feasible
  * solution) or NULL.  Call inside hta_glpk_guard (it reads P). */
 hta_status hta_cbc_start(glp_prob *P, const double *start, hta_cbc_job **job,

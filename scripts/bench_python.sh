@@ -1,0 +1,49 @@
+#!/bin/sh
+# The Python package's overhead: hta.solve (rr,fsy) on an instance built
+# by hta.Instance.from_arrays from numpy arrays, against the C library
+# call on the same arrays (scripts/bench_api.c: hta_instance_build +
+# hta_solve) and against the command on the same file (`hta solve`,
+# which parses the text).  HDFS placements of 10^5 and 10^6 tasks;
+# medians of 7 runs interleaved, fresh processes; the arrays are made
+# before the clock starts on both sides.  Figures only.
+# usage: scripts/bench_python.sh BUILD
+set -eu
+build=${1:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for family in "10^5 tasks, 10^3 servers|--tasks 100000 --servers 1000" \
+              "10^6 tasks, 10^4 servers|--tasks 1000000 --servers 10000"; do
+    name=${family%%|*}
+    # shellcheck disable=SC2086
+    "$build/hta" gen hdfs ${family#*|} --zipf 1.2 --seed 1 -o "$tmp/i.txt"
+    : >"$tmp/runs"
+    for _ in 1 2 3 4 5 6 7; do
+        echo "c $("$build/bench_api" "$tmp/i.txt")" >>"$tmp/runs"
+        PYTHONPATH=$build/python /usr/bin/python3 - "$tmp/i.txt" >>"$tmp/runs" <<'PY'
+import sys, time
+import hta
+src = hta.Instance.read(sys.argv[1])
+off, srv, n, wl, wr = src.offsets, src.servers, src.n, src.w_loc, src.w_rem
+t0 = time.monotonic()
+inst = hta.Instance.from_arrays(off, srv, n, wl, wr)
+t1 = time.monotonic()
+rep = hta.solve(inst)
+t2 = time.monotonic()
+print("py %.6f %.6f %g" % (t1 - t0, t2 - t1, rep["best"]["makespan"]))
+PY
+        /usr/bin/time -f "%e" -o "$tmp/t" "$build/hta" solve "$tmp/i.txt" >/dev/null
+        echo "cli 0 $(cat "$tmp/t") -" >>"$tmp/runs"
+    done
+    /usr/bin/python3 - "$tmp/runs" "$name" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+def med(kind):
+    return statistics.median(float(r[1]) + float(r[2]) for r in rows if r[0] == kind)
+bests = {r[3] for r in rows if r[0] != "cli"}
+c, py, cli = med("c"), med("py"), med("cli")
+print(f"{sys.argv[2]}: C library (build + solve) {c:.3f} s, Python "
+      f"(from_arrays + solve) {py:.3f} s, command (parse + solve, whole "
+      f"process) {cli:.3f} s; Python/C {py / c:.3f}x, command/Python "
+      f"{cli / py:.2f}x; best makespans {sorted(bests)}")
+PY
+done

@@ -1,0 +1,94 @@
+/* The Python extension hta._hta over the public C API (include/hta/):
+ * what its files share.  Internal to src/python.
+ *
+ * Errors become exceptions (ext_raise): a file's error hta.ParseError (a
+ * ValueError with path and line), a bad option ValueError, out of memory
+ * MemoryError, an unreadable file OSError, a library failure hta.Error.
+ * Long calls run without the GIL inside ext_begin/ext_end, which make
+ * SIGINT set ext_stop (the C side's stop flag) instead of Python's flag;
+ * the call then returns what it has with interrupted = True and the
+ * Python layer raises hta.Interrupted (a KeyboardInterrupt carrying it).
+ *
+ * Ownership: every object owns its C value (freed by its dealloc); arrays
+ * handed to numpy are owned by numpy through a capsule base.
+ */
+#ifndef HTA_PYTHON_EXT_H
+#define HTA_PYTHON_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <signal.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL hta_ext_ARRAY_API
+#ifndef HTA_EXT_MODULE
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "hta/hta.h"
+
+extern PyObject *ext_ParseError, *ext_Error;
+
+/* Sets the exception for st and d; returns NULL. */
+PyObject *ext_raise(hta_status st, const hta_diag *d);
+
+/* The stop flag of the running calls, set by SIGINT between ext_begin
+ * and ext_end (main thread only; elsewhere Ctrl-C is Python's). */
+extern volatile sig_atomic_t ext_stop;
+typedef struct ext_call {
+    PyThreadState *ts;
+    int handler;
+    struct sigaction old;
+} ext_call;
+void ext_begin(ext_call *c); /* releases the GIL */
+int ext_end(ext_call *c);    /* takes it back; 1 when SIGINT came */
+
+/* A numpy array taking ownership of data (malloc'd), no copy. */
+PyObject *ext_own_array(void *data, npy_intp n, int type);
+
+/* A new int64 or double array of n values copied from data. */
+PyObject *ext_copy_i64(const int64_t *data, npy_intp n);
+PyObject *ext_copy_f64(const double *data, npy_intp n);
+
+/* obj as a contiguous 1-D int64 array (safe casting: TypeError for
+ * floats), or NULL with the exception set. */
+PyArrayObject *ext_int_array(PyObject *obj, const char *what);
+
+/* A cost function from a float (constant), a sequence of floats (a table)
+ * or ("affine", a, b).  The table is copied into v (owned by the caller,
+ * freed with free); 0 with the exception set. */
+int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v);
+
+/* Dict helpers: set key to a new reference (stolen); 0 on failure. */
+int ext_set(PyObject *dict, const char *key, PyObject *value);
+PyObject *ext_real(double x); /* float, or None for NaN */
+
+/* Types and functions of the other files. */
+typedef struct ext_instance {
+    PyObject_HEAD hta_instance *inst;
+} ext_instance;
+extern PyTypeObject ext_InstanceType;
+PyObject *ext_wrap_instance(hta_instance *inst); /* takes ownership */
+
+typedef struct ext_cluster {
+    PyObject_HEAD hta_cluster *c;
+} ext_cluster;
+extern PyTypeObject ext_ClusterType;
+
+typedef struct ext_jobs {
+    PyObject_HEAD hta_jobs *j;
+} ext_jobs;
+extern PyTypeObject ext_JobsType;
+
+PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw);
+
+#endif

@@ -1,0 +1,160 @@
+"""hta: task assignment and scheduling with data locality, from Python.
+
+A thin layer over hta's C library (libhta.so.0, beside this package): the
+same algorithms and the same numbers as the ``hta`` command, with numpy
+arrays in and out and no text round-trip.
+
+Offline (Fischer, Su and Yin, SPAA 2010, and N locality levels)::
+
+    import hta
+    inst = hta.gen_hdfs(tasks=1000, servers=50, zipf=1.5, seed=1)
+    rep = hta.solve(inst, algos=("rr", "fsy", "exact"), time_limit=10)
+    rep["best"], rep["assignment"]          # numpy int32, one server per task
+    hta.evaluate(inst, rep["assignment"])["loads"]
+
+Online: ``hta.Cluster`` and ``hta.capacity`` (the capacity region of Wang
+et al. and GB-PANDAS), ``hta.sim`` (the map-task schedulers),
+``hta.Jobs`` and ``hta.flowtime`` (map-then-reduce flow time, Zheng,
+Shroff and Sinha).
+
+Errors raise exceptions: ``hta.ParseError`` (a ValueError with ``path``
+and ``line``) for a bad file, ValueError and TypeError for bad arguments,
+MemoryError, OSError.  Long calls release the GIL; Ctrl-C during one
+raises ``hta.Interrupted`` (a KeyboardInterrupt) whose ``result`` holds
+what the call had when it stopped (the best assignment so far for
+``solve``).
+"""
+
+from . import _hta
+
+__all__ = [
+    "Instance", "Cluster", "Jobs", "ParseError", "Error", "Interrupted",
+    "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
+    "capacity", "sim", "flowtime", "records",
+]
+
+Instance = _hta.Instance
+Cluster = _hta.Cluster
+Jobs = _hta.Jobs
+Error = _hta.Error
+ParseError = _hta.ParseError
+ParseError.__doc__ = ("A malformed input file: a ValueError whose path and "
+                      "line say where (line 0: the file as a whole).")
+ParseError.message = property(lambda self: self.args[0])
+ParseError.path = property(lambda self: self.args[1])
+ParseError.line = property(lambda self: self.args[2])
+ParseError.__str__ = lambda self: (
+    f"{self.args[1]}:{self.args[2]}: error: {self.args[0]}"
+    if len(self.args) == 3 else str(self.args))
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a long call; ``result`` is what the call had then
+    (solve: its report with the best assignment so far; sim, flowtime:
+    the rows finished and the cut one)."""
+
+    def __init__(self, result):
+        super().__init__("interrupted")
+        self.result = result
+
+
+def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
+          rr_runs=None, ilp_max_tasks=20000, maxflow="incremental",
+          ilp_engine=None):
+    """Runs the algorithms of ``hta solve`` on an instance.
+
+    algos: names among rr, fsy, hadoop, ilp, brute, close, sat, exact (a
+    sequence or "rr,fsy"), run in order; time_limit: seconds for the exact
+    engines; seed / rr_runs: randomized round robin (as --seed, --rr-runs).
+
+    Returns the report of ``hta solve --json`` as a dict (instance,
+    lower_bound, lower_bound_source, guarantee, results: one dict per row
+    with algorithm, status, makespan, local, remote, [per_level], gap,
+    seconds, note; best: algorithm, makespan, proven_optimal;
+    interrupted) plus ``assignment``: the best assignment, a numpy int32
+    array owned by the caller.  Ctrl-C raises Interrupted with this
+    report as its result.
+    """
+    rep = _hta.solve(instance, algos, time_limit, seed, rr_runs,
+                     ilp_max_tasks, maxflow, ilp_engine)
+    if rep["interrupted"]:
+        raise Interrupted(rep)
+    return rep
+
+
+def evaluate(instance, assignment):
+    """The makespan of an assignment (one server id per task, any integer
+    array) and what ``hta eval`` reports: total, local, remote, w_rem_r,
+    argmax, per_level and level_costs (arrays over levels 1..N), loads
+    (the load of every working server)."""
+    return _hta.evaluate(instance, assignment)
+
+
+def gen_hdfs(tasks, servers, replicas=3, zipf=0.0, racks=0,
+             policy="uniform", w_loc=1.0, w_rem=3.0, w_rack=None, pods=0,
+             w_pod=None, seed=1):
+    """An HDFS-like placement (``hta gen hdfs``): replicas per task on
+    servers drawn uniformly or by Zipf popularity (zipf > 0), or HDFS's
+    rack-aware policy (policy="rack-aware", racks >= 2).  w_rack (and
+    w_pod with pods) make it an N-level instance."""
+    return _hta.gen_hdfs(tasks, servers, replicas, zipf, racks, policy,
+                         w_loc, w_rem, w_rack, pods, w_pod, seed)
+
+
+def gen_cluster(kind, seed=1):
+    """The clusters of the papers (``hta gen cluster``): "wang" (Wang et
+    al., Section V), "gbpandas" (GB-PANDAS, Section 5) or "random", with
+    their default parameters."""
+    return _hta.gen_cluster(kind, seed)
+
+
+def gen_jobs(jobs=1000, machines=10, load=0.7, map="exp:10",
+             reduce="exp:10", tasks=1, map_only=0.0, seed=1):
+    """Random MapReduce jobs (``hta gen jobs``): Poisson arrivals at the
+    rate that loads `machines` machines to `load`, map and reduce work
+    from the distributions ("fixed:V", "uniform:LO:HI", "exp:MEAN",
+    "pareto:SHAPE:MIN", "table:FILE"), reduce work over 1..tasks tasks."""
+    return _hta.gen_jobs(jobs, machines, load, map, reduce, tasks, map_only,
+                         seed)
+
+
+def capacity(cluster, method="auto"):
+    """rho*, the least utilisation every server can meet (``hta
+    capacity --json``): servers, types, levels, total_rate, method, rho,
+    status (inside, boundary, outside), headroom, bottlenecks (level,
+    group, name)."""
+    return _hta.capacity(cluster, method)
+
+
+def sim(cluster, policies=("jsq-maxweight", "priority", "gb-pandas", "fcfs"),
+        slots=100000, load=1.0, seed=1, warmup=None, batches=30):
+    """Simulates map-task schedulers on a cluster (``hta sim``, Poisson
+    arrivals, geometric service) with common random numbers: one dict per
+    policy with the fields of ``hta sim --json`` (delay, number,
+    throughput, levels, verdict, ...).  Ctrl-C raises Interrupted with the
+    rows so far."""
+    rows, interrupted = _hta.sim(cluster, policies, slots, load, seed,
+                                 -1 if warmup is None else warmup, batches)
+    if interrupted:
+        raise Interrupted(rows)
+    return rows
+
+
+def flowtime(jobs, machines, policies=None, preemptive=True):
+    """Total flow time of a job trace on `machines` machines under the
+    policies (srpt, dsrpt, asrpt, fifo, fair; default all): one dict per
+    policy with total, mean, slots, last, cut, seconds and finish (the
+    completion slot of every job, numpy int64)."""
+    rows, interrupted = _hta.flowtime(jobs, machines, policies, preemptive)
+    if interrupted:
+        raise Interrupted(rows)
+    return rows
+
+
+def records(report):
+    """The rows of a solve report (or a list of sim/flowtime rows) as a
+    list of flat dicts, which pandas.DataFrame takes as it is."""
+    if isinstance(report, dict) and "results" in report:
+        return [dict(r) for r in report["results"]]
+    return [{k: v for k, v in r.items() if k not in ("finish",)}
+            for r in report]

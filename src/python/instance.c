@@ -1,0 +1,559 @@
+/* hta.Instance: an instance from a file, from numpy arrays or from the
+ * HDFS generator; its writer, its arrays; the evaluator (ext.h). */
+#include "ext.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void instance_dealloc(ext_instance *self)
+{
+    hta_instance_free(self->inst);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+PyObject *ext_wrap_instance(hta_instance *inst)
+{
+    ext_instance *o = PyObject_New(ext_instance, &ext_InstanceType);
+    if (!o) {
+        hta_instance_free(inst);
+        return NULL;
+    }
+    o->inst = inst;
+    return (PyObject *)o;
+}
+
+static PyObject *instance_read(PyObject *cls, PyObject *args)
+{
+    (void)cls;
+    PyObject *path_obj;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj))
+        return NULL;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_instance *inst = NULL;
+    ext_call c;
+    ext_begin(&c);
+    hta_status st = hta_instance_parse(path, &inst, &d);
+    ext_end(&c);
+    PyObject *r = st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
+    Py_DECREF(path_obj);
+    return r;
+}
+
+/* Rack paths (a sequence of str, one per server) and level costs (a
+ * sequence of cost functions, levels 2..N-1) onto inst. */
+static int set_levels(hta_instance *inst, PyObject *racks, PyObject *wlev)
+{
+    PyObject *seq = PySequence_Fast(racks, "racks: expected a sequence "
+                                           "of rack paths, one per server");
+    if (!seq)
+        return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k != inst->n_declared) {
+        PyErr_Format(PyExc_ValueError,
+                     "racks: expected %ld rack paths (one per server), "
+                     "found %zd",
+                     (long)inst->n_declared, k);
+        Py_DECREF(seq);
+        return 0;
+    }
+    hta_diag d;
+    hta_diag_clear(&d);
+    for (Py_ssize_t s = 0; s < k; s++) {
+        const char *p = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, s));
+        if (!p) {
+            Py_DECREF(seq);
+            return 0;
+        }
+        if (hta_instance_set_name(inst, 'r', (int32_t)s, p) != HTA_OK) {
+            Py_DECREF(seq);
+            PyErr_NoMemory();
+            return 0;
+        }
+    }
+    Py_DECREF(seq);
+    PyObject *ws = PySequence_Fast(wlev, "w_levels: expected a sequence "
+                                         "of cost functions");
+    if (!ws)
+        return 0;
+    Py_ssize_t nl = PySequence_Fast_GET_SIZE(ws);
+    if (nl < 1 || nl > HTA_MAX_LEVELS - 2) {
+        PyErr_Format(PyExc_ValueError,
+                     "w_levels: expected 1 to %d costs, found %zd",
+                     HTA_MAX_LEVELS - 2, nl);
+        Py_DECREF(ws);
+        return 0;
+    }
+    hta_wrem w[HTA_MAX_LEVELS];
+    double *v[HTA_MAX_LEVELS] = {NULL};
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < nl && ok; i++)
+        ok = ext_wrem(PySequence_Fast_GET_ITEM(ws, i), "w_levels", &w[i],
+                      &v[i]);
+    Py_DECREF(ws);
+    if (ok) {
+        hta_status st = hta_instance_set_levels(inst, w, (int)nl, &d);
+        if (st != HTA_OK) {
+            ext_raise(st == HTA_ERR_INPUT ? HTA_ERR_USAGE : st, &d);
+            ok = 0;
+        }
+    }
+    for (int i = 0; i < HTA_MAX_LEVELS; i++)
+        free(v[i]);
+    return ok;
+}
+
+static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
+                                      PyObject *kw)
+{
+    (void)cls;
+    static char *kwl[] = {"offsets", "servers", "n",       "w_loc",
+                          "w_rem",   "racks",   "w_levels", NULL};
+    PyObject *off_obj, *srv_obj, *wrem_obj = NULL, *racks = Py_None,
+                                 *wlev = Py_None;
+    long long n;
+    double w_loc = 1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOL|dOOO", kwl, &off_obj,
+                                     &srv_obj, &n, &w_loc, &wrem_obj, &racks,
+                                     &wlev))
+        return NULL;
+    if ((racks == Py_None) != (wlev == Py_None)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "racks and w_levels go together (N levels)");
+        return NULL;
+    }
+    PyArrayObject *off = ext_int_array(off_obj, "offsets");
+    /* servers: int32 as they are (no copy), any other integers through
+       int64 */
+    PyArrayObject *srv = NULL;
+    if (off && PyArray_Check(srv_obj) &&
+        PyArray_TYPE((PyArrayObject *)srv_obj) == NPY_INT32 &&
+        PyArray_NDIM((PyArrayObject *)srv_obj) == 1)
+        srv = (PyArrayObject *)PyArray_FROM_OF(srv_obj, NPY_ARRAY_IN_ARRAY);
+    else if (off)
+        srv = ext_int_array(srv_obj, "servers");
+    PyObject *r = NULL;
+    int32_t *s32 = NULL;
+    double *tab = NULL;
+    hta_wrem w = {HTA_WREM_AFFINE, 0, NULL, 3.0, 0.0};
+    if (!srv)
+        goto done;
+    npy_intp mo = PyArray_SIZE(off), E = PyArray_SIZE(srv);
+    const int64_t *o = PyArray_DATA(off);
+    int narrow = PyArray_TYPE(srv) == NPY_INT32;
+    if (mo < 2 || mo - 1 > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError,
+                     "offsets: expected m + 1 entries, 1 <= m < 2^31, found "
+                     "%zd",
+                     (Py_ssize_t)mo);
+        goto done;
+    }
+    if (n < 1 || n > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError,
+                     "n: expected 1 <= n < 2^31 servers, found %lld", n);
+        goto done;
+    }
+    if (o[0] != 0 || o[mo - 1] != (int64_t)E) {
+        PyErr_Format(PyExc_ValueError,
+                     "offsets: expected offsets[0] = 0 and offsets[m] = "
+                     "len(servers) = %zd, found %lld and %lld",
+                     (Py_ssize_t)E, (long long)o[0], (long long)o[mo - 1]);
+        goto done;
+    }
+    for (npy_intp t = 0; t + 1 < mo; t++)
+        if (o[t + 1] <= o[t]) {
+            PyErr_Format(PyExc_ValueError,
+                         "offsets: expected every task to have a replica "
+                         "(offsets increasing), found offsets[%zd] = %lld "
+                         "and offsets[%zd] = %lld",
+                         (Py_ssize_t)t, (long long)o[t], (Py_ssize_t)t + 1,
+                         (long long)o[t + 1]);
+            goto done;
+        }
+    const int32_t *ids = NULL;
+    if (narrow) {
+        ids = PyArray_DATA(srv);
+    } else {
+        if (!(s32 = malloc(((size_t)E + 1) * sizeof *s32))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        const int64_t *sv = PyArray_DATA(srv);
+        for (npy_intp i = 0; i < E; i++)
+            s32[i] = sv[i] < 0 || sv[i] >= n ? -1 : (int32_t)sv[i];
+        ids = s32;
+    }
+    for (npy_intp i = 0; i < E; i++)
+        if (ids[i] < 0 || ids[i] >= n) {
+            long long v = narrow ? ids[i] :
+                                   (long long)((const int64_t *)
+                                                   PyArray_DATA(srv))[i];
+            PyErr_Format(PyExc_ValueError,
+                         "servers: expected ids in [0, %lld), found %lld at "
+                         "%zd",
+                         n, v, (Py_ssize_t)i);
+            goto done;
+        }
+    if (wrem_obj && !ext_wrem(wrem_obj, "w_rem", &w, &tab))
+        goto done;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_instance *inst = NULL;
+    hta_status st = hta_instance_build((int32_t)(mo - 1), (int32_t)n, w_loc,
+                                       &w, o, ids, &inst, &d);
+    if (st != HTA_OK) {
+        ext_raise(st == HTA_ERR_INPUT ? HTA_ERR_USAGE : st, &d);
+        goto done;
+    }
+    if (racks != Py_None && !set_levels(inst, racks, wlev)) {
+        hta_instance_free(inst);
+        goto done;
+    }
+    r = ext_wrap_instance(inst);
+done:
+    free(s32);
+    free(tab);
+    Py_XDECREF(off);
+    Py_XDECREF(srv);
+    return r;
+}
+
+static PyObject *instance_write(ext_instance *self, PyObject *args,
+                                PyObject *kw)
+{
+    static char *kwl[] = {"path", "comment", NULL};
+    PyObject *path_obj;
+    const char *comment = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|z", kwl,
+                                     PyUnicode_FSConverter, &path_obj,
+                                     &comment))
+        return NULL;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_outfile out;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    hta_status st = hta_outfile_open(&out, path, &d);
+    if (st == HTA_OK) {
+        st = hta_instance_write(self->inst, out.f, comment);
+        if (st != HTA_OK)
+            hta_diag_set(&d, st, path, 0, "write error");
+        else
+            st = hta_outfile_commit(&out, &d);
+        hta_outfile_abort(&out);
+    }
+    PyObject *r = st == HTA_OK ? Py_NewRef(Py_None) : ext_raise(st, &d);
+    Py_DECREF(path_obj);
+    return r;
+}
+
+static PyObject *wrem_value(const hta_wrem *w)
+{
+    if (w->kind == HTA_WREM_AFFINE && w->b == 0)
+        return PyFloat_FromDouble(w->a);
+    if (w->kind == HTA_WREM_TABLE && w->k == 0)
+        return PyFloat_FromDouble(w->v[0]);
+    if (w->kind == HTA_WREM_AFFINE)
+        return Py_BuildValue("(sdd)", "affine", w->a, w->b);
+    PyObject *t = PyTuple_New((Py_ssize_t)w->k + 1);
+    for (int64_t i = 0; t && i <= w->k; i++) {
+        PyObject *x = PyFloat_FromDouble(w->v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, x);
+    }
+    return t;
+}
+
+static PyObject *get_m(ext_instance *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(s->inst->m);
+}
+static PyObject *get_n(ext_instance *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(s->inst->n_declared);
+}
+static PyObject *get_edges(ext_instance *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLongLong(s->inst->edges);
+}
+static PyObject *get_w_loc(ext_instance *s, void *c)
+{
+    (void)c;
+    return PyFloat_FromDouble(s->inst->w_loc);
+}
+static PyObject *get_w_rem(ext_instance *s, void *c)
+{
+    (void)c;
+    return wrem_value(&s->inst->wrem);
+}
+static PyObject *get_levels(ext_instance *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(hta_levels(s->inst));
+}
+static PyObject *get_offsets(ext_instance *s, void *c)
+{
+    (void)c;
+    return ext_copy_i64(s->inst->task_off, (npy_intp)s->inst->m + 1);
+}
+static PyObject *get_servers(ext_instance *s, void *c)
+{
+    (void)c;
+    npy_intp E = (npy_intp)s->inst->edges;
+    PyObject *arr = PyArray_SimpleNew(1, &E, NPY_INT32);
+    if (arr && E)
+        memcpy(PyArray_DATA((PyArrayObject *)arr), s->inst->task_srv,
+               (size_t)E * sizeof(int32_t));
+    return arr;
+}
+static PyObject *get_racks(ext_instance *s, void *c)
+{
+    (void)c;
+    const hta_instance *in = s->inst;
+    if (!in->server_rack)
+        Py_RETURN_NONE;
+    PyObject *l = PyList_New(in->n_declared);
+    for (int32_t i = 0; l && i < in->n_declared; i++) {
+        const char *p = i < in->n ? in->server_rack[i] : NULL;
+        PyObject *x = p ? PyUnicode_FromString(p) : Py_NewRef(Py_None);
+        if (!x) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, x);
+    }
+    return l;
+}
+static PyObject *get_w_levels(ext_instance *s, void *c)
+{
+    (void)c;
+    int N = hta_levels(s->inst);
+    if (N <= 2)
+        Py_RETURN_NONE;
+    PyObject *t = PyTuple_New(N - 2);
+    for (int l = 2; t && l < N; l++) {
+        PyObject *x = wrem_value(&s->inst->wlev[l]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, l - 2, x);
+    }
+    return t;
+}
+
+static PyGetSetDef instance_getset[] = {
+    {"m", (getter)get_m, NULL, "tasks", NULL},
+    {"n", (getter)get_n, NULL, "servers (as declared)", NULL},
+    {"edges", (getter)get_edges, NULL, "(task, replica) pairs", NULL},
+    {"w_loc", (getter)get_w_loc, NULL, "local cost", NULL},
+    {"w_rem", (getter)get_w_rem, NULL,
+     "remote cost: a float, a tuple (table) or ('affine', a, b)", NULL},
+    {"levels", (getter)get_levels, NULL, "locality levels N", NULL},
+    {"offsets", (getter)get_offsets, NULL,
+     "int64 array of m + 1 offsets into servers (a copy)", NULL},
+    {"servers", (getter)get_servers, NULL,
+     "int32 array of replica servers, task by task (a copy)", NULL},
+    {"racks", (getter)get_racks, NULL, "rack paths per server, or None",
+     NULL},
+    {"w_levels", (getter)get_w_levels, NULL,
+     "costs of levels 2..N-1, or None on two levels", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef instance_methods[] = {
+    {"read", (PyCFunction)instance_read, METH_VARARGS | METH_STATIC, NULL},
+    {"from_arrays", (PyCFunction)(void (*)(void))instance_from_arrays,
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
+    {"write", (PyCFunction)(void (*)(void))instance_write,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject ext_InstanceType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hta._hta.Instance",
+    .tp_basicsize = sizeof(ext_instance),
+    .tp_dealloc = (destructor)instance_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc =
+    "A task-assignment instance: m tasks, n servers, the\n"
+    "replica servers of every task (a CSR: task t's servers are\n"
+    "servers[offsets[t]:offsets[t+1]]), the local cost w_loc, the remote cost\n"
+    "w_rem (a float, a tuple table indexed by the number of remote tasks, or\n"
+    "(\"affine\", a, b)), and optionally N locality levels (racks: a rack path\n"
+    "per server such as \"/pod0/rack3\", w_levels: the costs of levels 2..N-1).\n"
+    "\n"
+    "Make one with Instance.read(path), Instance.from_arrays(offsets, servers,\n"
+    "n, w_loc=1.0, w_rem=3.0, racks=None, w_levels=None) or gen_hdfs(...);\n"
+    "write it with inst.write(path) (replaced atomically, as the command\n"
+    "does).  Attributes: m, n, edges, w_loc, w_rem, levels, offsets, servers,\n"
+    "racks, w_levels (arrays are copies).",
+    .tp_methods = instance_methods,
+    .tp_getset = instance_getset,
+};
+
+/* ---- the evaluator and the generator --------------------------------- */
+
+/* The assignment obj as int32 task -> server ids checked against inst;
+ * NULL with the exception set. */
+static int32_t *assignment(const hta_instance *inst, PyObject *obj)
+{
+    PyArrayObject *a = ext_int_array(obj, "assignment");
+    if (!a)
+        return NULL;
+    int32_t *out = NULL;
+    if (PyArray_SIZE(a) != inst->m) {
+        PyErr_Format(PyExc_ValueError,
+                     "assignment: expected %ld server ids (one per task), "
+                     "found %zd",
+                     (long)inst->m, (Py_ssize_t)PyArray_SIZE(a));
+    } else if (!(out = malloc(((size_t)inst->m + 1) * sizeof *out))) {
+        PyErr_NoMemory();
+    } else {
+        const int64_t *v = PyArray_DATA(a);
+        for (int32_t t = 0; t < inst->m; t++) {
+            if (v[t] < 0 || v[t] >= inst->n_declared) {
+                PyErr_Format(PyExc_ValueError,
+                             "assignment: expected server ids in [0, %ld), "
+                             "found %lld for task %ld",
+                             (long)inst->n_declared, (long long)v[t],
+                             (long)t);
+                free(out);
+                out = NULL;
+                break;
+            }
+            out[t] = (int32_t)v[t];
+        }
+    }
+    Py_DECREF(a);
+    return out;
+}
+
+PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"instance", "assignment", NULL};
+    ext_instance *ins;
+    PyObject *aobj;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O", kwl, &ext_InstanceType,
+                                     &ins, &aobj))
+        return NULL;
+    int32_t *a = assignment(ins->inst, aobj);
+    if (!a)
+        return NULL;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_eval ev;
+    hta_status st = hta_eval_run(ins->inst, a, &ev, &d);
+    free(a);
+    if (st != HTA_OK)
+        return ext_raise(st, &d);
+    PyObject *r = PyDict_New();
+    int ok = r && ext_set(r, "makespan", PyFloat_FromDouble(ev.makespan)) &&
+             ext_set(r, "total", PyFloat_FromDouble(ev.total)) &&
+             ext_set(r, "local", PyLong_FromLongLong(ev.local)) &&
+             ext_set(r, "remote", PyLong_FromLongLong(ev.remote)) &&
+             ext_set(r, "w_rem_r", PyFloat_FromDouble(ev.w_rem_r)) &&
+             ext_set(r, "argmax", PyLong_FromLong(ev.argmax)) &&
+             ext_set(r, "per_level",
+                     ext_copy_i64(ev.count, (npy_intp)ev.levels)) &&
+             ext_set(r, "level_costs",
+                     ext_copy_f64(ev.cost, (npy_intp)ev.levels)) &&
+             ext_set(r, "loads", ext_copy_f64(ev.load, (npy_intp)ev.n));
+    hta_eval_free(&ev);
+    if (!ok)
+        Py_CLEAR(r);
+    return r;
+}
+
+PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"tasks",  "servers", "replicas", "zipf",
+                          "racks",  "policy",  "w_loc",    "w_rem",
+                          "w_rack", "pods",    "w_pod",    "seed",
+                          NULL};
+    long long tasks, servers, replicas = 3, racks = 0, pods = 0;
+    unsigned long long seed = 1;
+    double zipf = 0, w_loc = 1;
+    const char *policy = "uniform";
+    PyObject *wrem_obj = NULL, *wrack = Py_None, *wpod = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "LL|LdLsdOOLOK", kwl, &tasks,
+                                     &servers, &replicas, &zipf, &racks,
+                                     &policy, &w_loc, &wrem_obj, &wrack,
+                                     &pods, &wpod, &seed))
+        return NULL;
+    int aware = strcmp(policy, "rack-aware") == 0;
+    if (!aware && strcmp(policy, "uniform") != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "policy: expected 'uniform' or 'rack-aware', found '%s'",
+                     policy);
+        return NULL;
+    }
+    if (tasks < 1 || tasks > INT32_MAX || servers < 1 ||
+        servers > INT32_MAX || replicas < 1 || replicas > servers ||
+        racks < 0 || racks > servers || pods < 0 || pods > racks) {
+        PyErr_SetString(PyExc_ValueError,
+                        "expected 1 <= tasks, 1 <= replicas <= servers < "
+                        "2^31, 0 <= pods <= racks <= servers");
+        return NULL;
+    }
+    if (aware != (racks >= 2)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "policy 'rack-aware' goes with racks >= 2");
+        return NULL;
+    }
+    if ((wrack != Py_None && !aware) || (wpod != Py_None) != (pods > 0) ||
+        (wpod != Py_None && wrack == Py_None)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "w_rack needs the rack-aware policy; w_pod needs "
+                        "w_rack and pods (and pods needs w_pod)");
+        return NULL;
+    }
+    hta_gen_hdfs_params p;
+    memset(&p, 0, sizeof p);
+    p.tasks = (int32_t)tasks;
+    p.servers = (int32_t)servers;
+    p.replicas = (int32_t)replicas;
+    p.racks = (int32_t)racks;
+    p.rack_aware = aware;
+    p.zipf = zipf;
+    p.w_loc = w_loc;
+    p.seed = seed;
+    p.wrem = (hta_wrem){HTA_WREM_AFFINE, 0, NULL, 3.0, 0.0};
+    double *v[3] = {NULL, NULL, NULL};
+    int ok = !wrem_obj || ext_wrem(wrem_obj, "w_rem", &p.wrem, &v[0]);
+    if (ok && wrack != Py_None) {
+        p.nlev = 1;
+        ok = ext_wrem(wrack, "w_rack", &p.wlev[0], &v[1]);
+    }
+    if (ok && wpod != Py_None) {
+        p.nlev = 2;
+        p.pods = (int32_t)pods;
+        ok = ext_wrem(wpod, "w_pod", &p.wlev[1], &v[2]);
+    }
+    PyObject *r = NULL;
+    if (ok) {
+        hta_diag d;
+        hta_diag_clear(&d);
+        hta_instance *inst = NULL;
+        hta_status st = HTA_OK;
+        if (p.nlev)
+            st = hta_levels_check_costs(p.w_loc, &p.wrem, p.wlev, p.nlev,
+                                        p.tasks, &d);
+        ext_call c;
+        ext_begin(&c);
+        if (st == HTA_OK)
+            st = hta_gen_hdfs(&p, &inst, &d);
+        ext_end(&c);
+        r = st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
+    }
+    for (int i = 0; i < 3; i++)
+        free(v[i]);
+    return r;
+}

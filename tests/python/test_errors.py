@@ -1,0 +1,133 @@
+"""Bad input raises an exception, never crashes: ParseError (a ValueError
+with path and line) for files, as the command's path:line messages;
+TypeError and ValueError for arrays and options."""
+import numpy as np
+import pytest
+
+import hta
+
+
+def test_parse_error_matches_the_command(root, cli):
+    import subprocess, os
+    bad = root / "tests" / "bad"
+    seen = 0
+    for f in sorted(bad.glob("levels-*.txt")) + [bad / "assign-magic.txt"]:
+        r = subprocess.run([os.environ["HTA"], "solve", str(f)],
+                           capture_output=True, text=True)
+        assert r.returncode == 3, f
+        with pytest.raises(hta.ParseError) as e:
+            hta.Instance.read(str(f))
+        assert isinstance(e.value, ValueError)
+        assert e.value.path == str(f)
+        # the command's first line is path:line: error: message
+        assert r.stderr.splitlines()[0] == str(e.value), f
+        seen += 1
+    assert seen >= 10
+
+
+def test_missing_file():
+    with pytest.raises(OSError):
+        hta.Instance.read("/nonexistent/x.txt")
+    with pytest.raises(OSError):
+        hta.Cluster.read("/nonexistent/x.cl")
+
+
+def test_arrays():
+    off = np.array([0, 2, 3], dtype=np.int64)
+    srv = np.array([0, 1, 1], dtype=np.int32)
+    inst = hta.Instance.from_arrays(off, srv, 2)
+    assert (inst.m, inst.n, inst.edges) == (2, 2, 3)
+    with pytest.raises(TypeError):
+        hta.Instance.from_arrays(off.astype(float), srv, 2)
+    with pytest.raises(TypeError):
+        hta.Instance.from_arrays(off, srv.astype(np.float32), 2)
+    with pytest.raises(ValueError):
+        hta.Instance.from_arrays(off.reshape(1, 3), srv, 2)
+    with pytest.raises(ValueError):  # a server id out of range
+        hta.Instance.from_arrays(off, np.array([0, 1, 2]), 2)
+    with pytest.raises(ValueError):  # negative id
+        hta.Instance.from_arrays(off, np.array([0, -1, 1]), 2)
+    with pytest.raises(ValueError):  # offsets not ending at len(servers)
+        hta.Instance.from_arrays(np.array([0, 2, 4]), srv, 2)
+    with pytest.raises(ValueError):  # a task without a replica
+        hta.Instance.from_arrays(np.array([0, 0, 3]), srv, 2)
+    with pytest.raises(ValueError):  # a replica twice on a task
+        hta.Instance.from_arrays(off, np.array([1, 1, 0]), 2)
+    with pytest.raises(ValueError):  # w_rem below w_loc
+        hta.Instance.from_arrays(off, srv, 2, w_loc=2.0, w_rem=1.0)
+    with pytest.raises(ValueError):  # a falling table
+        hta.Instance.from_arrays(off, srv, 2, w_rem=(3.0, 2.0))
+    with pytest.raises(TypeError):
+        hta.Instance.from_arrays(off, srv, 2, w_rem="x")
+    with pytest.raises(ValueError):  # racks without w_levels
+        hta.Instance.from_arrays(off, srv, 2, racks=["/a", "/b"])
+    with pytest.raises(ValueError):  # a rack cost above w_rem
+        hta.Instance.from_arrays(off, srv, 2, racks=["/a", "/b"],
+                                 w_levels=[5.0])
+    with pytest.raises(ValueError):  # depths differ
+        hta.Instance.from_arrays(off, srv, 2, racks=["/a", "/p/b"],
+                                 w_levels=[1.5])
+
+
+def test_assignment():
+    inst = hta.gen_hdfs(10, 4, seed=1)
+    with pytest.raises(ValueError):
+        hta.evaluate(inst, np.zeros(9, dtype=np.int32))
+    with pytest.raises(ValueError):
+        hta.evaluate(inst, np.full(10, 4))
+    with pytest.raises(TypeError):
+        hta.evaluate(inst, np.zeros(10))
+    with pytest.raises(TypeError):
+        hta.evaluate("not an instance", np.zeros(10, dtype=int))
+    assert hta.evaluate(inst, [0] * 10)["loads"][0] >= 10
+
+
+def test_options():
+    inst = hta.gen_hdfs(10, 4, seed=1)
+    for bad in ({"algos": "rr,nope"}, {"algos": ()},
+                {"algos": ["exact"] * 3}, {"time_limit": 0},
+                {"time_limit": -1}, {"rr_runs": 0}, {"maxflow": "x"},
+                {"ilp_engine": "x"}, {"ilp_max_tasks": 0}):
+        with pytest.raises(ValueError):
+            hta.solve(inst, **bad)
+    with pytest.raises(ValueError):
+        hta.gen_hdfs(0, 4)
+    with pytest.raises(ValueError):
+        hta.gen_hdfs(10, 4, replicas=5)
+    with pytest.raises(ValueError):
+        hta.gen_hdfs(10, 4, policy="rack-aware")
+    c = hta.gen_cluster("random")
+    for bad in ({"policies": "nope"}, {"policies": []}, {"slots": 10},
+                {"load": -1}, {"batches": 1}, {"warmup": 100000}):
+        with pytest.raises(ValueError):
+            hta.sim(c, **bad)
+    with pytest.raises(ValueError):
+        hta.capacity(c, method="x")
+    with pytest.raises(ValueError):
+        hta.gen_cluster("x")
+    with pytest.raises(ValueError):
+        hta.gen_jobs(load=1.5)
+    with pytest.raises(ValueError):
+        hta.gen_jobs(map="nope:1")
+    j = hta.gen_jobs(jobs=5)
+    with pytest.raises(ValueError):
+        hta.flowtime(j, 0)
+    with pytest.raises(ValueError):
+        hta.flowtime(j, 2, policies=["dsrpt"], preemptive=False)
+    lv = hta.gen_hdfs(50, 8, racks=2, policy="rack-aware", w_rack=1.5)
+    with pytest.raises(ValueError):  # N-level instance: its own groups
+        hta.Cluster.from_instance(lv, 0.1, [1, 0.5, 0.2], topology=[4])
+    with pytest.raises(ValueError):
+        hta.Cluster.from_instance(lv, 0.1, [1, 0.5])
+    assert hta.Cluster.from_instance(lv, 0.1, [1, 0.5, 0.2]).levels == 3
+
+
+def test_assignment_is_numpys():
+    inst = hta.gen_hdfs(200, 10, seed=2)
+    rep = hta.solve(inst)
+    a = rep["assignment"]
+    del rep
+    assert a.dtype == np.int32 and a.flags.owndata is False
+    assert a.base is not None  # the C buffer, freed with the array
+    a[0] = a[0]  # writable
+    assert hta.evaluate(inst, a)["makespan"] > 0

@@ -1,0 +1,141 @@
+"""The package gives the command's numbers on the same inputs and seeds:
+solve on the bundled suite (from the file and from numpy arrays), the
+capacity region, the simulator and flow time, every field compared except
+the seconds and the path."""
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import hta
+
+
+def run_cli(*args):
+    subprocess.run([os.environ["HTA"], *map(str, args)], check=True,
+                   capture_output=True)
+
+
+def suite_files(root):
+    for line in (root / "instances" / "SUITE.tsv").read_text().splitlines():
+        if line and not line.startswith(("#", "@")):
+            yield line.split("\t")[0]
+
+
+def same(a, b, where):
+    """Equal JSON-like values, floats exactly, seconds and paths skipped."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict), where
+        keys = set(a) - {"seconds", "path"}
+        assert keys == set(b) - {"seconds", "path", "assignment"}, where
+        for k in keys:
+            same(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            same(x, y, f"{where}[{i}]")
+    elif isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            assert a is None and b is None, where
+        else:
+            assert float(a) == float(b) or (math.isnan(a) and math.isnan(b)), \
+                f"{where}: {a} != {b}"
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
+
+
+def test_solve_suite(cli, root):
+    files = list(suite_files(root))
+    assert len(files) >= 15
+    for f in files:
+        path = root / "instances" / f
+        want = cli("solve", path, "--algo", "rr,fsy,hadoop", "--json")
+        inst = hta.Instance.read(str(path))
+        got = hta.solve(inst, algos=("rr", "fsy", "hadoop"))
+        same(want, got, f)
+        # the best assignment evaluates to the best makespan
+        ev = hta.evaluate(inst, got["assignment"])
+        assert ev["makespan"] == got["best"]["makespan"], f
+        # the same instance from its arrays: the same report
+        again = hta.Instance.from_arrays(
+            inst.offsets, inst.servers, inst.n, inst.w_loc, inst.w_rem,
+            racks=inst.racks if inst.levels > 2 else None,
+            w_levels=inst.w_levels)
+        same(want, hta.solve(again, algos="rr,fsy,hadoop"), f + " (arrays)")
+
+
+@pytest.mark.parametrize("name", ["example.txt", "racks-tiny.txt",
+                                  "hdfs-pods-1k.txt"])
+def test_solve_exact(cli, root, name):
+    path = root / "instances" / name
+    want = cli("solve", path, "--algo", "fsy,exact", "--json")
+    got = hta.solve(hta.Instance.read(str(path)), algos=("fsy", "exact"))
+    same(want, got, name)
+    assert got["best"]["proven_optimal"]
+
+
+def test_randomized_rr(cli, root):
+    path = root / "instances" / "zipf-1k.txt"
+    want = cli("solve", path, "--algo", "rr", "--seed", 7, "--rr-runs", 5,
+               "--json")
+    got = hta.solve(hta.Instance.read(str(path)), algos="rr", seed=7,
+                    rr_runs=5)
+    same(want, got, "rr seed 7")
+
+
+def test_gen_hdfs(cli, root, tmp_path):
+    f = tmp_path / "g.txt"
+    cli_args = ["gen", "hdfs", "--tasks", 500, "--servers", 40, "--racks", 4,
+                "--policy", "rack-aware", "--zipf", 1.2, "--w-rack", 1.5,
+                "--w-rem", 3, "--seed", 4, "-o", f]
+    run_cli(*cli_args)
+    want = hta.Instance.read(str(f))
+    got = hta.gen_hdfs(500, 40, racks=4, policy="rack-aware", zipf=1.2,
+                       w_rack=1.5, w_rem=3, seed=4)
+    assert got.m == want.m and got.n == want.n and got.levels == 3
+    assert np.array_equal(got.offsets, want.offsets)
+    assert np.array_equal(got.servers, want.servers)
+    assert got.racks == want.racks and got.w_levels == want.w_levels
+    # written by the package, read back: the same instance
+    g = tmp_path / "w.txt"
+    got.write(str(g))
+    back = hta.Instance.read(str(g))
+    assert np.array_equal(back.servers, got.servers)
+    assert back.racks == got.racks
+
+
+def test_capacity_and_sim(cli, tmp_path):
+    for kind in ("random", "wang"):
+        f = tmp_path / f"{kind}.cl"
+        run_cli("gen", "cluster", kind, "-o", f)
+        c = hta.Cluster.read(str(f))
+        g = hta.gen_cluster(kind)
+        assert np.array_equal(c.arrival_rates, g.arrival_rates)
+        want = cli("capacity", f, "--json", "--quiet")
+        same(want, hta.capacity(c), f"capacity {kind}")
+        same(cli("capacity", f, "--json", "--quiet", "--method", "lp"),
+             hta.capacity(c, method="lp"), f"capacity lp {kind}")
+        want = cli("sim", f, "--slots", 2000, "--load", 0.8, "--seed", 3,
+                   "--json", "--quiet")
+        got = hta.sim(c, slots=2000, load=0.8, seed=3)
+        same(want["policies"], got, f"sim {kind}")
+
+
+def test_flowtime(cli, tmp_path):
+    f = tmp_path / "j.txt"
+    run_cli("gen", "jobs", "--jobs", 60, "--machines", 4, "--seed", 5,
+            "-o", f)
+    j = hta.Jobs.read(str(f))
+    g = hta.gen_jobs(jobs=60, machines=4, seed=5)
+    assert np.array_equal(j.arrival, g.arrival)
+    assert np.array_equal(j.map_work, g.map_work)
+    assert np.array_equal(j.reduce_work, g.reduce_work)
+    want = cli("flowtime", f, "-n", 4, "--json")
+    got = hta.flowtime(j, 4)
+    assert [r["policy"] for r in want["policies"] if r["policy"] != "exact"] \
+        == [r["policy"] for r in got]
+    for w, r in zip(want["policies"], got):
+        assert w["total"] == r["total"] and w["mean"] == r["mean"]
+        assert r["finish"].dtype == np.int64 and len(r["finish"]) == 60
+        assert int((r["finish"] - j.arrival + 1).sum()) == r["total"]
