@@ -61,6 +61,10 @@ PyArrayObject *ext_int_array(PyObject *obj, const char *what);
  * freed with free); 0 with the exception set. */
 int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v);
 
+/* An O& converter: a path (as PyUnicode_FSConverter, *out a bytes
+ * object) or None (*out NULL). */
+int ext_path_or_none(PyObject *obj, void *out);
+
 /* Dict helpers: set key to a new reference (stolen); 0 on failure. */
 int ext_set(PyObject *dict, const char *key, PyObject *value);
 PyObject *ext_real(double x); /* float, or None for NaN */
@@ -90,5 +94,7 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw);
 
 #endif

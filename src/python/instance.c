@@ -367,11 +367,22 @@ static PyGetSetDef instance_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef instance_methods[] = {
-    {"read", (PyCFunction)instance_read, METH_VARARGS | METH_STATIC, NULL},
+    {"read", (PyCFunction)instance_read, METH_VARARGS | METH_STATIC,
+     "read(path) -> Instance: an instance file (format v1, the\n"
+     "command's); hta.ParseError with path and line when malformed."},
     {"from_arrays", (PyCFunction)(void (*)(void))instance_from_arrays,
-     METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+     "from_arrays(offsets, servers, n, w_loc=1.0, w_rem=3.0, racks=None,\n"
+     "w_levels=None) -> Instance: task t's replicas are\n"
+     "servers[offsets[t]:offsets[t+1]] (integer arrays; int32 servers are\n"
+     "read without a copy), n servers; w_rem a float, a table or\n"
+     "('affine', a, b); racks (a path per server) with w_levels (the\n"
+     "costs of levels 2..N-1) for N levels.  The file format's rules;\n"
+     "ValueError or TypeError naming what is wrong."},
     {"write", (PyCFunction)(void (*)(void))instance_write,
-     METH_VARARGS | METH_KEYWORDS, NULL},
+     METH_VARARGS | METH_KEYWORDS,
+     "write(path, comment=None): the instance in format v1, the file\n"
+     "replaced atomically (a special file written through)."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ext_InstanceType = {
@@ -555,5 +566,53 @@ PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
     }
     for (int i = 0; i < 3; i++)
         free(v[i]);
+    return r;
+}
+
+PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"cnf", "vars", "clauses", "seed", NULL};
+    PyObject *path_obj = NULL;
+    long long vars = 0, clauses = 0;
+    unsigned long long seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&LLK", kwl,
+                                     ext_path_or_none, &path_obj, &vars,
+                                     &clauses, &seed))
+        return NULL;
+    if ((path_obj != NULL) == (vars > 0 || clauses > 0)) {
+        Py_XDECREF(path_obj);
+        PyErr_SetString(PyExc_ValueError,
+                        "give a DIMACS file (cnf) or a random formula's vars "
+                        "and clauses");
+        return NULL;
+    }
+    if (!path_obj && (vars < 3 || vars > 1000000 || clauses < 1 ||
+                      clauses > 10000000)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "expected 3 <= vars <= 10^6 and 1 <= clauses <= "
+                        "10^7");
+        return NULL;
+    }
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_cnf *f = NULL;
+    hta_reduction *red = NULL;
+    hta_status st = path_obj ?
+                        hta_cnf_parse(PyBytes_AS_STRING(path_obj), &f, &d) :
+                        hta_cnf_random3((int32_t)vars, clauses, seed, &f, &d);
+    if (st == HTA_OK)
+        st = hta_reduce_build(f, &red, &d);
+    PyObject *r = NULL;
+    if (st == HTA_OK) {
+        hta_instance *inst = red->inst;
+        red->inst = NULL; /* the caller's now */
+        r = ext_wrap_instance(inst);
+    } else {
+        ext_raise(st, &d);
+    }
+    hta_reduce_free(red);
+    hta_cnf_free(f);
+    Py_XDECREF(path_obj);
     return r;
 }

@@ -77,7 +77,8 @@ static PyGetSetDef jobs_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef jobs_methods[] = {
-    {"read", (PyCFunction)jobs_read, METH_VARARGS | METH_STATIC, NULL},
+    {"read", (PyCFunction)jobs_read, METH_VARARGS | METH_STATIC,
+     "read(path) -> Jobs: a job trace (hta-jobs 1)."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ext_JobsType = {

@@ -48,9 +48,11 @@ void ext_begin(ext_call *c)
     c->handler = 0;
     if (active++ == 0)
         ext_stop = 0;
-    /* Ctrl-C is ours only in the main thread, where Python takes it */
-    if (PyThread_get_thread_ident() == main_ident) {
-        struct sigaction sa;
+    /* Ctrl-C is ours only in the main thread, where Python takes it,
+       and not where SIGINT is ignored (a background job) */
+    struct sigaction sa;
+    if (PyThread_get_thread_ident() == main_ident &&
+        sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN) {
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigint;
         sigemptyset(&sa.sa_mask);
@@ -211,6 +213,15 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
     return 1;
 }
 
+int ext_path_or_none(PyObject *obj, void *out)
+{
+    if (obj == Py_None) {
+        *(PyObject **)out = NULL;
+        return 1;
+    }
+    return PyUnicode_FSConverter(obj, out);
+}
+
 int ext_set(PyObject *dict, const char *key, PyObject *value)
 {
     if (!value)
@@ -243,6 +254,10 @@ static PyMethodDef methods[] = {
     {"sim", (PyCFunction)(void (*)(void))ext_sim,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"flowtime", (PyCFunction)(void (*)(void))ext_flowtime,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"gen_sat", (PyCFunction)(void (*)(void))ext_gen_sat,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"reduce_place", (PyCFunction)(void (*)(void))ext_reduce_place,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {NULL, NULL, 0, NULL}};
 

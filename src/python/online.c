@@ -135,9 +135,15 @@ static PyGetSetDef cluster_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef cluster_methods[] = {
-    {"read", (PyCFunction)cluster_read, METH_VARARGS | METH_STATIC, NULL},
+    {"read", (PyCFunction)cluster_read, METH_VARARGS | METH_STATIC,
+     "read(path) -> Cluster: a cluster file (hta-cluster 1)."},
     {"from_instance", (PyCFunction)(void (*)(void))cluster_from_instance,
-     METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+     "from_instance(instance, rate, rates, topology=None) -> Cluster:\n"
+     "tasks with one replica set form a type, each task adding rate;\n"
+     "rates per level, strictly decreasing; topology (racks of K1\n"
+     "servers, ...) for a two-level instance, none for an N-level one\n"
+     "(its own racks)."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ext_ClusterType = {

@@ -31,4 +31,8 @@ rows = hta.sim(c, slots=300, batches=2)
 assert len(rows) == 4
 j = hta.gen_jobs(jobs=20, machines=2)
 assert len(hta.flowtime(j, 2)) == 5
+sat = hta.gen_sat(vars=5, clauses=12, seed=3)
+hta.solve(sat, algos="fsy,sat", time_limit=10)
+rp = hta.reduce_place(jobs=400, batches=4)
+assert len(rp["policies"]) == 5
 print("smoke: ok")

@@ -131,3 +131,24 @@ def test_assignment_is_numpys():
     assert a.base is not None  # the C buffer, freed with the array
     a[0] = a[0]  # writable
     assert hta.evaluate(inst, a)["makespan"] > 0
+
+
+def test_gen_sat_and_reduce_place_errors(root):
+    with pytest.raises(ValueError):
+        hta.gen_sat()
+    with pytest.raises(ValueError):
+        hta.gen_sat(str(root / "tests/data/satlib/uf20-01.cnf"), vars=3,
+                    clauses=2)
+    with pytest.raises(ValueError):
+        hta.gen_sat(vars=2, clauses=1)
+    with pytest.raises(hta.ParseError):
+        hta.gen_sat(str(root / "instances/example.txt"))
+    for bad in ({"lam": 1.0}, {"k_limit": 0}, {"jobs": 1},
+                {"policies": ["x"]}, {"costs": (5, 1)},
+                {"reducers": "exp:3"}, {"data": "nope"},
+                {"slots": 5, "k_limit": 10}, {"warmup": 60000}):
+        args = {"jobs": 50000 if "warmup" in bad else 1000, **bad}
+        with pytest.raises(ValueError):
+            hta.reduce_place(**args)
+    with pytest.raises(hta.ParseError):
+        hta.reduce_place(str(root / "instances/example.txt"))

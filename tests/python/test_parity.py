@@ -139,3 +139,40 @@ def test_flowtime(cli, tmp_path):
         assert w["total"] == r["total"] and w["mean"] == r["mean"]
         assert r["finish"].dtype == np.int64 and len(r["finish"]) == 60
         assert int((r["finish"] - j.arrival + 1).sum()) == r["total"]
+
+
+def test_gen_sat(root, tmp_path):
+    for cnf in ("uf20-01.cnf", "uf100-01.cnf"):
+        f = tmp_path / "i.txt"
+        run_cli("gen", "sat", root / "tests/data/satlib" / cnf, "-o", f)
+        want = hta.Instance.read(str(f))
+        got = hta.gen_sat(str(root / "tests/data/satlib" / cnf))
+        assert np.array_equal(got.offsets, want.offsets)
+        assert np.array_equal(got.servers, want.servers)
+        assert (got.w_loc, got.w_rem) == (want.w_loc, want.w_rem)
+    c = tmp_path / "r.cnf"
+    run_cli("gen", "random3sat", "--vars", 8, "--clauses", 30, "--seed", 2,
+            "-o", c)
+    run_cli("gen", "sat", c, "-o", f)
+    want = hta.Instance.read(str(f))
+    got = hta.gen_sat(vars=8, clauses=30, seed=2)
+    assert np.array_equal(got.servers, want.servers)
+    # Theorem 3.1: optimum 3 if and only if satisfiable (uf20-01 is)
+    rep = hta.solve(hta.gen_sat(str(root / "tests/data/satlib/uf20-01.cnf")),
+                    algos="fsy,exact", time_limit=60)
+    assert rep["best"] == {"algorithm": rep["best"]["algorithm"],
+                           "makespan": 3.0, "proven_optimal": True}
+
+
+def test_reduce_place(cli, root):
+    want = cli("reduce-place", "--jobs", 4000, "--seed", 3, "--json")
+    got = hta.reduce_place(jobs=4000, seed=3)
+    same(want, got, "reduce-place")
+    f = root / "instances/slots/fig1.txt"
+    want = cli("reduce-place", f, "--jobs", 3000, "--reducers",
+               "uniform:1:2", "--k-limit", 2, "--lambda", 0.6, "--policy",
+               "random,greedy,rhc", "--json")
+    got = hta.reduce_place(str(f), jobs=3000, reducers="uniform:1:2",
+                           k_limit=2, lam=0.6,
+                           policies=["random", "greedy", "rhc"])
+    same(want, got, "reduce-place fig1")

@@ -7,8 +7,18 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 import hta
+
+
+@pytest.fixture(autouse=True)
+def python_takes_sigint():
+    """Ctrl-C as an interactive Python has it, whatever the test runner
+    inherited (a background job ignores SIGINT, and so does hta then)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
 
 
 def rss_kib():
@@ -98,6 +108,16 @@ def test_python_sigint_handler_restored():
         pass
     else:
         raise AssertionError("SIGINT did not raise KeyboardInterrupt")
+
+
+def test_ignored_sigint_stays_ignored():
+    # a process ignoring SIGINT: hta does not take it over
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    c = hta.gen_cluster("random")
+    interrupt_after(0.2)
+    rows = hta.sim(c, policies="gb-pandas", slots=40000)
+    assert not rows[0]["cut"] and rows[0]["slots"] == 40000
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def test_gil_released():

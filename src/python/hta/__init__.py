@@ -30,7 +30,7 @@ from . import _hta
 __all__ = [
     "Instance", "Cluster", "Jobs", "ParseError", "Error", "Interrupted",
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
-    "capacity", "sim", "flowtime", "records",
+    "capacity", "sim", "flowtime", "reduce_place", "gen_sat", "records",
 ]
 
 Instance = _hta.Instance
@@ -101,6 +101,14 @@ def gen_hdfs(tasks, servers, replicas=3, zipf=0.0, racks=0,
                          w_loc, w_rem, w_rack, pods, w_pod, seed)
 
 
+def gen_sat(cnf=None, vars=0, clauses=0, seed=1):
+    """FSY's 3SAT reduction (``hta gen sat`` / ``gen random3sat``): the
+    instance of a DIMACS formula (cnf: a path), or of a uniform random
+    3-CNF of `vars` variables and `clauses` clauses; its optimum is 3
+    when the formula is satisfiable, 4 otherwise (Theorem 3.1)."""
+    return _hta.gen_sat(cnf, vars, clauses, seed)
+
+
 def gen_cluster(kind, seed=1):
     """The clusters of the papers (``hta gen cluster``): "wang" (Wang et
     al., Section V), "gbpandas" (GB-PANDAS, Section 5) or "random", with
@@ -149,6 +157,28 @@ def flowtime(jobs, machines, policies=None, preemptive=True):
     if interrupted:
         raise Interrupted(rows)
     return rows
+
+
+def reduce_place(slots_file=None, slots=1000, costs=(1.0, 100.0),
+                 policies=None, lam=0.4, k_limit=10, jobs=50000, warmup=None,
+                 batches=30, window=100, seed=1, data="uniform:1:100",
+                 reducers="uniform:1:10"):
+    """ReduceTask placement (``hta reduce-place``, Tan, Meng and Zhang):
+    Poisson jobs (rate lam, service rate 1, at most k_limit holding
+    slots), each with data X and R ReduceTasks drawn from the
+    distributions, placed on the reduce slots of slots_file (an
+    hta-slots file) or of `slots` i.i.d. uniform costs in `costs`, by
+    each policy (random, greedy, threshold, rhc, rhc-adaptive; default
+    all) on the same sample path.  Returns the dict of ``hta
+    reduce-place --json``: slots, costs, the queue's figures, and per
+    policy its fetching cost and its saving against random and greedy."""
+    rep, interrupted = _hta.reduce_place(
+        slots_file, slots, tuple(costs), policies, lam, k_limit, jobs,
+        -1 if warmup is None else warmup, batches, window, seed, data,
+        reducers)
+    if interrupted:
+        raise Interrupted(rep)
+    return rep
 
 
 def records(report):
