@@ -45,7 +45,7 @@ JOBS    ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 PAR      = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: python all deps deps-test deps-bench demo test check sanitize bench \
-        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels bench-python experiments valgrind fuzz install install-strip \
+        bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels bench-python bench-devices experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box FORCE
 all: deps
 	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta $(BUILD)/libhta.so python
@@ -66,6 +66,7 @@ help:
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
 	@echo "make bench-levels  four locality levels against two: fsy, memory, the bound"
 	@echo "make bench-python  hta.solve from numpy arrays vs the C library and the command"
+	@echo "make bench-devices huge pages: with and without (the device left)"
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make CBC=yes     link CBC, the optional second MIP engine (for your own"
 	@echo "                 use: its EPL 1.0 and GLPK's GPLv3 do not combine)"
@@ -242,6 +243,10 @@ bench-sim: deps-bench
 
 $(BUILD)/bench_api: scripts/bench_api.c $(BUILD)/libhta.a $(HEADERS)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/libhta.a $(DEPLIBS) -o $@
+
+bench-devices: deps-bench
+	@$(MAKE) --no-print-directory $(BUILD)/hta
+	@sh scripts/bench_devices.sh $(BUILD)
 
 bench-python: deps-bench
 	@$(MAKE) --no-print-directory $(BUILD)/hta $(BUILD)/bench_api python

@@ -149,15 +149,6 @@ const hta_maxcover_stats *hta_maxcover_stats_get(const hta_maxcover *mc);
  * plus the moves of the augmenting paths.  Out of memory stops the log
  * and marks it lost; the cover itself is unaffected. */
 void hta_maxcover_log_start(hta_maxcover *mc);
-/* Has a second thread fault in the log's room (m entries from
- * hta_maxcover_log_start) ahead of the sweep that fills it, at most
- * 4 MiB past the log's length as of the last raise or fill, and the
- * bytes at also (NULL: none) whole, which must stay allocated while mc
- * lives (hta_prefault_start, buf.h).  The thread is stopped before the log
- * moves (it outgrows its room), when the log is handed over or started
- * again, and when mc is freed.  Nothing when the log is off or with the
- * igraph engine. */
-void hta_maxcover_log_prefault(hta_maxcover *mc, void *also, size_t bytes);
 /* The entries so far, or -1 when the log is off or was lost. */
 int64_t hta_maxcover_log_len(const hta_maxcover *mc);
 /* Hands the log over: *task and *server (len pairs) become the caller's

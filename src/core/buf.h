@@ -42,36 +42,6 @@ void *hta_malloc_huge(size_t bytes);
  * (the zeroing touches every page). */
 void *hta_calloc_huge(size_t count, size_t size);
 
-/* Pages faulted in ahead by a second thread.  On this project's machine
- * (a virtual machine whose host takes back the memory the guest frees)
- * the first touch of a fresh 2 MiB page costs 0.13 ms as a rule and up
- * to 2.5 ms when the host must back it again, in bursts: a single-threaded
- * pass that writes fresh arrays as it goes (fsy's sweep log, the answer)
- * waits on those faults.  hta_prefault_start hands the areas
- * [p[i], p[i] + bytes[i]) (p[i] NULL: none) to a thread that faults them
- * in writable (Linux's MADV_POPULATE_WRITE: the kernel maps the pages,
- * the contents are not touched, so the owner may read and write the
- * areas meanwhile), 2 MiB of each area in turn, and returns at once.
- * With lead NULL or lead[i] 0 area i is faulted in whole; else it is
- * paced: the thread stays within lead[i] bytes (4 MiB at least) of the
- * owner's mark, hta_prefault_used(pf, i, bytes) (0 at first), so that an
- * area of room the owner may never fill costs no memory.  The areas must
- * stay allocated until hta_prefault_stop, which makes the thread give up
- * what it has not done and waits for it (one chunk at most).  NULL (and
- * nothing happens) when the setting is off, when fewer than two
- * processors may run the process (the thread would take the owner's),
- * for less than 2 MiB in all, without a thread, elsewhere than Linux, or
- * on a kernel without the advice (older than 5.14: each chunk fails at
- * once).  hta_prefault_used and hta_prefault_stop do nothing on NULL. */
-typedef struct hta_prefault hta_prefault;
-hta_prefault *hta_prefault_start(void *const *p, const size_t *bytes,
-                                 const size_t *lead, int n);
-void hta_prefault_used(hta_prefault *pf, int area, size_t bytes);
-void hta_prefault_stop(hta_prefault *pf);
-/* 0: never; 1 (the default): with two processors or more and 2 MiB or
- * more; 2: always (the tests). */
-void hta_prefault_set(int mode);
-
 /* 1 when p has room for need elements (growing it if needed), 0 when out
  * of memory.  p and cap are lvalues evaluated more than once. */
 #define HTA_RESERVE(p, cap, need)                                          \

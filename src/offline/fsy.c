@@ -651,10 +651,6 @@ static hta_status pass_bounds(sweep *w, hta_diag *d)
     hta_maxcover *mc = cv.mc;
     if (st == HTA_OK) {
         hta_maxcover_log_start(mc);
-        /* the log and the answer on fresh pages: faulted in by a second
-           thread while the sweep runs (buf.h), up to the log's handover */
-        hta_maxcover_log_prefault(mc, w->best,
-                                  (size_t)inst->m * sizeof *w->best);
         hta_maxcover_drop_free_counts(mc); /* Fbar instead, rule (5) */
         if (!(w->fbar = malloc((size_t)inst->n * sizeof *w->fbar)))
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");

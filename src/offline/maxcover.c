@@ -10,11 +10,6 @@
 
 #include <igraph.h>
 
-#if defined(__GNUC__)
-#define HTA_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define HTA_PREFETCH(p) ((void)(p))
-#endif
 
 /* Newly covered tasks buffered before their free counts are updated. */
 #define PEND 4096
@@ -71,7 +66,6 @@ struct hta_maxcover {
     int32_t *log_t, *log_s; /* the change log */
     size_t log_cap_t, log_cap_s;
     int64_t log_len;
-    hta_prefault *prefault; /* faulting the log in ahead, or NULL */
 
     /* igraph engine */
     igraph_t graph;
@@ -98,7 +92,6 @@ void hta_maxcover_free(hta_maxcover *mc)
 {
     if (!mc)
         return;
-    hta_prefault_stop(mc->prefault); /* before the log it faults in */
     free(mc->cover);
     free(mc->loads);
     free(mc->cap);
@@ -297,28 +290,8 @@ static void log_room(int32_t **a, size_t *cap, size_t m)
     *cap = m;
 }
 
-/* Stops the thread faulting the log in (hta_maxcover_log_prefault):
- * before the log moves or leaves mc. */
-static void log_prefault_stop(hta_maxcover *mc)
-{
-    hta_prefault_stop(mc->prefault);
-    mc->prefault = NULL;
-}
-
-/* The log's length, the thread's pace: after each incremental run (every
- * raise, fill and greedy start ends with one). */
-static void log_prefault_mark(hta_maxcover *mc)
-{
-    if (!mc->prefault)
-        return;
-    size_t bytes = (size_t)mc->log_len * sizeof *mc->log_t;
-    hta_prefault_used(mc->prefault, 0, bytes);
-    hta_prefault_used(mc->prefault, 1, bytes);
-}
-
 void hta_maxcover_log_start(hta_maxcover *mc)
 {
-    log_prefault_stop(mc); /* the log may move */
     mc->logging = 1;
     mc->log_len = 0;
     /* a sweep covers up to m tasks, each logged once at least: room for
@@ -331,24 +304,6 @@ void hta_maxcover_log_start(hta_maxcover *mc)
     log_room(&mc->log_s, &mc->log_cap_s, m);
 }
 
-#define LOG_LEAD ((size_t)4 << 20)
-
-void hta_maxcover_log_prefault(hta_maxcover *mc, void *also, size_t bytes)
-{
-    /* the igraph engine logs nothing (its covers are rebuilt whole) */
-    if (mc->logging != 1 || mc->prefault ||
-        mc->engine != HTA_MAXFLOW_INCREMENTAL)
-        return;
-    void *area[3] = {mc->log_t, mc->log_s, also};
-    size_t room[3] = {mc->log_cap_t * sizeof *mc->log_t,
-                      mc->log_cap_s * sizeof *mc->log_s, also ? bytes : 0};
-    /* the log paced by its length (a sweep may stop long before it fills
-       its room of m entries: uniform 10^7 tasks at tau = 1), 4 MiB ahead
-       of it (log_prefault_mark); also, whole */
-    size_t lead[3] = {LOG_LEAD, LOG_LEAD, 0};
-    mc->prefault = hta_prefault_start(area, room, lead, 3);
-}
-
 int64_t hta_maxcover_log_len(const hta_maxcover *mc)
 {
     return mc->logging == 1 ? mc->log_len : -1;
@@ -357,7 +312,6 @@ int64_t hta_maxcover_log_len(const hta_maxcover *mc)
 int hta_maxcover_log_take(hta_maxcover *mc, int32_t **task, int32_t **server,
                           int64_t *len)
 {
-    log_prefault_stop(mc);
     if (mc->logging != 1)
         return 0;
     *task = mc->log_t;
@@ -406,12 +360,10 @@ int32_t *hta_maxcover_cover_take(hta_maxcover *mc)
     return cover;
 }
 
-/* Room for need entries in the log, which moves: the thread faulting it
- * in stops first.  0 when out of memory: the log is lost (the reader
- * falls back). */
+/* Room for need entries in the log, which moves.  0 when out of memory:
+ * the log is lost (the reader falls back). */
 static int log_grow(hta_maxcover *mc, size_t need)
 {
-    log_prefault_stop(mc);
     if (!HTA_RESERVE(mc->log_t, mc->log_cap_t, need) ||
         !HTA_RESERVE(mc->log_s, mc->log_cap_s, need)) {
         mc->logging = -1;
@@ -440,21 +392,13 @@ static inline void set_cover(hta_maxcover *mc, int32_t t, int32_t s)
 }
 
 /* Moves s's cursor past covered tasks; 1 when s has an uncovered task.
- * The cover of the task AHEAD places further along is fetched early: the
- * tasks are read in list order, their covers at random (10^7 tasks: the
- * cover array is 40 MB), and the direct step of bal-assign's matching
- * reads every server's list through here: fsy on 10^7 uniform tasks
- * 1.00 -> 0.80 s, Zipf s = 1 10^6 x 10^4 0.084 -> 0.075 s (side by side;
- * 8 and 32 places ahead within the noise of 16).  The same reads, the
- * same covers. */
-#define AHEAD 16
+ * (Software prefetches here and in the passes below were measured out:
+ * make bench-devices, no family 10% faster with them, one slower.) */
 static inline int64_t first_free(const hta_maxcover *mc, int64_t i,
                                  int64_t end)
 {
     const int32_t *list = mc->inst->srv_task;
     for (; i < end; i++) {
-        if (i + AHEAD < end)
-            HTA_PREFETCH(&mc->cover[list[i + AHEAD]]);
         if (mc->cover[list[i]] == -1)
             break;
     }
@@ -471,18 +415,13 @@ static int has_free_task(hta_maxcover *mc, int32_t s)
 }
 
 /* The free counts of the newly covered tasks' servers, in one pass over
- * them: the reads of a task's servers are random (a task's row of the
- * placement), so the pass fetches the rows a few tasks ahead. */
+ * them. */
 static void flush_free_counts(hta_maxcover *mc)
 {
     const hta_instance *inst = mc->inst;
     const int32_t *pend = mc->pend;
     int64_t k = mc->npend;
     for (int64_t p = 0; p < k; p++) {
-        if (p + 16 < k)
-            HTA_PREFETCH(&inst->task_off[pend[p + 16]]);
-        if (p + 8 < k)
-            HTA_PREFETCH(&inst->task_srv[inst->task_off[pend[p + 8]]]);
         int32_t t = pend[p];
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
             mc->nfree[inst->task_srv[i]]--;
@@ -639,20 +578,6 @@ static int backward_run(hta_maxcover *mc, back_search *b, int32_t stop)
         if (mc->level[y] >= stop)
             return 1;
         b->head++;
-        /* The servers next in the queue, in three steps: a list's bounds
-         * 12 ahead, its first entries 8 ahead, their covers 4 ahead (the
-         * reads of a phase's search are random: a chain of four misses
-         * per server otherwise). */
-        if (b->head + 12 < b->tail)
-            HTA_PREFETCH(&inst->srv_off[mc->queue[b->head + 12]]);
-        if (b->head + 8 < b->tail) {
-            int32_t z = mc->queue[b->head + 8];
-            HTA_PREFETCH(&inst->srv_task[inst->srv_off[z]]);
-        }
-        if (b->head + 4 < b->tail) {
-            int32_t z = mc->queue[b->head + 4];
-            HTA_PREFETCH(&mc->cover[inst->srv_task[inst->srv_off[z]]]);
-        }
         for (int64_t i = inst->srv_off[y]; i < inst->srv_off[y + 1]; i++) {
             int32_t x = mc->cover[inst->srv_task[i]];
             if (x < 0 || x == y || mc->level[x] != -1)
@@ -1032,12 +957,6 @@ static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
     int32_t kept = 0, nalive = mc->nalive;
     for (int32_t k = 0; k < nalive; k++) {
         int32_t s = mc->alive[k];
-        if (k + 8 < nalive) { /* the next servers' first read */
-            int32_t z = mc->alive[k + 8];
-            int64_t at = inst->srv_off[z] + mc->next_free[z];
-            if (at < inst->srv_off[z + 1])
-                HTA_PREFETCH(&mc->cover[inst->srv_task[at]]);
-        }
         if (mc->level[s] == RETIRED) { /* by a phase of the last run */
             if (mc->loads[s] >= cap_of(mc, s))
                 mc->alive[kept++] = s; /* listed while at its cap */
@@ -1066,7 +985,6 @@ static hta_status incremental_run(hta_maxcover *mc, const uint8_t *elsewhere)
     if (mc->nfree)
         flush_free_counts(mc);
     check_retired(mc);
-    log_prefault_mark(mc);
     return HTA_OK;
 }
 
@@ -1202,14 +1120,6 @@ static hta_status greedy_run(hta_maxcover *mc, int64_t tau, hta_diag *d)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     for (int32_t t = 0; t < inst->m; t++) {
         int64_t lo = inst->task_off[t], hi = inst->task_off[t + 1];
-        if (t + 8 < inst->m) { /* the loads of a task 8 ahead */
-            int64_t k = inst->task_off[t + 8], e = inst->task_off[t + 9];
-            for (; k < e; k++) {
-                HTA_PREFETCH(&mc->loads[inst->task_srv[k]]);
-                if (!tau)
-                    HTA_PREFETCH(&mc->cap[inst->task_srv[k]]);
-            }
-        }
         if (mc->cover[t] != -1)
             continue;
         int32_t best = -1;

@@ -149,38 +149,6 @@ static void test_prune_equals_full(void **state)
     }
 }
 
-/* The thread faulting the sweep's log and the answer in (buf.h) changes
- * nothing: the same assignment, makespan, tau and f with it always on as
- * with it off, on skewed and uniform placements. */
-static void test_prefault_same(void **state)
-{
-    (void)state;
-    for (int i = 0; i < 12; i++) {
-        hta_instance *inst = hdfs_instance(3000 + 500 * i, i % 3 ? 60 : 3000,
-                                           2 + i % 2, (i % 4) * 0.5, 3.0,
-                                           (uint64_t)(900 + i));
-        size_t m = (size_t)inst->m;
-        int32_t *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *b);
-        assert_true(a && b);
-        hta_fsy_result off, on;
-        hta_prefault_set(0);
-        run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 2, 0, a, &off);
-        hta_prefault_set(2);
-        run_fsy(inst, HTA_MAXFLOW_INCREMENTAL, 2, 0, b, &on);
-        hta_prefault_set(1);
-        assert_memory_equal(a, b, m * sizeof *a);
-        assert_true(off.makespan == on.makespan);
-        assert_int_equal(off.best_tau, on.best_tau);
-        assert_int_equal(off.K, on.K);
-        assert_memory_equal(off.f, on.f, (size_t)(off.K + 1) * sizeof *off.f);
-        hta_fsy_result_free(&off);
-        hta_fsy_result_free(&on);
-        free(a);
-        free(b);
-        hta_instance_free(inst);
-    }
-}
-
 /* The flow bound by hand: 4 tasks all on server 0 of 2, w_loc 1, w_rem 3.
  * L < 1: no local task, total 12 > 2L.  k = 1 (L in [1,2)): one local,
  * three remote, total 10: L >= 5, outside [1,2).  k = 2: 2 local, 2 remote:
@@ -565,7 +533,6 @@ int main(void)
         cmocka_unit_test(test_fsy_vs_brute),
         cmocka_unit_test(test_fsy_two_servers_optimal),
         cmocka_unit_test(test_prune_equals_full),
-        cmocka_unit_test(test_prefault_same),
         cmocka_unit_test(test_jump),
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_flow_bound_by_hand),

@@ -267,17 +267,6 @@ static void test_log_replay_undo(void **state)
             hta_maxcover_new(inst, HTA_MAXFLOW_INCREMENTAL, &mc, &d), HTA_OK);
         hta_maxcover_set_forward(mc, fam[i].forward);
         hta_maxcover_log_start(mc);
-        /* every other family with a thread faulting the log in (and a
-           block beside it) while the sweep writes it: the log outgrows
-           its room of m entries (the moves), the thread stops first */
-        int32_t *beside = malloc(m * sizeof *beside);
-        assert_non_null(beside);
-        for (size_t t = 0; t < m; t++)
-            beside[t] = (int32_t)(t * 7 + 1);
-        if (i % 2) {
-            hta_prefault_set(2);
-            hta_maxcover_log_prefault(mc, beside, m * sizeof *beside);
-        }
         int32_t *snap_c = NULL, *snap_l = NULL;
         int64_t *end = NULL, K = 0;
         for (int64_t tau = 1; hta_maxcover_size(mc) < inst->m; tau++) {
@@ -296,11 +285,7 @@ static void test_log_replay_undo(void **state)
         int64_t len = 0;
         assert_true(hta_maxcover_log_take(mc, &lt, &ls, &len));
         assert_int_equal(len, end[K]);
-        outgrown += i % 2 && (size_t)len > m;
-        hta_prefault_set(1);
-        for (size_t t = 0; t < m; t++)
-            assert_int_equal(beside[t], (int32_t)(t * 7 + 1));
-        free(beside);
+        outgrown += (size_t)len > m;
         for (int64_t j = 0; j < len; j++)
             moves += lt[j] < 0;
         int32_t *c = malloc(m * sizeof *c + 1), *l = malloc(n * sizeof *l + 1);
@@ -342,7 +327,7 @@ static void test_log_replay_undo(void **state)
         hta_maxcover_free(mc);
         hta_instance_free(inst);
     }
-    print_message("moves logged: %lld; logs outgrown while faulted in: "
+    print_message("moves logged: %lld; logs outgrown their room: "
                   "%lld\n", (long long)moves, (long long)outgrown);
     assert_true(moves > 0);
     assert_true(outgrown > 0);

@@ -1,0 +1,544 @@
+/* The rows of the solve policy that decide "makespan <= L" (solve_impl.h):
+ * gap closing (close: a search for an assignment at the bound, and the
+ * envelope's refutations) and the SAT decision (sat: CaDiCaL on FSY's
+ * reduction or the general encoding). */
+#include "solve_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hta/num.h"
+#include "offline/bounds.h"
+#include "offline/close.h"
+#include "offline/envelope.h"
+#include "offline/satdec.h"
+
+/* A gap-closing row (close, sat) with nothing to do: the best so far
+ * meets the bound.  1 when it was skipped. */
+static int skip_when_proven(const run *s, hta_row *row, double t0)
+{
+    if (!solve_best_proven(s))
+        return 0;
+    char b[32];
+    hta_format_real(b, s->res->lower_bound);
+    snprintf(row->status, sizeof row->status, "skipped");
+    snprintf(row->note, sizeof row->note,
+             "the best so far meets the bound %s", b);
+    row->seconds = hta_clock_now() - t0;
+    return 1;
+}
+
+/* The lower bound where a decision starts: with exact integer costs
+ * makespans are integers, so the bound rounds up (and is raised to it). */
+static double decision_start(run *s)
+{
+    hta_solve_result *res = s->res;
+    double bound = res->lower_bound;
+    if (!hta_instance_exact_costs(s->inst))
+        return bound;
+    double L = ceil(bound - 1e-9);
+    if (L > bound)
+        hta_solve_bound(res, L, "flow, rounded up");
+    return L;
+}
+
+/* The no side of gap closing: the envelope bound (envelope.h) refutes
+ * makespans from L0 up, by bisection below the best (refutation is
+ * monotone in L: U, r0's cost and every slot count move one way with
+ * it).  With exact integer costs, over integers: the bound rises to the
+ * least value not refuted.  Otherwise "< best" first (a yes proves the
+ * best optimal), then "<= L" for at most 6 reals (the gap to 1/64; each
+ * costs a few max-flows, 0.2-0.4 s on Zipf s = 1 at 10^6 tasks), the
+ * bound rising to the least makespan possible above the largest value
+ * refuted (hta_bound_next_load: with few remote costs, e.g. w_rem 2.5,
+ * the values a + 2.5 b are a grid and this is exact; with affine costs
+ * they are dense).  Without a best, the step above L0 doubles until one
+ * is not refuted. */
+typedef struct refutation {
+    int refuted;  /* something was */
+    int proven;   /* the best is now optimal */
+    int calls;    /* decisions made */
+    double lo;    /* the largest value refuted */
+    int strict;   /* lo was refuted as "< lo" */
+    double start; /* where the search goes on: the least value tested
+                     and not refuted (the raised bound), or L0 */
+    hta_envelope_result er; /* the last refutation */
+} refutation;
+
+/* The least makespan possible above lo (bounds.h), at most best. */
+static double next_load(const run *s, double lo)
+{
+    double v = hta_bound_next_load(s->inst, lo, 10000000);
+    return fmin(v, s->res->best_span);
+}
+
+/* One decision of refute: *no when the envelope refutes L. */
+static hta_status envelope_no(run *s, double L, int strict, refutation *rf,
+                              int *no, hta_diag *d)
+{
+    hta_envelope_result er;
+    rf->calls++;
+    hta_status st =
+        hta_envelope_refute(s->inst, L, strict, s->o->stop, &er, d);
+    *no = st == HTA_OK && er.refuted;
+    if (*no) {
+        rf->refuted = 1;
+        rf->lo = L;
+        rf->strict = strict;
+        rf->er = er;
+    }
+    return st;
+}
+
+static hta_status refute(run *s, double L0, double t0, refutation *rf,
+                         hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    double best = res->best_span;
+    int step = hta_instance_exact_costs(s->inst), no;
+    memset(rf, 0, sizeof *rf);
+    rf->start = L0;
+    hta_status st = HTA_OK;
+    if (!step && isfinite(best)) {
+        if ((st = envelope_no(s, best, 1, rf, &no, d)) != HTA_OK)
+            return st;
+        if (no) {
+            hta_solve_bound(res, best, "envelope");
+            rf->proven = 1;
+            return HTA_OK;
+        }
+    }
+    if ((st = envelope_no(s, L0, 0, rf, &no, d)) != HTA_OK || !no)
+        return st;
+    /* hi: not refuted (the best is feasible, so never refuted), or the
+     * next power-of-two step above L0 without a best */
+    double unit = step ? 1.0 : s->inst->w_loc, hi = best;
+    for (int k = 0; st == HTA_OK && k < 40 && !isfinite(hi); k++) {
+        if (solve_stopped(s) || hta_clock_now() - t0 > o->time_limit)
+            break;
+        double L = L0 + unit * ldexp(1.0, k);
+        if ((st = envelope_no(s, L, 0, rf, &no, d)) == HTA_OK && !no)
+            hi = L;
+    }
+    /* the bound: the least makespan possible above the largest value
+     * refuted (with integer costs, + 1) */
+    double bound = step ? rf->lo + 1 : next_load(s, rf->lo);
+    for (int k = 0; st == HTA_OK && isfinite(hi) && bound < hi; k++) {
+        if (solve_stopped(s) || hta_clock_now() - t0 > o->time_limit ||
+            (!step && (hi - rf->lo <= 1e-6 * fmax(1.0, hi) || k >= 6)))
+            break;
+        double L = step ? floor((rf->lo + hi) / 2) : 0.5 * (rf->lo + hi);
+        if ((st = envelope_no(s, L, 0, rf, &no, d)) == HTA_OK && !no)
+            hi = L;
+        else if (st == HTA_OK)
+            bound = step ? rf->lo + 1 : next_load(s, rf->lo);
+    }
+    if (st != HTA_OK)
+        return st;
+    hta_solve_bound(res, bound, "envelope");
+    rf->proven = solve_best_proven(s);
+    rf->start = bound > rf->lo ? bound : isfinite(hi) ? hi : rf->lo;
+    return HTA_OK;
+}
+
+/* Gap closing: the search (close.h) decides makespan <= the bound; after
+ * a failure there, the envelope bound refutes what it can below the best
+ * (refute: it may prove the best, or raise the bound, where the search
+ * goes on); then a bisection up to the best so far.  The search first:
+ * where it answers at the bound (Zipf s = 1, constant costs) the envelope
+ * would cost as much again for nothing. */
+hta_status solve_run_close(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    hta_row *row = solve_add_row(s, HTA_ALGO_CLOSE);
+    double t0 = hta_clock_now();
+    hta_status st = HTA_OK;
+    if ((st = solve_flow_bound(s, d)) != HTA_OK)
+        return st;
+    if (skip_when_proven(s, row, t0))
+        return HTA_OK;
+    double best = res->best_span;
+    int32_t m = s->inst->m;
+    int32_t *a = malloc((size_t)m * sizeof *a);
+    int32_t *keep = malloc((size_t)m * sizeof *keep);
+    if (!a || !keep) {
+        free(a);
+        free(keep);
+        return OOM(d);
+    }
+    /* With exact integer costs the bisection runs over integers. */
+    int step = hta_instance_exact_costs(s->inst);
+    double L0 = decision_start(s);
+    /* The bound first; then, without an answer there, a bisection between
+     * the bound and the best so far (each failure taken as a no: the
+     * search's answers are heuristic below the best, never wrong above
+     * it). */
+    double lo = L0, hi = best, L = L0;
+    int decisions = 0, found = 0;
+    hta_close_result cr, first;
+    memset(&first, 0, sizeof first);
+    refutation rf;
+    memset(&rf, 0, sizeof rf);
+    char no[112] = "";
+    for (;;) {
+        hta_close_opts co = {o->time_limit - (hta_clock_now() - t0), o->stop,
+                             o->progress, o->progress_ctx};
+        if ((st = hta_close_decide(s->inst, L, &co, a, &cr, d)) != HTA_OK)
+            break;
+        if (decisions++ == 0)
+            first = cr;
+        if (cr.stopped)
+            break;
+        if (cr.found) {
+            found = 1;
+            hi = cr.makespan;
+            memcpy(keep, a, (size_t)m * sizeof *keep);
+            if (decisions == 1)
+                break;
+        } else {
+            lo = L;
+        }
+        if (decisions == 1 && !found) {
+            /* the no side, once */
+            st = refute(s, L0, t0, &rf, d);
+            if (st != HTA_OK || rf.proven)
+                break;
+            if (rf.refuted) {
+                char by[48];
+                snprintf(by, sizeof by, "sum g <= %.1f of %lld",
+                         rf.er.bound, (long long)m);
+                snprintf(no, sizeof no, "envelope: <= %.10g refuted (%s); ",
+                         rf.lo, by);
+                lo = fmax(lo, rf.lo);
+                if (rf.start < hi) {
+                    L = rf.start; /* the raised bound, or just above */
+                    continue;
+                }
+            }
+        }
+        if (!isfinite(hi) || (step ? hi - lo <= 1 :
+                                     hi - lo <= 1e-6 * hi || decisions >= 24))
+            break; /* nothing to bisect (no best yet), or done */
+        L = step ? floor((lo + hi) / 2) : 0.5 * (lo + hi);
+    }
+    /* refute ran against the best before the bisection improved it: the
+     * envelope once more, "< the new best" (HDFS Zipf s = 1, affine, 10^4
+     * tasks: 116 found, "< 116" refuted, where the bisection below 116.22
+     * had solve_stopped at 115.9983) */
+    int again = 0;
+    refutation rb;
+    memset(&rb, 0, sizeof rb);
+    if (st == HTA_OK && found && (st = solve_finish_row(s, row, keep, d)) == HTA_OK &&
+        decisions > 1 && !solve_best_proven(s) && !solve_stopped(s) &&
+        hta_clock_now() - t0 <= o->time_limit &&
+        (st = envelope_no(s, res->best_span, 1, &rb, &again, d)) == HTA_OK &&
+        again)
+        hta_solve_bound(res, res->best_span, "envelope");
+    /* the certificate: the largest value refuted, written once */
+    const refutation *cert = again ? &rb : rf.refuted ? &rf : NULL;
+    if (st == HTA_OK && cert && o->write_lp) {
+        st = hta_envelope_write_lp(s->inst, cert->lo, cert->strict,
+                                   o->write_lp, o->verbose, d);
+        res->lp_written = st == HTA_OK;
+    }
+    char at[32], shifted[48] = "";
+    hta_format_real(at, L0);
+    if (cr.shifts > 0)
+        snprintf(shifted, sizeof shifted, "; shifts gained %lld",
+                 (long long)cr.shifts);
+    if (st == HTA_OK && rf.proven) {
+        snprintf(row->status, sizeof row->status, "bound");
+        snprintf(row->note, sizeof row->note,
+                 "none found <= %s; makespan %s %.10g refuted by the "
+                 "envelope bound (sum g <= %.1f of %lld, %d decision%s): "
+                 "the bound rises to %.10g",
+                 at, rf.strict ? "<" : "<=", rf.lo, rf.er.bound,
+                 (long long)m, rf.calls, rf.calls == 1 ? "" : "s",
+                 res->lower_bound);
+    } else if (st == HTA_OK && found) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 solve_best_proven(s) ? "optimal" : "feasible");
+        if (again)
+            snprintf(row->note, sizeof row->note,
+                     "none found <= %s (sum g %lld of %lld); bisection "
+                     "above it, %d decisions; makespan < %.10g refuted by "
+                     "the envelope bound (sum g <= %.1f of %lld)",
+                     at, (long long)first.end, (long long)first.need,
+                     decisions, rb.lo, rb.er.bound, (long long)m);
+        else if (decisions == 1)
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %s (the bound): sum g %lld -> %lld of "
+                     "%lld, %lld paths in %lld rounds%s",
+                     at, (long long)cr.start, (long long)cr.end,
+                     (long long)cr.need, (long long)cr.moves,
+                     (long long)cr.rounds, shifted);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "none found <= %s (sum g %lld of %lld); %sbisection "
+                     "above it, %d decisions",
+                     at, (long long)first.end, (long long)first.need, no,
+                     decisions);
+    } else if (st == HTA_OK) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 !cr.stopped ? "undecided" :
+                 solve_stopped(s)  ? "interrupted" :
+                               "time_limit");
+        snprintf(row->note, sizeof row->note,
+                 "no assignment of makespan <= %s found (sum g %lld of "
+                 "%lld after %lld paths, %d decisions); %snot a proof",
+                 at, (long long)first.end, (long long)first.need,
+                 (long long)first.moves, decisions, no);
+    }
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    free(keep);
+    return st;
+}
+
+/* The general decision (hta_satdec_decide_general), for costs that are
+ * not one integer w_rem: makespan < the best so far, again after each yes
+ * (which improves the best), until a no proves the best optimal.  Without
+ * a best, makespan <= the bound first (a yes is the optimum), then, as
+ * close does, <= a target whose step above the bound doubles (w_loc, 2
+ * w_loc, ...): each no raises the bound to the least makespan possible
+ * above the target, the first yes gives a best. */
+static hta_status run_sat_general(run *s, hta_row *row, double t0,
+                                  hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
+    if (!a)
+        return OOM(d);
+    hta_satdec_result sr;
+    memset(&sr, 0, sizeof sr);
+    hta_status st = HTA_OK;
+    int yes = 0, strict = 1, raised = 0;
+    int64_t pieces = 0;
+    double L = res->best_span, target = res->lower_bound;
+    double step = s->inst->w_loc, first = target;
+    /* --write-cnf: the last decision's CNF (the no that proves the best
+     * optimal), each kept in memory until the next one answers */
+    char *kept = NULL;
+    size_t nkept = 0;
+    for (;;) {
+        strict = isfinite(res->best_span);
+        L = strict ? res->best_span : target;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = o->write_cnf ? open_memstream(&buf, &len) : NULL;
+        if (o->write_cnf && !mem) {
+            st = OOM(d);
+            break;
+        }
+        hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
+                              0, mem, o->sat_generic, HTA_SATDEC_AUTO,
+                              o->write_lp};
+        st = hta_satdec_decide_general(s->inst, L, strict, &so, a, &sr, d);
+        res->lp_written |= sr.lp_written;
+        if (mem && fclose(mem) != 0 && st == HTA_OK)
+            st = OOM(d);
+        if (st == HTA_OK && mem &&
+            (sr.answer == HTA_SATDEC_YES || sr.answer == HTA_SATDEC_NO)) {
+            free(kept);
+            kept = buf;
+            nkept = len;
+        } else {
+            free(buf);
+        }
+        if (st != HTA_OK)
+            break;
+        pieces += sr.pieces;
+        if (sr.answer == HTA_SATDEC_NO && !strict) {
+            double up = next_load(s, L);
+            if (isfinite(up))
+                hta_solve_bound(res, up, "sat");
+            raised++;
+            target = L + step;
+            step *= 2;
+            continue;
+        }
+        if (sr.answer != HTA_SATDEC_YES)
+            break;
+        yes++;
+        if ((st = solve_finish_row(s, row, a, d)) != HTA_OK || solve_best_proven(s))
+            break; /* <= the bound: the optimum */
+    }
+    if (st == HTA_OK && kept) {
+        if (fwrite(kept, 1, nkept, o->write_cnf) != nkept)
+            st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
+                              "cannot write the CNF");
+        else
+            res->cnf_written = 1;
+    }
+    free(kept);
+    char at[32], below[96] = "";
+    hta_format_real(at, L);
+    if (raised) {
+        char lo[32];
+        hta_format_real(lo, first);
+        snprintf(below, sizeof below, "makespan <= %s%s unsatisfiable; ", lo,
+                 raised > 1 ? " and above" : "");
+    }
+    if (st == HTA_OK && sr.answer == HTA_SATDEC_NO) { /* strict */
+        hta_solve_bound(res, L, "sat");
+        snprintf(row->status, sizeof row->status, "%s",
+                 yes ? "optimal" : "bound");
+        if (sr.glpk)
+            snprintf(row->note, sizeof row->note,
+                     "%.90s%s%smakespan < %s infeasible (GLPK on the "
+                     "envelope-cut model; pieces: %lld, runs: %lld)",
+                     below, yes ? "better assignments found, " : "",
+                     yes ? "then " : "", at, (long long)sr.pieces,
+                     (long long)sr.glpk_solves);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "%s%s%smakespan < %s unsatisfiable (pieces of the "
+                     "remote count: %lld, %lld vars, %lld clauses)",
+                     below, yes ? "better assignments found, " : "",
+                     yes ? "then " : "", at, (long long)sr.pieces,
+                     (long long)sr.vars, (long long)sr.clauses);
+    } else if (st == HTA_OK && yes) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 solve_best_proven(s) ? "optimal" :
+                 sr.answer == HTA_SATDEC_YES || sr.answer == HTA_SATDEC_NA ?
+                                   "feasible" :
+                 solve_stopped(s) ? "interrupted" : "time_limit");
+        snprintf(row->note, sizeof row->note,
+                 "%.90s%d better assignment%s found (pieces decided: "
+                 "%lld)%s%.90s",
+                 below, yes, yes == 1 ? "" : "s", (long long)pieces,
+                 sr.answer == HTA_SATDEC_NA ? "; then " : "",
+                 sr.answer == HTA_SATDEC_NA ? sr.why : "");
+    } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NA) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        snprintf(row->note, sizeof row->note, "%s", sr.why);
+    } else if (st == HTA_OK) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 solve_stopped(s) ? "interrupted" : "time_limit");
+        snprintf(row->note, sizeof row->note,
+                 "%sstopped deciding makespan %s %s (pieces decided: %lld)",
+                 below, strict ? "<" : "<=", at, (long long)pieces);
+    }
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    return st;
+}
+
+/* The decision by SAT (satdec.h), exact both ways: makespan <= L for L =
+ * the bound, the bound + 1, ... below the best so far; each no raises the
+ * lower bound by one step, the first yes is the optimum.  Costs that are
+ * not one integer w_rem: run_sat_general. */
+hta_status solve_run_sat(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    hta_row *row = solve_add_row(s, HTA_ALGO_SAT);
+    double t0 = hta_clock_now();
+    hta_status st = solve_flow_bound(s, d);
+    if (st != HTA_OK)
+        return st;
+    double best = res->best_span;
+    char why[160];
+    int constant = hta_satdec_applies(s->inst, NULL, 0);
+    if (!constant && !hta_satdec_applies_general(s->inst, why, sizeof why)) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        snprintf(row->note, sizeof row->note, "%s", why);
+        return HTA_OK;
+    }
+    if (skip_when_proven(s, row, t0))
+        return HTA_OK;
+    if (!constant)
+        return run_sat_general(s, row, t0, d);
+    double L = decision_start(s); /* applies: exact integer costs */
+    int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
+    if (!a)
+        return OOM(d);
+    hta_satdec_result sr;
+    memset(&sr, 0, sizeof sr);
+    int decisions = 0, nos = 0;
+    double first = L;
+    for (;;) {
+        hta_satdec_opts so = {o->time_limit - (hta_clock_now() - t0), o->stop,
+                              0, decisions == 0 ? o->write_cnf : NULL,
+                              o->sat_generic, HTA_SATDEC_AUTO, NULL};
+        if ((st = hta_satdec_decide(s->inst, L, &so, a, &sr, d)) != HTA_OK)
+            break;
+        decisions++;
+        if (decisions == 1 && o->write_cnf && sr.answer != HTA_SATDEC_NA)
+            res->cnf_written = 1;
+        if (sr.answer != HTA_SATDEC_NO)
+            break;
+        nos++;
+        hta_solve_bound(res, L + 1, "sat (no assignment below)");
+        L += 1;
+        if (isfinite(best) && L >= best - 1e-9)
+            break; /* the best meets the raised bound */
+    }
+    char at[32], up[32];
+    hta_format_real(at, first);
+    hta_format_real(up, L);
+    if (st == HTA_OK && sr.answer == HTA_SATDEC_YES) {
+        st = solve_finish_row(s, row, a, d);
+        snprintf(row->status, sizeof row->status, "optimal");
+        char below[96] = "";
+        if (nos == 1)
+            snprintf(below, sizeof below, "<= %s unsatisfiable, ", at);
+        else if (nos > 1)
+            snprintf(below, sizeof below, "<= %s .. %g unsatisfiable, ", at,
+                     L - 1);
+        if (sr.reduction)
+            snprintf(row->note, sizeof row->note,
+                     "makespan %.40s<= %.16s satisfiable (3SAT reduction "
+                     "of a satisfiable formula, %lld vars, %lld clauses: "
+                     "Theorem 3.1)",
+                     below, up, (long long)sr.vars, (long long)sr.clauses);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "makespan %s<= %s satisfiable (%lld vars, %lld "
+                     "clauses, slack %lld)",
+                     below, up, (long long)sr.vars, (long long)sr.clauses,
+                     (long long)sr.slack);
+    } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NO) {
+        /* every L below the best is unsatisfiable: the best is optimal */
+        snprintf(row->status, sizeof row->status, "bound");
+        if (nos == 1 && sr.reduction)
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %.16s unsatisfiable (3SAT reduction of "
+                     "an unsatisfiable formula, %lld vars, %lld clauses: "
+                     "Theorem 3.1); the bound rises to %.16s",
+                     at, (long long)sr.vars, (long long)sr.clauses, up);
+        else if (nos == 1)
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %s unsatisfiable (%lld vars, %lld "
+                     "clauses): the bound rises to %s",
+                     at, (long long)sr.vars, (long long)sr.clauses, up);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %s .. %g unsatisfiable (%d decisions): "
+                     "the bound rises to %s",
+                     at, L - 1, nos, up);
+    } else if (st == HTA_OK && sr.answer == HTA_SATDEC_NA) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        snprintf(row->note, sizeof row->note, "%s", sr.why);
+    } else if (st == HTA_OK) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 solve_stopped(s) ? "interrupted" : "time_limit");
+        if (nos)
+            snprintf(row->note, sizeof row->note,
+                     "makespan <= %s to %g unsatisfiable; solve_stopped at %s", at,
+                     L - 1, up);
+        else
+            snprintf(row->note, sizeof row->note,
+                     "solve_stopped deciding makespan <= %s (%lld vars, %lld "
+                     "clauses)",
+                     at, (long long)sr.vars, (long long)sr.clauses);
+    }
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    return st;
+}
