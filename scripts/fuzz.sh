@@ -11,8 +11,8 @@ shift || true
 targets=${*:-"instance assignment cluster cnf model fsck solve capacity jobs swim slots"}
 build=build-fuzz
 mkdir -p "$build"
-srcs=$(ls src/*/*.c | grep -v "^src/cli/")
-common="-g -O1 -std=c11 -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DHTA_CHECKED $(pkg-config --cflags igraph) -fno-sanitize-recover=undefined"
+srcs=$(ls src/*/*.c | grep -v "^src/cli/\|^src/python/")
+common="-g -O1 -std=c11 -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DHTA_CHECKED $(pkg-config --cflags igraph) -fno-sanitize-recover=undefined"
 san="address,undefined,float-cast-overflow"
 # The library once (instrumented for coverage, not linked with libFuzzer's
 # main), two files at a time; then each harness, which alone depends on
