@@ -34,6 +34,11 @@ typedef enum hta_capacity_status {
 
 #define HTA_CAP_TOL 1e-7
 
+/* Names in the order of the enums: "auto", "lp", "flow", "plain",
+ * "gflow"; "inside", "boundary", "outside". */
+extern const char *const hta_capacity_method_names[5];
+extern const char *const hta_capacity_status_names[3];
+
 /* The most columns (types x servers) the plain LP takes (--method plain,
  * a check of the aggregated LP on small clusters). */
 #define HTA_CAP_PLAIN_MAX 200000.0

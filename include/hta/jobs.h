@@ -95,6 +95,10 @@ void hta_dist_free(hta_dist *dist);
 /* The exact mean of the integer-valued distribution (the ceil included). */
 double hta_dist_mean(const hta_dist *dist);
 
+/* The largest value of a bounded distribution (fixed, uniform, a loaded
+ * table), or -1 for exp and pareto. */
+int64_t hta_dist_max(const hta_dist *dist);
+
 /* One draw (>= 1, at most 10^9). */
 int64_t hta_dist_draw(const hta_dist *dist, struct hta_rng *r);
 

@@ -82,6 +82,9 @@ hta_status hta_slots_uniform(int64_t r, double lo, double hi, uint64_t seed,
 /* The index of the node named name, or -1. */
 int64_t hta_slots_find(const hta_slots *s, const char *name);
 
+/* The mean cost of the r slots.  O(runs). */
+double hta_slots_mean_cost(const hta_slots *s);
+
 /* ---- the law of (x, R) and the thresholds ---- */
 
 /* A finite joint law of the data per task x = X / R > 0 and the number of
@@ -110,6 +113,13 @@ void hta_rp_law_free(hta_rp_law *law);
  * unbounded distribution (exp, pareto) or more than 10^7 atoms. */
 hta_status hta_rp_law_product(const hta_dist *X, const hta_dist *R,
                               hta_rp_law *out, hta_diag *d);
+
+/* The law of synthetic jobs with independent X and R (R bounded): the
+ * product law when X is bounded too; else x = 1 / R with E[x] = E[X]
+ * E[1 / R] (the rules that need the law's atoms of x, the threshold
+ * table, then need a bounded X: HTA_ERR_USAGE is the caller's to give). */
+hta_status hta_rp_law_jobs(const hta_dist *X, const hta_dist *R,
+                           hta_rp_law *out, hta_diag *d);
 
 /* The empirical law of n observed pairs, each with probability 1/n. */
 hta_status hta_rp_law_sample(const double *x, const int32_t *R, int64_t n,
@@ -193,6 +203,13 @@ typedef struct hta_rp_opts {
     const hta_rp_table *table; /* for threshold (K rows at least) */
     volatile sig_atomic_t *stop; /* polled: ends the run early (cut) */
 } hta_rp_opts;
+
+/* The law's part of o: rmax and mean_x and, when o runs the threshold
+ * policy, its table (built into table, which o then points to; polls
+ * stop). */
+hta_status hta_rp_opts_law(hta_rp_opts *o, const hta_rp_law *law,
+                           hta_rp_table *table, volatile sig_atomic_t *stop,
+                           hta_diag *d);
 
 typedef struct hta_rp_row {
     int run;                  /* the policy was simulated */

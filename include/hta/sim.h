@@ -52,6 +52,9 @@ extern const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES];
 #define HTA_SIM_MAX_ARRIVALS 1e9
 
 #define HTA_SIM_CLASSES 5
+/* The job-size classes' names: "1", "2-10", "11-100", "101-1000",
+ * ">1000" (tasks). */
+extern const char *const hta_sim_class_names[HTA_SIM_CLASSES];
 #define HTA_SIM_BINS 2800 /* log_{1.01} of 10^12 */
 
 typedef enum hta_sim_arrivals {
@@ -166,6 +169,14 @@ void hta_sim_result_free(hta_sim_result *r);
  * may use (the smaller of physical memory and RLIMIT_AS): a sixteenth of
  * it in tasks, at least 10^6. */
 int64_t hta_sim_default_backlog(void);
+
+/* The command's defaults (`hta sim`): Poisson arrivals, geometric service
+ * (cv 1 for log-normal), load 1, 1 slot per unit, 100,000 slots with a
+ * tenth of them warm-up, 30 batches, seed 1, jobs of 10 tasks, delay
+ * scheduling's skips unset (-1: M, M), the backlog bound of
+ * hta_sim_default_backlog; the policy jsq-maxweight, no stop flag, no
+ * callbacks. */
+void hta_sim_opts_default(hta_sim_opts *o);
 
 /* Runs one policy.  HTA_ERR_USAGE for a service rate above 1 per slot
  * (alpha_n / per_unit > 1: a server ends at most one task a slot).

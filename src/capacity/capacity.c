@@ -60,6 +60,11 @@ void hta_capacity_result_free(hta_capacity_result *res)
     memset(res, 0, sizeof *res);
 }
 
+const char *const hta_capacity_method_names[5] = {"auto", "lp", "flow",
+                                                  "plain", "gflow"};
+const char *const hta_capacity_status_names[3] = {"inside", "boundary",
+                                                  "outside"};
+
 static int64_t cluster_group(const void *ctx, int32_t x, int n)
 {
     return hta_cluster_group(ctx, x, n);

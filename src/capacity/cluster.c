@@ -102,18 +102,20 @@ static int set_groups(hta_cluster *c, const hta_instance *inst)
             c->mem_off[n][g] = c->mem_off[n][g - 1];
         c->mem_off[n][0] = 0;
     }
-    c->ntopo = 0;
     return 1;
 }
 
+/* explicit: the groups come from an instance (set_groups), not from a
+ * topology (ntopo 0), so N = nrates whatever ntopo. */
 static hta_status check_levels(const double *rates, int nrates,
-                               const int32_t *topo, int ntopo, hta_diag *d)
+                               const int32_t *topo, int ntopo, int explicit,
+                               hta_diag *d)
 {
     if (nrates < 2 || nrates > HTA_MAX_LEVELS)
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                             "expected 2 to %d rates, found %d",
                             HTA_MAX_LEVELS, nrates);
-    if (nrates != ntopo + 2)
+    if (!explicit && nrates != ntopo + 2)
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                             "expected %d rates for %d topology levels "
                             "(N = 2 + levels), found %d",
@@ -136,13 +138,13 @@ static hta_status check_levels(const double *rates, int nrates,
     return HTA_OK;
 }
 
-hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
-                             const int32_t *topo, int ntopo, int64_t T,
-                             double *lambda, int64_t *off, int32_t *srv,
-                             hta_cluster **out, hta_diag *d)
+static hta_status build(int32_t M, const double *rates, int nrates,
+                        const int32_t *topo, int ntopo, int explicit,
+                        int64_t T, double *lambda, int64_t *off, int32_t *srv,
+                        hta_cluster **out, hta_diag *d)
 {
     *out = NULL;
-    hta_status st = check_levels(rates, nrates, topo, ntopo, d);
+    hta_status st = check_levels(rates, nrates, topo, ntopo, explicit, d);
     if (st == HTA_OK && M < 1)
         st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                           "expected at least one server");
@@ -192,6 +194,15 @@ hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
     c->srv = srv;
     *out = c;
     return HTA_OK;
+}
+
+hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
+                             const int32_t *topo, int ntopo, int64_t T,
+                             double *lambda, int64_t *off, int32_t *srv,
+                             hta_cluster **out, hta_diag *d)
+{
+    return build(M, rates, nrates, topo, ntopo, 0, T, lambda, off, srv, out,
+                 d);
 }
 
 /* ---- parser ------------------------------------------------------------ */
@@ -470,13 +481,7 @@ hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
     if (N > 2 && inst->n != inst->n_declared)
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                             "an N-level instance names every server");
-    /* the instance's groups below: one per level meanwhile */
-    int32_t ones[HTA_MAX_LEVELS] = {1, 1, 1, 1, 1, 1, 1, 1};
-    if (N > 2) {
-        topo = ones;
-        ntopo = N - 2;
-    }
-    hta_status st = check_levels(rates, nrates, topo, ntopo, d);
+    hta_status st = check_levels(rates, nrates, topo, ntopo, N > 2, d);
     if (st != HTA_OK)
         return st;
     if (!(rate >= 0) || !isfinite(rate))
@@ -516,8 +521,8 @@ hta_status hta_cluster_from_instance(const hta_instance *inst, double rate,
     free(order);
     free(first);
     /* every declared server serves remote work: all of them */
-    st = hta_cluster_build(inst->n_declared, rates, nrates, topo, ntopo, T,
-                           lambda, off, srv, out, d);
+    st = build(inst->n_declared, rates, nrates, topo, ntopo, N > 2, T,
+               lambda, off, srv, out, d);
     if (st == HTA_OK && N > 2 && !set_groups(*out, inst)) {
         hta_cluster_free(*out);
         *out = NULL;

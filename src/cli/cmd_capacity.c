@@ -66,9 +66,6 @@ static void bottleneck_name(const hta_cluster *c, const hta_bottleneck *b,
         snprintf(buf, size, "server %lld", (long long)b->group);
 }
 
-static const char *const statuses[] = {"inside", "boundary", "outside"};
-static const char *const methods[] = {"auto", "lp", "flow", "plain",
-                                      "gflow"};
 
 static void print_json(const hta_cluster *c, const hta_capacity_result *res,
                        double total)
@@ -77,9 +74,11 @@ static void print_json(const hta_cluster *c, const hta_capacity_result *res,
            "\"total_rate\": ",
            (long)c->M, (long long)c->T, c->levels);
     json_number(stdout, total);
-    printf(", \"method\": \"%s\", \"rho\": ", methods[res->method]);
+    printf(", \"method\": \"%s\", \"rho\": ",
+           hta_capacity_method_names[res->method]);
     json_number(stdout, res->rho);
-    printf(", \"status\": \"%s\", \"headroom\": ", statuses[res->status]);
+    printf(", \"status\": \"%s\", \"headroom\": ",
+           hta_capacity_status_names[res->status]);
     json_number(stdout, res->rho > 0 ? 1.0 / res->rho : INFINITY);
     fputs(", \"bottlenecks\": [", stdout);
     for (int64_t i = 0; i < res->nbottle; i++) {
@@ -106,7 +105,7 @@ static void print_text(const hta_cluster *c, const hta_capacity_result *res,
     else if (res->method == HTA_CAP_FLOW || res->method == HTA_CAP_GFLOW)
         printf("method %s: Newton on generalized max flows, %d max-flow "
                "calls (%lld labellings, %lld Dinic rounds)\n",
-               methods[res->method], res->flow_calls,
+               hta_capacity_method_names[res->method], res->flow_calls,
                (long long)res->relabels, (long long)res->rounds);
     else
         printf("method %s LP: %lld rows, %lld columns, %s\n",
@@ -120,9 +119,10 @@ static void print_text(const hta_cluster *c, const hta_capacity_result *res,
     printf("rho* %s\n", x);
     if (res->rho > 0) {
         hta_format_real(y, 1.0 / res->rho);
-        printf("status %s (headroom 1/rho* = %s)\n", statuses[res->status], y);
+        printf("status %s (headroom 1/rho* = %s)\n",
+               hta_capacity_status_names[res->status], y);
     } else {
-        printf("status %s (no load)\n", statuses[res->status]);
+        printf("status %s (no load)\n", hta_capacity_status_names[res->status]);
     }
     printf("bottleneck");
     int64_t shown = res->nbottle < 20 ? res->nbottle : 20;

@@ -68,42 +68,13 @@ static const cli_spec spec = {
     "in the system.\n",
     options, (int)(sizeof options / sizeof options[0]), 0, 1, NULL};
 
-/* The largest value of a bounded distribution, or -1. */
-static int64_t dist_max(const hta_dist *D)
-{
-    switch (D->kind) {
-    case HTA_DIST_FIXED:
-        return (int64_t)D->a;
-    case HTA_DIST_UNIFORM:
-        return (int64_t)D->b;
-    case HTA_DIST_TABLE: {
-        int64_t m = 0;
-        for (int64_t i = 0; i < D->n; i++)
-            if (D->val[i] > m)
-                m = D->val[i];
-        return m;
-    }
-    default:
-        return -1;
-    }
-}
-
-/* The mean slot cost, over the runs. */
-static double mean_cost(const hta_slots *s)
-{
-    double sum = 0;
-    for (int64_t q = 0; q < s->nrun; q++)
-        sum += s->rcost[q] * (double)(s->rend[q] - (q ? s->rend[q - 1] : 0));
-    return sum / (double)s->r;
-}
-
 static void print_head(const char *src, const hta_slots *s,
                        const hta_rp_opts *o, const char *jobs_desc,
                        const hta_rp_result *r)
 {
     printf("slots: %lld (%s), cost %.6g .. %.6g, mean %.6g\n",
            (long long)s->r, src, s->rcost[0], s->rcost[s->nrun - 1],
-           mean_cost(s));
+           hta_slots_mean_cost(s));
     printf("jobs: %s, lambda %g, mu 1, K %d, %lld jobs (warm-up %lld, %d "
            "batch means, 95%% intervals), seed %llu\n",
            jobs_desc, o->lambda, o->K, (long long)r->jobs,
@@ -141,7 +112,7 @@ static void json_run(const hta_slots *s, const hta_rp_opts *o,
     printf("{\"slots\": %lld", (long long)s->r);
     json_field(stdout, "cost_min", s->rcost[0]);
     json_field(stdout, "cost_max", s->rcost[s->nrun - 1]);
-    json_field(stdout, "cost_mean", mean_cost(s));
+    json_field(stdout, "cost_mean", hta_slots_mean_cost(s));
     json_field(stdout, "lambda", o->lambda);
     printf(", \"k_limit\": %d, \"jobs\": %lld, \"warmup\": %lld, "
            "\"batches\": %d, \"seed\": %llu",
@@ -326,10 +297,10 @@ int cmd_rplace(int argc, char **argv)
                                    o.batches, (long long)o.jobs,
                                    (long long)w);
         if (R.kind != HTA_DIST_TABLE && !file &&
-            (double)o.K * (double)dist_max(&R) > (double)nslots)
+            (double)o.K * (double)hta_dist_max(&R) > (double)nslots)
             return cli_usage_error(&args, "K * the largest R must fit in "
                                           "the slots: %d * %lld > %lld",
-                                   o.K, (long long)dist_max(&R),
+                                   o.K, (long long)hta_dist_max(&R),
                                    (long long)nslots);
     }
     cli_catch_signals();
@@ -394,32 +365,22 @@ int cmd_rplace(int argc, char **argv)
         o.R = &R;
         o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
                                               o.jobs / 10;
-        if ((double)o.K * (double)dist_max(&R) > (double)s->r) {
+        if ((double)o.K * (double)hta_dist_max(&R) > (double)s->r) {
             code = cli_usage_error(&args, "K * the largest R must fit in "
                                           "the slots: %d * %lld > %lld",
-                                   o.K, (long long)dist_max(&R),
+                                   o.K, (long long)hta_dist_max(&R),
                                    (long long)s->r);
             goto done;
         }
-        hta_dist one = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};
-        int bounded = X.kind != HTA_DIST_EXP && X.kind != HTA_DIST_PARETO;
-        st = hta_rp_law_product(bounded ? &X : &one, &R, &law, &d);
+        st = hta_rp_law_jobs(&X, &R, &law, &d);
         snprintf(jobs_desc, sizeof jobs_desc, "Poisson, X %s, R %s",
                  cli_has(&args, "data") ? cli_str(&args, "data") :
                                           "uniform:1:100",
                  cli_has(&args, "reducers") ? cli_str(&args, "reducers") :
                                               "uniform:1:10");
-        if (st == HTA_OK && !bounded) /* E[X / R] = E[X] E[1 / R] */
-            law.mean_x *= hta_dist_mean(&X);
     }
-    if (st == HTA_OK) {
-        o.rmax = law.rmax;
-        o.mean_x = law.mean_x;
-        if (o.policies[HTA_RP_THRESHOLD]) {
-            st = hta_rp_table_build(&law, o.K, &cli_interrupted, &table, &d);
-            o.table = &table;
-        }
-    }
+    if (st == HTA_OK)
+        st = hta_rp_opts_law(&o, &law, &table, &cli_interrupted, &d);
     if (st != HTA_OK) {
         code = st == HTA_ERR_USAGE ? cli_usage_error(&args, "%s", d.msg) :
                cli_interrupted     ? cli_interrupt_code() :

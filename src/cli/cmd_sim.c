@@ -102,9 +102,6 @@ static const int policy_of_choice[] = {
     HTA_SIM_GB_PANDAS,     HTA_SIM_FCFS,     HTA_SIM_FAIR,
     HTA_SIM_DELAY};
 
-static const char *const class_names[HTA_SIM_CLASSES] = {
-    "1", "2-10", "11-100", "101-1000", ">1000"};
-
 static void print_row(const hta_cluster *c, const hta_sim_result *r,
                       const char *name)
 {
@@ -125,7 +122,8 @@ static void print_row(const hta_cluster *c, const hta_sim_result *r,
                (long long)r->jobs_done, (long long)r->jobs_arrived);
         for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
             if (r->class_jobs[cl])
-                fprintf(rep, " %s tasks (%lld) %.3g/%.3g/%.3g;", class_names[cl],
+                fprintf(rep, " %s tasks (%lld) %.3g/%.3g/%.3g;",
+                       hta_sim_class_names[cl],
                        (long long)r->class_jobs[cl], r->class_pct[cl][0],
                        r->class_pct[cl][1], r->class_pct[cl][2]);
         fputc('\n', rep);
@@ -164,7 +162,7 @@ static void json_row(const hta_cluster *c, const hta_sim_result *r,
         if (!r->class_jobs[cl])
             continue;
         fprintf(rep, "%s{\"size\": \"%s\", \"jobs\": %lld",
-               lead ? "" : ", ", class_names[cl],
+               lead ? "" : ", ", hta_sim_class_names[cl],
                (long long)r->class_jobs[cl]);
         json_field(rep, "p50", r->class_pct[cl][0]);
         json_field(rep, "p95", r->class_pct[cl][1]);
@@ -307,16 +305,9 @@ int cmd_sim(int argc, char **argv)
     if (cli_has(&args, "delay") && !want_delay)
         return cli_usage_error(&args, "--delay applies to the delay policy "
                                       "only");
-    hta_sim_opts o = {.arrivals = HTA_ARR_POISSON,
-                      .service = HTA_SVC_GEOMETRIC,
-                      .cv = 1,
-                      .load = 1,
-                      .per_unit = 1,
-                      .slots = 100000,
-                      .batches = 30,
-                      .seed = 1,
-                      .stop = &cli_interrupted,
-                      .delay = {-1, -1}};
+    hta_sim_opts o;
+    hta_sim_opts_default(&o);
+    o.stop = &cli_interrupted;
     if (cli_has(&args, "slots-per-unit"))
         o.per_unit = (double)cli_value(&args, "slots-per-unit")->i;
     if (cli_has(&args, "slots"))
@@ -351,7 +342,6 @@ int cmd_sim(int argc, char **argv)
     o.subqueues = cli_has(&args, "subqueues");
     if (cli_has(&args, "seed"))
         o.seed = (uint64_t)cli_value(&args, "seed")->i;
-    o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 10, .b = 0};
     if (cli_has(&args, "job-size")) {
         char msg[300];
         hta_dist_parse(cli_str(&args, "job-size"), &o.job_size, msg,
@@ -362,9 +352,8 @@ int cmd_sim(int argc, char **argv)
         o.delay[0] = (int)dv->list[0];
         o.delay[1] = dv->n > 1 ? (int)dv->list[1] : 0;
     }
-    o.max_backlog = cli_has(&args, "max-backlog") ?
-                        cli_value(&args, "max-backlog")->i :
-                        hta_sim_default_backlog();
+    if (cli_has(&args, "max-backlog"))
+        o.max_backlog = cli_value(&args, "max-backlog")->i;
     const char *tpath = cli_str(&args, "trace-file");
     if (tpath && strcmp(tpath, "-") == 0)
         return cli_usage_error(&args, "--trace-file - would mix the trace "

@@ -169,11 +169,6 @@ hta_status hta_ilplev_init(hta_ilplev *mv, const hta_instance *in,
     return st;
 }
 
-int64_t hta_ilplev_cols(const hta_ilplev *mv)
-{
-    return mv->ncols + (int64_t)(mv->N - 2) * mv->inst->n + 1;
-}
-
 /* Row numbers: groups, then loads, then one count row per capped level,
  * then the link rows of levels 3..N, unit by unit. */
 typedef struct rows {
@@ -204,7 +199,17 @@ static int y_col(const hta_ilplev *mv, int l, int32_t s)
     return (int)(mv->ncols + (int64_t)(l - 3) * mv->inst->n + s + 1);
 }
 
-static void set_int_col(glp_prob *P, int col, double U)
+void hta_ilp_L_col(glp_prob *P, int col, double L_lo, double L_hi, int L_int)
+{
+    glp_set_col_kind(P, col, L_int ? GLP_IV : GLP_CV);
+    if (isfinite(L_hi))
+        glp_set_col_bnds(P, col, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
+    else
+        glp_set_col_bnds(P, col, GLP_LO, L_lo, 0.0);
+    glp_set_obj_coef(P, col, 1.0);
+}
+
+void hta_ilp_int_col(glp_prob *P, int col, double U)
 {
     if (U <= 0) {
         glp_set_col_kind(P, col, GLP_IV);
@@ -263,7 +268,7 @@ glp_prob *hta_ilplev_build(hta_ilplev *mv, const double *c, const int64_t *R,
         double U = fmin(size, cap[l]);
         if (l <= 2)
             U = fmin(U, per[l]);
-        set_int_col(P, col, U);
+        hta_ilp_int_col(P, col, U);
         ++k, ia[k] = g + 1, ja[k] = col, ar[k] = 1.0;
         if (l <= 2)
             ++k, ia[k] = r.load + tg, ja[k] = col, ar[k] = c[l - 1];
@@ -275,19 +280,14 @@ glp_prob *hta_ilplev_build(hta_ilplev *mv, const double *c, const int64_t *R,
     for (int l = 3; l <= N; l++)
         for (int32_t s = 0; s < n; s++) {
             int col = y_col(mv, l, s);
-            set_int_col(P, col, fmin(cap[l], per[l]));
+            hta_ilp_int_col(P, col, fmin(cap[l], per[l]));
             ++k, ia[k] = r.load + s, ja[k] = col, ar[k] = c[l - 1];
             ++k, ia[k] = r.link[l] + unit_of(in, l, s), ja[k] = col,
                  ar[k] = 1.0;
         }
     for (int32_t s = 0; s < n; s++)
         ++k, ia[k] = r.load + s, ja[k] = col_L, ar[k] = -1.0;
-    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
-    if (isfinite(L_hi))
-        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
-    else
-        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
-    glp_set_obj_coef(P, col_L, 1.0);
+    hta_ilp_L_col(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
     return P;
 }

@@ -63,14 +63,18 @@ hta_status hta_ilplev_init(hta_ilplev *mv, const hta_instance *inst,
                            int32_t ngroups, int64_t max_cols, int *too_big,
                            hta_diag *d);
 
-/* The columns a model has (x, z, y and L). */
-int64_t hta_ilplev_cols(const hta_ilplev *mv);
-
 /* The piece's model: c[l - 1] the (scaled) cost of level l, c[0] w_loc's;
  * R[l - 1] the cap of level l (>= m: none); L in [L_lo, L_hi], integer
  * when L_int.  NULL on out of memory. */
 glp_prob *hta_ilplev_build(hta_ilplev *mv, const double *c, const int64_t *R,
                            double L_lo, double L_hi, int L_int);
+
+/* Columns every model of the ILP has (ilpmodel.c's too): an integer
+ * column in [0, U] (fixed at 0 when U <= 0, binary when U is 1), and L,
+ * the objective, in [L_lo, L_hi] (L_hi infinite: no upper bound),
+ * integer when L_int. */
+void hta_ilp_int_col(glp_prob *P, int col, double U);
+void hta_ilp_L_col(glp_prob *P, int col, double L_lo, double L_hi, int L_int);
 
 /* Row and column names and a title line, for an LP file; R as built. */
 void hta_ilplev_name(const hta_ilplev *mv, glp_prob *P, const int64_t *R,

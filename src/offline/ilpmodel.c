@@ -172,18 +172,7 @@ double ilp_piece_scale(const solver *sv, const piece *pc)
 /* ---- the model ---------------------------------------------------------- */
 
 /* Columns: x_{g,s} for each group and each of its servers, then y_s, then
- * L.  Returns the number of columns, or 0 on out of memory. */
-/* L's column: bounds, kind and objective (both models). */
-static void set_L(glp_prob *P, int col_L, double L_lo, double L_hi, int L_int)
-{
-    glp_set_col_kind(P, col_L, L_int ? GLP_IV : GLP_CV);
-    if (isfinite(L_hi))
-        glp_set_col_bnds(P, col_L, L_hi > L_lo ? GLP_DB : GLP_FX, L_lo, L_hi);
-    else
-        glp_set_col_bnds(P, col_L, GLP_LO, L_lo, 0.0);
-    glp_set_obj_coef(P, col_L, 1.0);
-}
-
+ * L.  NULL on out of memory. */
 static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
                                double L_hi, int L_int)
 {
@@ -235,15 +224,7 @@ static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
         for (int64_t i = in->task_off[t]; i < in->task_off[t + 1]; i++) {
             int32_t s = in->task_srv[i];
             double U = fmin((double)size, x_max);
-            if (U <= 0) {
-                glp_set_col_kind(P, col, GLP_IV);
-                glp_set_col_bnds(P, col, GLP_FX, 0.0, 0.0);
-            } else if (U == 1) {
-                glp_set_col_kind(P, col, GLP_BV);
-            } else {
-                glp_set_col_kind(P, col, GLP_IV);
-                glp_set_col_bnds(P, col, GLP_DB, 0.0, U);
-            }
+            hta_ilp_int_col(P, col, U);
             if (deg > 1)
                 ++k, ia[k] = grow, ja[k] = col, ar[k] = 1.0;
             ++k, ia[k] = row_total, ja[k] = col, ar[k] = 1.0;
@@ -275,7 +256,7 @@ static glp_prob *build_compact(solver *sv, double wl, double c, double L_lo,
         if (sv->pc->R < in->m)
             ++k, ia[k] = row_cap, ja[k] = col, ar[k] = 1.0;
     }
-    set_L(P, col_L, L_lo, L_hi, L_int);
+    hta_ilp_L_col(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
     sv->ncols = ncols;
     return P;
@@ -326,7 +307,7 @@ static glp_prob *build_naive(solver *sv, double wl, double c, double L_lo,
     int col_L = (int)(pairs + 1);
     for (int64_t s = 0; s < n; s++)
         ++k, ia[k] = (int)(m + 1 + s), ja[k] = col_L, ar[k] = -1.0;
-    set_L(P, col_L, L_lo, L_hi, L_int);
+    hta_ilp_L_col(P, col_L, L_lo, L_hi, L_int);
     glp_load_matrix(P, (int)k, ia, ja, ar);
     sv->ncols = (int)(pairs + 1);
     return P;

@@ -101,9 +101,20 @@ static hta_status fsy_into(run *s, const hta_fsy_opts *fo,
 }
 
 /* fsy's other views (refill.h) after the refill, without tracing. */
-static hta_status refill_views(run *s, const hta_fsy_opts *fo, int32_t *a,
-                               double *span, int *view, hta_diag *d)
+/* fsy's assignment (s->fsy) refilled rack-aware into a, then fsy's other
+ * views unless the refill meets the lower bound (refill.h), those fsy
+ * runs without tracing: *span the best's makespan, *view its level (0:
+ * the refill's). */
+static hta_status refill_best(run *s, const hta_fsy_opts *fo, int32_t *a,
+                              hta_refill_result *rr, double *span, int *view,
+                              hta_diag *d)
 {
+    hta_status st = hta_refill_run(s->inst, s->fsy, a, rr, d);
+    *view = 0;
+    *span = rr->makespan;
+    if (st != HTA_OK ||
+        (s->res->has_lower_bound && *span <= s->res->lower_bound))
+        return st;
     hta_fsy_opts quiet = *fo;
     quiet.trace = NULL;
     quiet.trace_ctx = NULL;
@@ -132,12 +143,9 @@ static hta_status run_refill(run *s, hta_row *row, const hta_fsy_opts *fo,
     if (!a)
         return OOM(d);
     hta_refill_result rr;
-    hta_status st = hta_refill_run(s->inst, s->fsy, a, &rr, d);
-    int view = 0;
-    double span = rr.makespan;
-    if (st == HTA_OK &&
-        !(s->res->has_lower_bound && span <= s->res->lower_bound))
-        st = refill_views(s, fo, a, &span, &view, d);
+    int view;
+    double span;
+    hta_status st = refill_best(s, fo, a, &rr, &span, &view, d);
     if (st == HTA_OK)
         st = solve_finish_row(s, row, a, d);
     if (st == HTA_OK) {
@@ -178,11 +186,9 @@ static hta_status refill_into(run *s, hta_diag *d)
         return OOM(d);
     hta_refill_result rr;
     hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL, NULL, NULL};
-    int view = 0;
-    hta_status st = hta_refill_run(s->inst, s->fsy, a, &rr, d);
-    double span = rr.makespan;
-    if (st == HTA_OK)
-        st = hta_refill_views(s->inst, &fo, a, &span, &view, d);
+    int view;
+    double span;
+    hta_status st = refill_best(s, &fo, a, &rr, &span, &view, d);
     if (st == HTA_OK) {
         memcpy(s->fsy, a, (size_t)s->inst->m * sizeof *a);
         s->fsy_span = span;

@@ -37,12 +37,32 @@
 const char *const hta_sim_policy_names[HTA_SIM_NPOLICIES] = {
     "jsq-maxweight", "priority", "gb-pandas", "fcfs", "fair", "delay"};
 
+const char *const hta_sim_class_names[HTA_SIM_CLASSES] = {
+    "1", "2-10", "11-100", "101-1000", ">1000"};
+
 const char *const hta_sim_verdict_names[4] = {"stable", "growing",
                                               "undecided", "unstable"};
 
 void hta_sim_result_free(hta_sim_result *r)
 {
     memset(r, 0, sizeof *r);
+}
+
+void hta_sim_opts_default(hta_sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->arrivals = HTA_ARR_POISSON;
+    o->service = HTA_SVC_GEOMETRIC;
+    o->cv = 1;
+    o->load = 1;
+    o->per_unit = 1;
+    o->slots = 100000;
+    o->warmup = o->slots / 10;
+    o->batches = 30;
+    o->seed = 1;
+    o->job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 10, .b = 0};
+    o->delay[0] = o->delay[1] = -1;
+    o->max_backlog = hta_sim_default_backlog();
 }
 
 int64_t hta_sim_default_backlog(void)

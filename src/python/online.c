@@ -204,9 +204,6 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"cluster", "method", NULL};
-    static const char *const methods[] = {"auto", "lp", "flow", "plain",
-                                          "gflow"};
-    static const char *const statuses[] = {"inside", "boundary", "outside"};
     ext_cluster *cl;
     const char *method = "auto";
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|s", kwl, &ext_ClusterType,
@@ -216,7 +213,7 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
     memset(&o, 0, sizeof o);
     int m = -1;
     for (int i = 0; i < 5; i++)
-        if (strcmp(method, methods[i]) == 0)
+        if (strcmp(method, hta_capacity_method_names[i]) == 0)
             m = i;
     if (m < 0) {
         PyErr_Format(PyExc_ValueError,
@@ -257,9 +254,11 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
          ext_set(r, "types", PyLong_FromLongLong(k->T)) &&
          ext_set(r, "levels", PyLong_FromLong(k->levels)) &&
          ext_set(r, "total_rate", PyFloat_FromDouble(total_rate(k))) &&
-         ext_set(r, "method", PyUnicode_FromString(methods[res.method])) &&
+         ext_set(r, "method",
+                 PyUnicode_FromString(hta_capacity_method_names[res.method])) &&
          ext_set(r, "rho", PyFloat_FromDouble(res.rho)) &&
-         ext_set(r, "status", PyUnicode_FromString(statuses[res.status])) &&
+         ext_set(r, "status",
+                 PyUnicode_FromString(hta_capacity_status_names[res.status])) &&
          ext_set(r, "headroom",
                  PyFloat_FromDouble(res.rho > 0 ? 1.0 / res.rho : INFINITY));
     if (ok) {
@@ -274,9 +273,6 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
 }
 
 /* ---- the simulator ---------------------------------------------------- */
-
-static const char *const class_names[HTA_SIM_CLASSES] = {
-    "1", "2-10", "11-100", "101-1000", ">1000"};
 
 static PyObject *sim_row(const hta_cluster *c, const hta_sim_result *r,
                          const char *name)
@@ -295,7 +291,9 @@ static PyObject *sim_row(const hta_cluster *c, const hta_sim_result *r,
         if (!r->class_jobs[k])
             continue;
         PyObject *e = PyDict_New();
-        ok = e && ext_set(e, "size", PyUnicode_FromString(class_names[k])) &&
+        ok = e &&
+             ext_set(e, "size",
+                     PyUnicode_FromString(hta_sim_class_names[k])) &&
              ext_set(e, "jobs", PyLong_FromLongLong(r->class_jobs[k])) &&
              ext_set(e, "p50", ext_real(r->class_pct[k][0])) &&
              ext_set(e, "p95", ext_real(r->class_pct[k][1])) &&
@@ -423,19 +421,14 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "load: expected a finite x >= 0");
         return NULL;
     }
-    hta_sim_opts o = {.arrivals = HTA_ARR_POISSON,
-                      .service = HTA_SVC_GEOMETRIC,
-                      .cv = 1,
-                      .load = load,
-                      .per_unit = 1,
-                      .slots = slots,
-                      .warmup = warmup,
-                      .batches = (int)batches,
-                      .seed = seed,
-                      .stop = &ext_stop,
-                      .delay = {-1, -1},
-                      .max_backlog = hta_sim_default_backlog()};
-    o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 10, .b = 0};
+    hta_sim_opts o;
+    hta_sim_opts_default(&o);
+    o.load = load;
+    o.slots = slots;
+    o.warmup = warmup;
+    o.batches = (int)batches;
+    o.seed = seed;
+    o.stop = &ext_stop;
     PyObject *rows = PyList_New(0);
     int interrupted = 0;
     for (int q = 0; rows && q < np && !interrupted; q++) {

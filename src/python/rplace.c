@@ -7,27 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t dist_max(const hta_dist *D)
-{
-    if (D->kind == HTA_DIST_FIXED)
-        return (int64_t)D->a;
-    if (D->kind == HTA_DIST_UNIFORM)
-        return (int64_t)D->b;
-    int64_t m = 0;
-    for (int64_t i = 0; i < D->n; i++)
-        if (D->val[i] > m)
-            m = D->val[i];
-    return m;
-}
-
-static double mean_cost(const hta_slots *s)
-{
-    double sum = 0;
-    for (int64_t q = 0; q < s->nrun; q++)
-        sum += s->rcost[q] * (double)(s->rend[q] - (q ? s->rend[q - 1] : 0));
-    return sum / (double)s->r;
-}
-
 static PyObject *report(const hta_slots *s, const hta_rp_opts *o,
                         const hta_rp_result *r)
 {
@@ -39,7 +18,8 @@ static PyObject *report(const hta_slots *s, const hta_rp_opts *o,
             continue;
         PyObject *e = PyDict_New();
         ok = e &&
-             ext_set(e, "policy", PyUnicode_FromString(hta_rp_policy_names[p])) &&
+             ext_set(e, "policy",
+                     PyUnicode_FromString(hta_rp_policy_names[p])) &&
              ext_set(e, "cost", ext_real(w->mean)) &&
              ext_set(e, "cost_ci", ext_real(w->ci)) &&
              ext_set(e, "vs_random", ext_real(w->vs_random)) &&
@@ -53,7 +33,7 @@ static PyObject *report(const hta_slots *s, const hta_rp_opts *o,
     ok = ok && ext_set(d, "slots", PyLong_FromLongLong(s->r)) &&
          ext_set(d, "cost_min", ext_real(s->rcost[0])) &&
          ext_set(d, "cost_max", ext_real(s->rcost[s->nrun - 1])) &&
-         ext_set(d, "cost_mean", ext_real(mean_cost(s))) &&
+         ext_set(d, "cost_mean", ext_real(hta_slots_mean_cost(s))) &&
          ext_set(d, "lambda", ext_real(o->lambda)) &&
          ext_set(d, "k_limit", PyLong_FromLong(o->K)) &&
          ext_set(d, "jobs", PyLong_FromLongLong(r->jobs)) &&
@@ -178,30 +158,20 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
         ext_raise(st, &d);
         goto done;
     }
-    if ((double)o.K * (double)dist_max(&R) > (double)s->r) {
+    if ((double)o.K * (double)hta_dist_max(&R) > (double)s->r) {
         PyErr_Format(PyExc_ValueError,
                      "K * the largest R must fit in the slots: %d * %lld > "
                      "%lld",
-                     o.K, (long long)dist_max(&R), (long long)s->r);
+                     o.K, (long long)hta_dist_max(&R), (long long)s->r);
         goto done;
     }
     o.X = &X;
     o.R = &R;
-    hta_dist one = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};
-    int bounded = X.kind != HTA_DIST_EXP && X.kind != HTA_DIST_PARETO;
     ext_call c;
     ext_begin(&c);
-    st = hta_rp_law_product(bounded ? &X : &one, &R, &law, &d);
-    if (st == HTA_OK && !bounded)
-        law.mean_x *= hta_dist_mean(&X);
-    if (st == HTA_OK) {
-        o.rmax = law.rmax;
-        o.mean_x = law.mean_x;
-        if (o.policies[HTA_RP_THRESHOLD]) {
-            st = hta_rp_table_build(&law, o.K, &ext_stop, &table, &d);
-            o.table = &table;
-        }
-    }
+    st = hta_rp_law_jobs(&X, &R, &law, &d);
+    if (st == HTA_OK)
+        st = hta_rp_opts_law(&o, &law, &table, &ext_stop, &d);
     hta_rp_result res;
     int ran = st == HTA_OK && !ext_stop;
     if (ran)

@@ -508,3 +508,11 @@ hta_status hta_slots_uniform(int64_t r, double lo, double hi, uint64_t seed,
     *out = s;
     return HTA_OK;
 }
+
+double hta_slots_mean_cost(const hta_slots *s)
+{
+    double sum = 0;
+    for (int64_t q = 0; q < s->nrun; q++)
+        sum += s->rcost[q] * (double)(s->rend[q] - (q ? s->rend[q - 1] : 0));
+    return sum / (double)s->r;
+}

@@ -249,6 +249,29 @@ static int64_t lower(const hta_rp_law *law, int32_t g, double t)
     return lo - base;
 }
 
+hta_status hta_rp_law_jobs(const hta_dist *X, const hta_dist *R,
+                           hta_rp_law *out, hta_diag *d)
+{
+    hta_dist one = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};
+    int bounded = X->kind != HTA_DIST_EXP && X->kind != HTA_DIST_PARETO;
+    hta_status st = hta_rp_law_product(bounded ? X : &one, R, out, d);
+    if (st == HTA_OK && !bounded) /* E[X / R] = E[X] E[1 / R] */
+        out->mean_x *= hta_dist_mean(X);
+    return st;
+}
+
+hta_status hta_rp_opts_law(hta_rp_opts *o, const hta_rp_law *law,
+                           hta_rp_table *table, volatile sig_atomic_t *stop,
+                           hta_diag *d)
+{
+    o->rmax = law->rmax;
+    o->mean_x = law->mean_x;
+    if (!o->policies[HTA_RP_THRESHOLD])
+        return HTA_OK;
+    o->table = table;
+    return hta_rp_table_build(law, o->K, stop, table, d);
+}
+
 hta_status hta_rp_table_build(const hta_rp_law *law, int K,
                               volatile sig_atomic_t *stop,
                               hta_rp_table *t, hta_diag *d)

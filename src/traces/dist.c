@@ -172,6 +172,25 @@ void hta_dist_free(hta_dist *dist)
     dist->n = 0;
 }
 
+int64_t hta_dist_max(const hta_dist *dist)
+{
+    switch (dist->kind) {
+    case HTA_DIST_FIXED:
+        return (int64_t)dist->a;
+    case HTA_DIST_UNIFORM:
+        return (int64_t)dist->b;
+    case HTA_DIST_TABLE: {
+        int64_t m = 0;
+        for (int64_t i = 0; i < dist->n; i++)
+            if (dist->val[i] > m)
+                m = dist->val[i];
+        return m;
+    }
+    default:
+        return -1;
+    }
+}
+
 double hta_dist_mean(const hta_dist *dist)
 {
     switch (dist->kind) {
