@@ -231,7 +231,14 @@ static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
     glp_init_iocp(&iocp);
     iocp.msg_lev = sv->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
     iocp.out_frq = 2000;
-    iocp.tm_lim = (int)fmin((sv->deadline - hta_clock_now()) * 1000.0, 2e9);
+    /* GLPK refuses a negative limit (its error hook, not a code): the
+     * deadline may have passed since the relaxation */
+    double left = sv->deadline - hta_clock_now();
+    if (left <= 0) {
+        pc->proved = fmax(pc->lb, lp_bound);
+        return PIECE_STOPPED_BOUND;
+    }
+    iocp.tm_lim = (int)fmin(left * 1000.0, 2e9);
     iocp.presolve = GLP_OFF;
     iocp.mip_gap = 0.0;
     iocp.cb_func = callback;

@@ -1,4 +1,5 @@
-/* makespan <= L by CaDiCaL on the deficit encoding (satdec.h). */
+/* makespan <= L by CaDiCaL on the deficit encoding (satdec.h): the
+ * encoding, the decoding of models, the constant-w_rem decision. */
 #include "offline/satdec.h"
 
 #include <ccadical.h>
@@ -14,197 +15,8 @@
 #include "core/buf.h"
 #include "core/check.h"
 #include "envilp.h"
+#include "satdec_impl.h"
 
-#define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
-
-/* The CNF under construction: clauses as literals ending in 0.  Wires of
- * the sorting networks use 0 for the constant false. */
-typedef struct enc {
-    int *lit;
-    size_t nlit, cap;
-    int64_t nclauses;
-    int nvars;
-    size_t max_lits;
-    int full;   /* the CNF outgrew max_lits or the variable range */
-    int nomem;
-} enc;
-
-static int newvar(enc *e)
-{
-    if (e->nvars >= INT_MAX - 1) {
-        e->full = 1;
-        return 1;
-    }
-    return ++e->nvars;
-}
-
-static void clause(enc *e, const int *l, int k)
-{
-    if (e->full || e->nomem)
-        return;
-    if (e->nlit + (size_t)k + 1 > e->max_lits) {
-        e->full = 1;
-        return;
-    }
-    if (!HTA_RESERVE(e->lit, e->cap, e->nlit + (size_t)k + 1)) {
-        e->nomem = 1;
-        return;
-    }
-    for (int i = 0; i < k; i++)
-        e->lit[e->nlit++] = l[i];
-    e->lit[e->nlit++] = 0;
-    e->nclauses++;
-}
-
-static void clause1(enc *e, int a) { clause(e, &a, 1); }
-static void clause2(enc *e, int a, int b)
-{
-    int l[2] = {a, b};
-    clause(e, l, 2);
-}
-static void clause3(enc *e, int a, int b, int c)
-{
-    int l[3] = {a, b, c};
-    clause(e, l, 3);
-}
-
-/* A comparator: w[i] <- max, w[j] <- min.  Upward clauses (an input true
- * makes max true, both make min true) always; downward ones too with both
- * (then the outputs are exactly the sorted inputs). */
-static void comparator(enc *e, int *w, size_t i, size_t j, int both)
-{
-    int a = w[i], b = w[j];
-    if (!a) {
-        w[i] = b;
-        w[j] = 0;
-        return;
-    }
-    if (!b)
-        return;
-    int mx = newvar(e), mn = newvar(e);
-    clause2(e, -a, mx);
-    clause2(e, -b, mx);
-    clause3(e, -a, -b, mn);
-    if (both) {
-        clause3(e, -mx, a, b);
-        clause2(e, -mn, a);
-        clause2(e, -mn, b);
-    }
-    w[i] = mx;
-    w[j] = mn;
-}
-
-/* Batcher's odd-even merge sort of w[0..N) (N a power of two), stages
- * p = first_p .. N/2: with first_p = 1 a whole sort, with first_p = N/2
- * the merge of two sorted halves.  Descending: w[i] is "at least i + 1
- * inputs are true". */
-static void oddeven(enc *e, int *w, size_t N, size_t first_p, int both)
-{
-    for (size_t p = first_p; p < N; p <<= 1)
-        for (size_t k = p; k >= 1; k >>= 1)
-            for (size_t j = k % p; j + k < N; j += 2 * k)
-                for (size_t i = 0; i < k && i + j + k < N; i++)
-                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
-                        comparator(e, w, i + j, i + j + k, both);
-}
-
-static size_t pow2_at_least(size_t x)
-{
-    size_t p = 1;
-    while (p < x)
-        p <<= 1;
-    return p;
-}
-
-/* The top P outputs of sorting in[0..d) (P a power of two): chunks of P
- * sorted, then merged two by two keeping the top P of each merge (the top
- * P of a union is the top P of the two tops).  out: P entries. */
-static int sort_top(enc *e, const int *in, size_t d, size_t P, int both,
-                    int *out)
-{
-    if (d <= P) {
-        size_t N = pow2_at_least(d ? d : 1);
-        int *w = calloc(N, sizeof *w);
-        if (!w)
-            return 0;
-        memcpy(w, in, d * sizeof *w);
-        oddeven(e, w, N, 1, both);
-        memset(out, 0, P * sizeof *out);
-        memcpy(out, w, N * sizeof *w);
-        free(w);
-        return 1;
-    }
-    int *w = calloc(2 * P, sizeof *w);
-    if (!w)
-        return 0;
-    memset(out, 0, P * sizeof *out);
-    for (size_t lo = 0; lo < d; lo += P) {
-        size_t k = d - lo < P ? d - lo : P;
-        int *chunk = lo == 0 ? out : w + P;
-        memset(chunk, 0, P * sizeof *chunk);
-        memcpy(chunk, in + lo, k * sizeof *chunk);
-        oddeven(e, chunk, P, 1, both);
-        if (lo == 0)
-            continue;
-        memcpy(w, out, P * sizeof *w);
-        oddeven(e, w, 2 * P, P, both);
-        memcpy(out, w, P * sizeof *w);
-    }
-    free(w);
-    return 1;
-}
-
-/* At most K of x[0..n) true, 1 <= K < n: Sinz's sequential counter,
- * s[i][j] = "at least j + 1 of x[0..i] are true" (upward only). */
-static void atmost_sequential(enc *e, const int *x, size_t n, size_t K)
-{
-    int prev[64], cur[64];
-    for (size_t j = 0; j < K; j++)
-        prev[j] = 0;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < K; j++) {
-            cur[j] = newvar(e);
-            if (j == 0)
-                clause2(e, -x[i], cur[0]);
-            else if (prev[j - 1])
-                clause3(e, -x[i], -prev[j - 1], cur[j]);
-            if (prev[j])
-                clause2(e, -prev[j], cur[j]);
-        }
-        if (prev[K - 1])
-            clause2(e, -x[i], -prev[K - 1]);
-        memcpy(prev, cur, K * sizeof *cur);
-    }
-}
-
-/* At most K of x[0..n) true, K < n: units for K = 0, Sinz's counter up
- * to K = 8 (measured on Zipf s = 1.5, 10^4 tasks, slack 2: 30 s with the
- * counter, 106 s with the network; either way the time moves a lot with
- * the order of the variables), above that the top K + 1 outputs of a
- * cardinality network (one direction). */
-static void atmost(enc *e, const int *x, size_t n, size_t K)
-{
-    if (K == 0) {
-        for (size_t i = 0; i < n; i++)
-            clause1(e, -x[i]);
-    } else if (K <= 8) {
-        atmost_sequential(e, x, n, K);
-    } else {
-        size_t P = pow2_at_least(K + 1);
-        int *out = malloc(P * sizeof *out);
-        if (!out || !sort_top(e, x, n, P, 0, out))
-            e->nomem = 1;
-        else if (out[K])
-            clause1(e, -out[K]);
-        free(out);
-    }
-}
-
-/* Deficit literals, each repeated by its weight. */
-typedef struct defs {
-    int *lit;
-    size_t n, cap;
-} defs;
 
 static int push_def(enc *e, defs *f, int lit, int64_t weight)
 {
@@ -220,19 +32,6 @@ static int push_def(enc *e, defs *f, int lit, int64_t weight)
     return 1;
 }
 
-/* What one decision encodes (satdec.h): with B g(v) = A v + Lt - r(v),
- * r(v) >= 0, for v = 0..U, g(v) the tasks in all that a server running v
- * local ones has room for (v + room[v]), the criterion sum_s g(k_s) >= m
- * reads A (M - sum k) + sum_s r(k_s) <= S = A M + n Lt - B m; and at most
- * dmax of M - sum k (-1: no such limit; the general decision's remote
- * count).  The constant decision: A = c - w, B = c, Lt = L, room[v] =
- * floor((L - w v) / c). */
-typedef struct spec {
-    int64_t U, A, B, Lt, dmax;
-    const int64_t *r, *room; /* r[0..U], room[0..U] */
-    int general;             /* decode_remote: no remote task on a server
-                                holding its block */
-} spec;
 
 int hta_satdec_applies(const hta_instance *inst, char *why, size_t size)
 {
@@ -261,25 +60,6 @@ static int terminate_cb(void *state)
     return (t->stop && *t->stop) || hta_clock_now() > t->deadline;
 }
 
-/* Everything the decision holds, released in one place. */
-typedef struct sd {
-    enc e;
-    defs f;
-    int32_t *cover;     /* per task: server or -1 (the maximum b-matching) */
-    char *mark_t, *mark_s; /* reached from uncovered tasks: not C_T, C_S */
-    int32_t *queue;
-    int *edge_var;      /* task-side placement pair -> variable */
-    int *edge_val;      /* a model's pairs, negated: a blocking clause */
-    int *srv_in;        /* one server's inputs */
-    int *out;           /* one server's outputs */
-    int **ge;           /* per server: its outputs (P_s of them) */
-    size_t *ge_n;
-    int *rem;           /* per task: its "not local" variable, or 0 */
-    int32_t *loads;
-    int32_t *local;     /* a model's local tasks (decode_local) */
-    unsigned char *on;  /* a model's pairs: 1 local */
-    defs dl;            /* the literals of M - sum k, once each */
-} sd;
 
 static int push_d(sd *z, int lit)
 {
@@ -289,7 +69,7 @@ static int push_d(sd *z, int lit)
     return 1;
 }
 
-static void sd_free(sd *z, int32_t n)
+void satdec_sd_free(sd *z, int32_t n)
 {
     free(z->e.lit);
     free(z->f.lit);
@@ -384,14 +164,12 @@ static hta_status cover_of(const hta_instance *inst, int64_t U, sd *z,
     return HTA_OK;
 }
 
-/* The encoding; returns 0 on a constant no (res->why says it). */
-static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
-                  hta_satdec_result *res)
+/* The placement pairs' variables, and at most one local server per
+ * task (pairwise up to 6 replicas, else a sequential chain). */
+static void encode_pairs(const hta_instance *inst, const spec *sp, sd *z)
 {
     int32_t m = inst->m, n = inst->n;
     enc *e = &z->e;
-    int64_t wdef = sp->A, U = sp->U;
-    /* placement pairs, and at most one local server per task */
     for (int64_t i = 0; i < inst->edges; i++)
         z->edge_var[i] = newvar(e);
     for (int32_t t = 0; t < m; t++) {
@@ -401,7 +179,7 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
         if (sp->general && b - a == n) {
             for (int64_t i = a; i < b; i++)
                 z->srv_in[i - a] = z->edge_var[i];
-            clause(e, z->srv_in, (int)(b - a));
+            enc_clause(e, z->srv_in, (int)(b - a));
         }
         if (b - a <= 6) {
             for (int64_t i = a; i < b; i++)
@@ -420,6 +198,16 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
             }
         }
     }
+}
+
+/* The encoding; returns 0 on a constant no (res->why says it). */
+static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
+                  hta_satdec_result *res)
+{
+    int32_t m = inst->m, n = inst->n;
+    enc *e = &z->e;
+    int64_t wdef = sp->A, U = sp->U;
+    encode_pairs(inst, sp, z);
     /* constant deficits: residues of servers without placement pairs */
     for (int32_t s = 0; s < n; s++)
         if (inst->srv_off[s + 1] == inst->srv_off[s])
@@ -448,9 +236,9 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
                 i++;
             z->srv_in[j] = z->edge_var[i];
         }
-        size_t P = pow2_at_least((size_t)(deg < U + 1 ? deg : U + 1));
+        size_t P = enc_pow2_at_least((size_t)(deg < U + 1 ? deg : U + 1));
         if (!(z->ge[s] = malloc(P * sizeof **z->ge)) ||
-            !sort_top(e, z->srv_in, (size_t)deg, P, 1, z->ge[s])) {
+            !enc_sort_top(e, z->srv_in, (size_t)deg, P, 1, z->ge[s])) {
             e->nomem = 1;
             break;
         }
@@ -472,12 +260,12 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
             if (kb == 0)
                 l[k++] = lb;
             if (r > S) {
-                clause(e, l, k); /* k_s = v is ruled out */
+                enc_clause(e, l, k); /* k_s = v is ruled out */
                 continue;
             }
             int x = newvar(e);
             l[k++] = x;
-            clause(e, l, k);
+            enc_clause(e, l, k);
             if (!push_def(e, &z->f, x, r))
                 e->nomem = 1;
         }
@@ -511,7 +299,7 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
             cl[q++] = z->edge_var[i];
         if (r)
             cl[q++] = r;
-        clause(e, cl, (int)q);
+        enc_clause(e, cl, (int)q);
         if (cl != l)
             free(cl);
         if (r && (!push_def(e, &z->f, r, wdef) || !push_d(z, r)))
@@ -527,10 +315,10 @@ static int encode(const hta_instance *inst, const spec *sp, int64_t S, sd *z,
     }
     /* the deficits sum to at most S */
     if (!e->full && !e->nomem && z->f.n > (size_t)S)
-        atmost(e, z->f.lit, z->f.n, (size_t)S);
+        enc_atmost(e, z->f.lit, z->f.n, (size_t)S);
     /* M - sum k <= dmax, where the slack does not imply it */
     if (!e->full && !e->nomem && jmax < dfree && z->dl.n - d0 > (size_t)jmax)
-        atmost(e, z->dl.lit + d0, z->dl.n - d0, (size_t)jmax);
+        enc_atmost(e, z->dl.lit + d0, z->dl.n - d0, (size_t)jmax);
     return 1;
 }
 
@@ -675,7 +463,7 @@ static int decode_greedy(const hta_instance *inst, const spec *sp,
     return 1;
 }
 
-static hta_status write_cnf(FILE *f, const char *what, const enc *e,
+hta_status satdec_write_cnf(FILE *f, const char *what, const enc *e,
                            hta_diag *d)
 {
     if (fprintf(f, "c hta: %s (satdec.h)\np cnf %d %lld\n", what, e->nvars,
@@ -751,7 +539,7 @@ static hta_status decide_formula(const hta_reduction *r,
 
 /* The arrays of a decision and the maximum b-matching at U with its
  * vertex cover (cover_of), shared by every spec of one decision. */
-static hta_status prepare(const hta_instance *inst, int64_t U,
+hta_status satdec_prepare(const hta_instance *inst, int64_t U,
                           const hta_satdec_opts *opts, sd *z, int64_t *M,
                           hta_satdec_result *res, hta_diag *d)
 {
@@ -840,7 +628,7 @@ static int add_cert(enc *c, const enc *e, int **sel, size_t *nsel,
             break;
         if (x == 0) {
             l[k++] = -g;
-            clause(c, l, (int)k);
+            enc_clause(c, l, (int)k);
             k = 0;
         } else {
             l[k++] = x > 0 ? x + base : x - base;
@@ -873,7 +661,7 @@ static hta_status fits(const hta_instance *inst, const int32_t *assign,
  * (decode_remote), then the placement that keeps them remote.  Neither
  * (answer left as it is): the caller blocks the model, or, for the
  * constant decision, reports an encoding error. */
-static hta_status realise(const hta_instance *inst, const unsigned char *on,
+hta_status satdec_realise(const hta_instance *inst, const unsigned char *on,
                           const spec *sp, sd *z, double L, int strict,
                           int32_t *assign, hta_satdec_result *res,
                           hta_diag *d)
@@ -910,7 +698,7 @@ static void model_pairs(const hta_instance *inst, CCaDiCaL *sat, sd *z)
 
 /* One spec: its CNF (copied into cert when one is kept), then CaDiCaL;
  * a model is decoded and evaluated against L (strict: below L). */
-static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
+hta_status satdec_run_spec(const hta_instance *inst, const spec *sp, sd *z,
                            int64_t M, double L, int strict,
                            const hta_satdec_opts *opts, double t0,
                            FILE *cnf, enc *cert, int **sel, size_t *nsel,
@@ -951,7 +739,7 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
         z->e.nlit = 0;
         z->e.nclauses = 0;
         z->e.nvars = 0;
-        clause(&z->e, NULL, 0);
+        enc_clause(&z->e, NULL, 0);
     }
     res->vars += z->e.nvars;
     res->clauses += z->e.nclauses;
@@ -970,7 +758,7 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
         r = ccadical_solve(sat);
         while (r == 10) {
             model_pairs(inst, sat, z);
-            if ((st = realise(inst, z->on, sp, z, L, strict, assign, res,
+            if ((st = satdec_realise(inst, z->on, sp, z, L, strict, assign, res,
                               d)) != HTA_OK ||
                 res->answer == HTA_SATDEC_YES || !sp->general)
                 break;
@@ -982,7 +770,7 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
                 ccadical_add(sat, z->edge_val[i]);
             ccadical_add(sat, 0);
             if (inst->edges <= INT_MAX)
-                clause(&z->e, z->edge_val, (int)inst->edges);
+                enc_clause(&z->e, z->edge_val, (int)inst->edges);
             else
                 z->e.full = 1;
             res->blocked++;
@@ -998,7 +786,7 @@ static hta_status run_spec(const hta_instance *inst, const spec *sp, sd *z,
                                        "exceeds %lld literals",
                                        (long long)z->e.max_lits);
     if (st == HTA_OK && cnf)
-        st = write_cnf(cnf, "makespan <= L, deficit encoding", &z->e, d);
+        st = satdec_write_cnf(cnf, "makespan <= L, deficit encoding", &z->e, d);
     if (st == HTA_OK && cert && !add_cert(cert, &z->e, sel, nsel, capsel))
         st = OOM(d);
     if (st == HTA_OK && r == 10 && res->answer != HTA_SATDEC_YES)
@@ -1055,307 +843,16 @@ hta_status hta_satdec_decide(const hta_instance *inst, double Ld,
     }
     sd z;
     int64_t M = 0;
-    hta_status st = prepare(inst, U, opts, &z, &M, res, d);
+    hta_status st = satdec_prepare(inst, U, opts, &z, &M, res, d);
     if (st == HTA_OK) {
         res->answer = HTA_SATDEC_UNKNOWN;
         res->pieces = 1;
-        st = run_spec(inst, &sp, &z, M, Ld, 0, opts, t0, opts->cnf, NULL,
+        st = satdec_run_spec(inst, &sp, &z, M, Ld, 0, opts, t0, opts->cnf, NULL,
                       NULL, NULL, NULL, assign, res, d);
         res->seconds_encode = hta_clock_now() - t0 - res->seconds_solve;
     }
-    sd_free(&z, n);
+    satdec_sd_free(&z, n);
     free(tab);
     return st;
 }
 
-int hta_satdec_applies_general(const hta_instance *inst, char *why,
-                               size_t size)
-{
-    const char *r = NULL;
-    if (hta_wrem_at(&inst->wrem, 0) < inst->w_loc)
-        r = "w_rem is below w_loc";
-    else if (!(inst->w_loc > 0))
-        r = "w_loc is 0";
-    if (r && why)
-        snprintf(why, size, "%s", r);
-    return r == NULL;
-}
-
-/* The remote slots room[v] of v local tasks at remote count R (strict:
- * below L), v = 0..U; the same arithmetic as the evaluator. */
-static void rooms(const hta_instance *inst, int64_t U, int64_t R, double L,
-                  int strict, int64_t *room)
-{
-    double c = hta_wrem_at(&inst->wrem, R);
-    for (int64_t v = 0; v <= U; v++) {
-        int64_t j = hta_room_remote(inst, v, c, L, strict);
-        room[v] = j < 0 ? 0 : j;
-    }
-}
-
-/* The last R in [R0, m] whose rooms equal those at R0 (ref): each room
- * only falls as R grows (w_rem non-decreasing), so "equal" holds on an
- * interval. */
-static int64_t piece_end(const hta_instance *inst, int64_t U, int64_t R0,
-                         double L, int strict, const int64_t *ref,
-                         int64_t *tmp)
-{
-    int64_t lo = R0, hi = inst->m;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        rooms(inst, U, mid, L, strict, tmp);
-        if (memcmp(tmp, ref, ((size_t)U + 1) * sizeof *tmp) == 0)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-/* The piece of the remote count starting at R: its rooms into room and
- * its last count into *end; 0 when no server has a remote slot and R >=
- * 1 (nothing fits from R on: the rooms only shrink). */
-static int piece_at(const hta_instance *inst, int64_t U, int64_t R,
-                    double L, int strict, int64_t *room, int64_t *tmp,
-                    int64_t *end)
-{
-    rooms(inst, U, R, L, strict, room);
-    int any = R == 0;
-    for (int64_t v = 0; v <= U && !any; v++)
-        any = room[v] > 0;
-    if (any)
-        *end = piece_end(inst, U, R, L, strict, room, tmp);
-    return any;
-}
-
-/* GLPK's solutions into assignments: realise with the piece's rooms. */
-typedef struct glpk_ctx {
-    const hta_instance *inst;
-    const spec *sp;
-    sd *z;
-    double L;
-    int strict;
-    int32_t *assign;
-    hta_satdec_result *res;
-} glpk_ctx;
-
-static int glpk_realise(void *arg, const unsigned char *on, hta_status *st,
-                        hta_diag *d)
-{
-    glpk_ctx *g = arg;
-    *st = realise(g->inst, on, g->sp, g->z, g->L, g->strict, g->assign,
-                  g->res, d);
-    if (*st != HTA_OK)
-        return -1;
-    return g->res->answer == HTA_SATDEC_YES;
-}
-
-/* The general decision by GLPK (envilp.h), until deadline: from R = m - M
- * up, the piece's rooms stand for every R' >= R, so a model without
- * solution refutes them all; a solution beyond the piece's last count
- * that does not realise restricts the model to the piece, whose
- * refutation moves on to the next piece. */
-static hta_status decide_glpk(const hta_instance *inst, int64_t U,
-                              int64_t M, double L, int strict,
-                              double deadline, const hta_satdec_opts *opts,
-                              sd *z, int64_t *room, int64_t *tmp,
-                              int32_t *assign, hta_satdec_result *res,
-                              hta_diag *d)
-{
-    int32_t m = inst->m;
-    int64_t R = m - M, end;
-    res->answer = HTA_SATDEC_NO;
-    while (R <= m) {
-        if (!piece_at(inst, U, R, L, strict, room, tmp, &end)) {
-            res->glpk = 1;
-            return HTA_OK;
-        }
-        spec sp = {U, 0, 1, 0, 0, NULL, room, 1};
-        hta_satdec_result one = *res;
-        one.answer = HTA_SATDEC_UNKNOWN;
-        glpk_ctx g = {inst, &sp, z, L, strict, assign, &one};
-        hta_envilp_piece pc = {U, room, R, end};
-        hta_envilp_result er;
-        char what[160];
-        snprintf(what, sizeof what,
-                 "hta: makespan %s %.17g, remote count >= %lld: "
-                 "infeasible refutes it (satdec.h)",
-                 strict ? "<" : "<=", L, (long long)R);
-        hta_status st = hta_envilp_decide(
-            inst, &pc, deadline, opts->stop, z->on, glpk_realise, &g,
-            R == m - M ? opts->write_lp : NULL, what, &er, d);
-        res->lp_written |= er.lp_written;
-        res->pieces++;
-        res->glpk_solves += er.solves;
-        res->blocked += er.blocked;
-        if (st != HTA_OK)
-            return st;
-        switch (er.answer) {
-        case HTA_ENVILP_YES:
-            res->answer = HTA_SATDEC_YES;
-            res->makespan = one.makespan;
-            res->matched = one.matched;
-            res->glpk = 1;
-            return HTA_OK;
-        case HTA_ENVILP_NO:
-            res->glpk = 1;
-            return HTA_OK;
-        case HTA_ENVILP_NO_TIGHT:
-            R = end + 1;
-            break;
-        case HTA_ENVILP_NA:
-            res->answer = HTA_SATDEC_NA;
-            snprintf(res->why, sizeof res->why, "%s", er.why);
-            return HTA_OK;
-        default:
-            res->answer = HTA_SATDEC_UNKNOWN;
-            return HTA_OK;
-        }
-    }
-    res->glpk = 1;
-    return HTA_OK;
-}
-
-hta_status hta_satdec_decide_general(const hta_instance *inst, double L,
-                                     int strict, const hta_satdec_opts *opts,
-                                     int32_t *assign, hta_satdec_result *res,
-                                     hta_diag *d)
-{
-    memset(res, 0, sizeof *res);
-    res->answer = HTA_SATDEC_NA;
-    res->makespan = NAN;
-    double t0 = hta_clock_now();
-    if (!hta_satdec_applies_general(inst, res->why, sizeof res->why))
-        return HTA_OK;
-    if (!isfinite(L) || L < 0) {
-        snprintf(res->why, sizeof res->why, "L is not a finite value >= 0");
-        return HTA_OK;
-    }
-    int32_t m = inst->m, n = inst->n;
-    int64_t U = hta_room_local(inst, L, strict);
-    int64_t *tab = malloc(4 * ((size_t)U + 1) * sizeof *tab);
-    if (!tab)
-        return OOM(d);
-    int64_t *room = tab, *r = tab + U + 1, *tmp = tab + 2 * (U + 1);
-    sd z;
-    int64_t M = 0;
-    enc cert;
-    memset(&cert, 0, sizeof cert);
-    cert.max_lits = opts->cnf ? (size_t)(opts->max_lits > 0 ?
-                                             opts->max_lits :
-                                             HTA_SATDEC_MAX_LITS) : 0;
-    int *sel = NULL;
-    size_t nsel = 0, capsel = 0;
-    hta_status st = prepare(inst, U, opts, &z, &M, res, d);
-    int engine = opts->cnf ? HTA_SATDEC_CADICAL : opts->engine;
-    char glpk_why[96] = "";
-    if (st == HTA_OK && engine != HTA_SATDEC_CADICAL) {
-        double share = engine == HTA_SATDEC_GLPK ? 1.0 : 0.5;
-        hta_satdec_result g = *res;
-        st = decide_glpk(inst, U, M, L, strict,
-                         t0 + share * opts->time_limit, opts, &z, room,
-                         tmp, assign, &g, d);
-        if (st != HTA_OK || g.answer == HTA_SATDEC_YES ||
-            g.answer == HTA_SATDEC_NO || engine == HTA_SATDEC_GLPK) {
-            *res = g;
-            res->seconds_solve = hta_clock_now() - t0;
-            sd_free(&z, n);
-            free(tab);
-            return st;
-        }
-        res->glpk_solves = g.glpk_solves; /* then CaDiCaL */
-        if (g.answer == HTA_SATDEC_NA)
-            snprintf(glpk_why, sizeof glpk_why, "%.90s", g.why);
-    }
-    int after_glpk = engine == HTA_SATDEC_AUTO;
-    /* the remote count R = m - sum k runs from m - M up; the rooms are
-     * constant on pieces of it, each decided with at most its last R */
-    int64_t R = m - M;
-    res->answer = HTA_SATDEC_NO;
-    hta_satdec_result one = *res;
-    while (st == HTA_OK && R <= m) {
-        if ((opts->stop && *opts->stop) ||
-            hta_clock_now() - t0 > opts->time_limit) {
-            res->answer = HTA_SATDEC_UNKNOWN;
-            break;
-        }
-        int64_t end;
-        if (!piece_at(inst, U, R, L, strict, room, tmp, &end))
-            break;
-        /* B g(v) = (B - 1) v + Lt - r(v), B the integer part of the
-         * piece's remote cost over w_loc (at least 1), Lt the least
-         * value with every r(v) >= 0 */
-        double cr = hta_wrem_at(&inst->wrem, end) / inst->w_loc;
-        int64_t B = cr >= 1 && cr < 0x1p40 ? (int64_t)cr : 1, Lt = 0;
-        for (int64_t v = 0; v <= U; v++)
-            if (v + B * room[v] > Lt)
-                Lt = v + B * room[v];
-        for (int64_t v = 0; v <= U; v++)
-            r[v] = Lt - v - B * room[v];
-        spec sp = {U, B - 1, B, Lt, end - (m - M), r, room, 1};
-        one.vars = one.clauses = 0;
-        one.why[0] = 0;
-        st = run_spec(inst, &sp, &z, M, L, strict, opts, t0, NULL,
-                      opts->cnf ? &cert : NULL, &sel, &nsel, &capsel, assign,
-                      &one, d);
-        res->pieces++;
-        res->vars += one.vars;
-        res->blocked = one.blocked;
-        res->matched = one.matched;
-        res->clauses += one.clauses;
-        res->seconds_solve = one.seconds_solve;
-        if (one.slack > res->slack || res->pieces == 1)
-            res->slack = one.slack;
-        if (st != HTA_OK)
-            break;
-        if (one.answer == HTA_SATDEC_YES) {
-            res->answer = HTA_SATDEC_YES;
-            res->makespan = one.makespan;
-            break;
-        }
-        if (one.answer != HTA_SATDEC_NO) {
-            res->answer = one.answer;
-            snprintf(res->why, sizeof res->why, "%s", one.why);
-            break;
-        }
-        R = end + 1;
-    }
-    if (st == HTA_OK && opts->cnf && (res->answer == HTA_SATDEC_NO ||
-                                      res->answer == HTA_SATDEC_YES)) {
-        if (cert.nomem) {
-            st = OOM(d);
-        } else if (cert.full) {
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                              "the CNF of the pieces exceeds %lld literals",
-                              (long long)cert.max_lits);
-        } else {
-            /* some piece holds (none at all: the empty clause) */
-            if (!HTA_RESERVE(sel, capsel, nsel + 1)) {
-                st = OOM(d);
-            } else {
-                clause(&cert, sel, (int)nsel);
-                char what[96];
-                snprintf(what, sizeof what,
-                         "makespan %s %.17g, %lld pieces of the remote count",
-                         strict ? "<" : "<=", L, (long long)res->pieces);
-                st = cert.nomem ? OOM(d) :
-                                  write_cnf(opts->cnf, what, &cert, d);
-            }
-        }
-    }
-    if (res->answer == HTA_SATDEC_NA && after_glpk) {
-        char why[sizeof res->why];
-        if (glpk_why[0])
-            snprintf(why, sizeof why, "%.60s; %.90s", glpk_why, res->why);
-        else
-            snprintf(why, sizeof why, "GLPK undecided in half the time, "
-                     "then %.100s", res->why);
-        memcpy(res->why, why, sizeof why);
-    }
-    res->seconds_encode = hta_clock_now() - t0 - res->seconds_solve;
-    sd_free(&z, n);
-    free(cert.lit);
-    free(sel);
-    free(tab);
-    return st;
-}

@@ -1,0 +1,180 @@
+/* The simulator's set-up and release: the per-level groups, the wheel,
+ * the idle and work sets, the queues, the alias table over the types, and
+ * the policy's own structures. */
+#include <math.h>
+#include <string.h>
+#include "sim_impl.h"
+
+/* ---- set-up ---- */
+
+void sim_free(sim *s)
+{
+    sim_lens_free(s);
+    for (int n = 0; n < HTA_MAX_LEVELS; n++) {
+        free(s->grp[n]);
+        free(s->gstart[n]);
+    }
+    void *arrays[] = {
+        s->tk, s->task, s->fin, s->lvl, s->idle, s->work, s->sum_idle,
+        s->sum_ready, s->tl, s->w_next, s->wheel, s->q,
+        s->Wl, s->tr.leaf, s->tr.node, s->n_job, s->n_head, s->n_tail,
+        s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
+        s->prob, s->alias, s->j_arr, s->j_left, s->j_run, s->j_skip,
+        s->j_head, s->j_tail, s->j_nq, s->j_seq, s->j_size, s->hp, s->hpos,
+        s->tmp};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+        free(arrays[i]);
+}
+
+/* Walker's alias table over the types, by rate. */
+static int build_alias(sim *s)
+{
+    const hta_cluster *c = s->c;
+    int64_t T = c->T;
+    s->prob = malloc((size_t)T * sizeof *s->prob);
+    s->alias = malloc((size_t)T * sizeof *s->alias);
+    int64_t *small = malloc((size_t)T * sizeof *small);
+    int64_t *large = malloc((size_t)T * sizeof *large);
+    if (!s->prob || !s->alias || !small || !large) {
+        free(small);
+        free(large);
+        return -1;
+    }
+    s->total_rate = 0;
+    for (int64_t L = 0; L < T; L++)
+        s->total_rate += c->lambda[L];
+    int64_t ns = 0, nl = 0;
+    for (int64_t L = 0; L < T; L++) {
+        s->prob[L] = s->total_rate > 0 ? c->lambda[L] * (double)T /
+                                             s->total_rate :
+                                         1;
+        s->alias[L] = L;
+        if (s->prob[L] < 1)
+            small[ns++] = L;
+        else
+            large[nl++] = L;
+    }
+    while (ns && nl) {
+        int64_t a = small[--ns], b = large[nl - 1];
+        s->alias[a] = b;
+        s->prob[b] -= 1 - s->prob[a];
+        if (s->prob[b] < 1) {
+            nl--;
+            small[ns++] = b;
+        }
+    }
+    while (nl)
+        s->prob[large[--nl]] = 1;
+    while (ns)
+        s->prob[small[--ns]] = 1;
+    free(small);
+    free(large);
+    return 0;
+}
+
+hta_status sim_init(sim *s, const hta_cluster *c,
+                           const hta_sim_opts *o, hta_sim_result *r,
+                           hta_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->o = o;
+    s->r = r;
+    s->N = c->levels;
+    s->M = c->M;
+    s->free_list = -1;
+    s->j_free = -1;
+    s->n_free = -1;
+    double mean_slots = 1;
+    for (int n = 0; n < s->N; n++) {
+        s->alpha[n] = c->rate[n];
+        s->inv[n] = 1 / c->rate[n];
+        s->aslot[n] = c->rate[n] / o->per_unit;
+        double a = c->rate[n] / o->per_unit;
+        s->geo[n] = a < 1 ? 1 / log1p(-a) : 0;
+        for (int k = 0; k < 8; k++)
+            s->gthr[n][k] = a < 1 ? pow(1 - a, k + 1) : 0;
+        double s2 = log1p(o->cv * o->cv);
+        s->ln_mu[n] = -log(a) - s2 / 2;
+        s->ln_sig = sqrt(s2);
+        mean_slots = fmax(mean_slots, 1 / a);
+    }
+    sim_zig_init(s);
+    size_t M = (size_t)c->M;
+    for (int n = 2; n < s->N; n++) {
+        int64_t G = hta_cluster_groups(c, n);
+        s->grp[n] = malloc(M * sizeof *s->grp[n]);
+        s->gstart[n] = malloc(((size_t)G + 1) * sizeof *s->gstart[n]);
+        if (!s->grp[n] || !s->gstart[n])
+            goto oom;
+        int64_t prev = -1;
+        for (int32_t m = 0; m < c->M; m++) {
+            int64_t g = hta_cluster_group(c, m, n);
+            s->grp[n][m] = (int32_t)g;
+            if (g != prev) /* groups are runs of consecutive servers */
+                s->gstart[n][g] = m;
+            prev = g;
+        }
+        s->gstart[n][G] = c->M;
+    }
+    /* the wheel: twice the slowest mean service, 64 .. 2^16 buckets */
+    int bits;
+    s->wsize = pow2_at_least((int64_t)fmin(fmax(2 * mean_slots, 64), 65536), &bits);
+    s->task = malloc(M * sizeof *s->task);
+    s->fin = malloc(M * sizeof *s->fin);
+    s->lvl = malloc(M * sizeof *s->lvl);
+    s->w_next = malloc(M * sizeof *s->w_next);
+    s->wheel = malloc((size_t)s->wsize * sizeof *s->wheel);
+    s->nwords = (int64_t)(M + 63) / 64;
+    s->idle = calloc((size_t)s->nwords, sizeof *s->idle);
+    s->sum_idle = calloc(((size_t)s->nwords + 63) / 64, sizeof *s->sum_idle);
+    switch (o->policy) {
+    case HTA_SIM_GB_PANDAS:
+        s->nq = (int64_t)M * s->N;
+        break;
+    case HTA_SIM_FCFS:
+        s->nq = 1;
+        break;
+    default:
+        s->nq = (int64_t)M + 1;
+    }
+    s->q = calloc((size_t)s->nq, sizeof *s->q);
+    if (!s->task || !s->fin || !s->lvl || !s->w_next || !s->wheel ||
+        !s->idle || !s->sum_idle || !s->q || build_alias(s) != 0)
+        goto oom;
+    for (int64_t i = 0; i < s->wsize; i++)
+        s->wheel[i] = -1;
+    if (o->policy == HTA_SIM_GB_PANDAS || o->policy == HTA_SIM_JSQ_MAXWEIGHT) {
+        s->work = calloc((size_t)s->nwords, sizeof *s->work);
+        s->sum_ready = calloc(((size_t)s->nwords + 63) / 64,
+                              sizeof *s->sum_ready);
+        if (!s->work || !s->sum_ready)
+            goto oom;
+    }
+    for (int32_t m = 0; m < c->M; m++)
+        s->idle[m / 64] |= (uint64_t)1 << (m % 64);
+    for (int64_t w = 0; w < s->nwords; w++)
+        sum_fix(s, w);
+    s->nidle = c->M;
+    if (o->subqueues) {
+        s->q_stamp = malloc((size_t)s->nq * sizeof *s->q_stamp);
+        s->q_node = malloc((size_t)s->nq * sizeof *s->q_node);
+        if (!s->q_stamp || !s->q_node)
+            goto oom;
+        for (int64_t i = 0; i < s->nq; i++)
+            s->q_stamp[i] = -1;
+    }
+    hta_rng_seed(&s->arr_rng, o->seed);
+    hta_rng_seed(&s->route_rng, o->seed ^ 0x5EED5EED5EEDull);
+    if (o->policy == HTA_SIM_GB_PANDAS) {
+        s->Wl = calloc(M, sizeof *s->Wl);
+        s->tl = malloc(M * sizeof *s->tl);
+        if (!s->Wl || !s->tl || sim_tree_init(s) != 0)
+            goto oom;
+    }
+    if (o->policy == HTA_SIM_PRIORITY && sim_lens_init(s) != 0)
+        goto oom;
+    return HTA_OK;
+oom:
+    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+}
