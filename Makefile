@@ -46,7 +46,7 @@ PAR      = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: python all deps deps-test deps-bench demo test check sanitize bench \
         bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels bench-python bench-devices experiments valgrind fuzz install install-strip \
-        uninstall clean help layering fresh-box FORCE
+        uninstall clean help layering fresh-box man FORCE
 all: deps
 	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta $(BUILD)/libhta.so python
 
@@ -70,7 +70,7 @@ help:
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make CBC=yes     link CBC, the optional second MIP engine (for your own"
 	@echo "                 use: its EPL 1.0 and GLPK's GPLv3 do not combine)"
-	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, hta.1, completion,"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=...]  hta, its manual pages, completion,"
 	@echo "                 libhta.a, libhta.so.0, include/hta, hta.pc (install-strip: stripped)"
 	@echo "                 and the Python package hta (PYDIR: where Debian's python3 looks)"
 	@echo "make uninstall   removes exactly that"
@@ -280,7 +280,13 @@ VERSION = $(shell sed -n 's/^\#define HTA_VERSION "\(.*\)"/\1/p' src/cli/main.c)
 PUBHDR  = $(wildcard include/hta/*.h)
 SCHEMAS = $(wildcard src/cli/doc/*.schema.json)
 
-$(BUILD)/hta.1: src/cli/doc/hta.1.scd
+# The manual pages: hta(1), one page per command, hta-formats(5).
+MANSRC  = $(wildcard src/cli/doc/*.scd)
+MANPAGES = $(patsubst src/cli/doc/%.scd,$(BUILD)/man/%,$(MANSRC))
+MAN1    = $(filter %.1,$(MANPAGES))
+MAN5    = $(filter %.5,$(MANPAGES))
+man: $(MANPAGES)
+$(BUILD)/man/%: src/cli/doc/%.scd
 	@mkdir -p $(dir $@)
 	scdoc <$< >$@
 
@@ -303,16 +309,17 @@ $(BUILD)/hta.pc: Makefile src/cli/main.c $(BUILD)/prefix.stamp
 PYVER   = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 PYDIR  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
 
-install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/libhta.so $(BUILD)/hta.1 $(BUILD)/hta.pc python
+install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/libhta.so $(MANPAGES) $(BUILD)/hta.pc python
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
-	    $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PCDIR) \
+	    $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PCDIR) \
 	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 755 $(STRIP_FLAG) $(BUILD)/hta $(DESTDIR)$(BINDIR)/hta
 	$(INSTALL) -m 644 $(BUILD)/libhta.a $(DESTDIR)$(LIBDIR)/libhta.a
 	$(INSTALL) -m 755 $(STRIP_FLAG) $(BUILD)/libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so.0
 	ln -sf libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so
 	$(INSTALL) -m 644 $(PUBHDR) $(DESTDIR)$(INCDIR)/hta/
-	$(INSTALL) -m 644 $(BUILD)/hta.1 $(DESTDIR)$(MANDIR)/man1/hta.1
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 644 $(BUILD)/hta.pc $(DESTDIR)$(PCDIR)/hta.pc
 	$(INSTALL) -m 644 src/cli/doc/hta.bash-completion $(DESTDIR)$(COMPDIR)/hta
 	$(INSTALL) -m 644 LICENSE CHANGELOG.md $(SCHEMAS) $(DESTDIR)$(DOCDIR)/
@@ -327,7 +334,9 @@ install-strip:
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hta $(DESTDIR)$(LIBDIR)/libhta.a \
 	    $(DESTDIR)$(LIBDIR)/libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so \
-	    $(DESTDIR)$(MANDIR)/man1/hta.1 $(DESTDIR)$(PCDIR)/hta.pc \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	    $(DESTDIR)$(PCDIR)/hta.pc \
 	    $(DESTDIR)$(COMPDIR)/hta \
 	    $(addprefix $(DESTDIR)$(INCDIR)/hta/,$(notdir $(PUBHDR))) \
 	    $(addprefix $(DESTDIR)$(DOCDIR)/,LICENSE CHANGELOG.md $(notdir $(SCHEMAS))) \

@@ -195,6 +195,8 @@ jobs_list() {
         # 10. Signals end the online commands' long phases within a
         # second; what a cut or unstable run prints is honest.
         echo "suite signals tests/signals/run.sh"
+        # 10b. The README's tour, line for line.
+        echo "suite readme tests/readme.sh"
         # 11. The Python package (pytest): the command's numbers, errors
         # as exceptions, random arrays, memory, Ctrl-C.  For the builds
         # that make it (make test's; the sanitizers' tree has none: an

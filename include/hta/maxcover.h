@@ -68,14 +68,14 @@ hta_status hta_maxcover_raise_caps(hta_maxcover *mc, const int64_t *cap,
 /* Retiring (incremental engine, on by default): a phase that finds no
  * augmenting path takes every server its search reached out of the rest of
  * the sweep, since none of them can be on an augmenting path again; the
- * covers are the same as with it off, only the searches shrink (maxcover.c
- * says why).  Off is the reference for tests and benchmarks. */
+ * covers are the same as with it off, only the searches shrink
+ * (maxcover_paths.c says why).  Off is the reference for tests and benchmarks. */
 void hta_maxcover_set_retire(hta_maxcover *mc, int on);
 
 /* Forward phases (incremental engine, on by default): a phase searches
  * from the servers holding an uncovered task instead of from the servers
  * below their cap when that side is smaller; the same augmenting paths,
- * hence the same covers (maxcover.c says why).  0 (off) is the
+ * hence the same covers (maxcover_paths.c says why).  0 (off) is the
  * reference, 1 the default, 2 searches every phase forward (tests). */
 void hta_maxcover_set_forward(hta_maxcover *mc, int on);
 
@@ -83,7 +83,8 @@ void hta_maxcover_set_forward(hta_maxcover *mc, int on);
  * guesses that its shortest paths are one step longer than the last
  * phase's (at least that, Dinic) and searches only that far, the last
  * layer read off by its depth-first search; the same paths, hence the same
- * covers (maxcover.c), and the rest of the search when the guess is short.
+ * covers (maxcover_paths.c), and the rest of the search when the guess is
+ * short.
  * 0 (off) is the reference for tests and benchmarks, 1 the default (a
  * guess after a phase of many paths), 2 a guess after every phase (tests:
  * the guesses that miss). */

@@ -1,6 +1,10 @@
 /* hta: the command-line front end, a table of subcommands. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glpk.h>
 #include <igraph_version.h>
@@ -46,6 +50,51 @@ static void help(FILE *f)
                "'hta --version' (-V) prints the versions.\n");
 }
 
+/* An executable named name on PATH. */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        char buf[PATH_MAX];
+        if (len > 0 && len + strlen(name) + 2 <= sizeof buf) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, name);
+            if (access(buf, X_OK) == 0)
+                return 1;
+        }
+        path = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* 'hta help PAGE': the installed manual page hta-PAGE(SECTION), beside
+ * this binary (PREFIX/bin/hta, PREFIX/share/man/manS/hta-PAGE.S), shown
+ * by man(1) when both are there; returns only when they are not. */
+static void show_page(const char *page, int section)
+{
+    char exe[PATH_MAX], file[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 || !on_path("man"))
+        return;
+    exe[n] = '\0';
+    for (int up = 0; up < 2; up++) { /* PREFIX/bin/hta -> PREFIX */
+        char *slash = strrchr(exe, '/');
+        if (!slash)
+            return;
+        *slash = '\0';
+    }
+    snprintf(file, sizeof file, "%s/share/man/man%d/hta-%s.%d", exe,
+             section, page, section);
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    fflush(NULL);
+    static char man[] = "man", local[] = "-l";
+    char *args[] = {man, local, file, NULL};
+    execvp("man", args);
+}
+
 static int version(void)
 {
     printf("hta %s\nigraph %s\nGLPK %s\nCBC %s\n", HTA_VERSION,
@@ -68,13 +117,25 @@ int main(int argc, char **argv)
         return cli_finish_stdout(0);
     }
     if (strcmp(cmd, "help") == 0) {
-        /* hta help CMD [KIND] is CMD [KIND] --help */
+        /* hta help CMD [KIND]: the command's manual page where man and
+         * the page are installed, else CMD [KIND] --help; hta help
+         * formats: hta-formats(5) */
         static char help_arg[] = "--help";
         char *args[4] = {argv[2], argc > 3 ? argv[3] : help_arg, help_arg,
                          NULL};
+        if (strcmp(argv[2], "formats") == 0 && argc == 3) {
+            show_page("formats", 5);
+            fprintf(stderr, "hta: the page hta-formats(5) is not installed "
+                            "beside this hta, or man(1) is missing ('make "
+                            "install'; its source: "
+                            "src/cli/doc/hta-formats.5.scd)\n");
+            return 2;
+        }
         for (const cli_command *c = cli_commands; c->name; c++)
-            if (strcmp(argv[2], c->name) == 0)
+            if (strcmp(argv[2], c->name) == 0) {
+                show_page(c->name, 1);
                 return c->run(argc > 3 ? 3 : 2, args);
+            }
         fprintf(stderr, "hta: unknown command '%s' (usage: 'hta --help')\n",
                 argv[2]);
         return 2;

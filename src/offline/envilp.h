@@ -1,5 +1,5 @@
 /* One piece of the general decision (satdec.h) by GLPK: the envelope-cut
- * model.  Internal to src/offline (satdec.c calls it).
+ * model.  Internal to src/offline (satdec_general.c calls it).
  *
  * Tasks with the same replica set form a group (hta_instance_groups):
  * one integer column per group and replica, x_{g,s} <= |g| in all (HDFS

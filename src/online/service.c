@@ -38,7 +38,8 @@ int64_t sim_poisson(hta_rng *r, double lam)
     }
     double slam = sqrt(lam), loglam = log(lam);
     double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-    double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+    double invalpha = 1.1239 + 1.1328 / (b - 3.4);
+    double vr = 0.9277 - 3.6224 / (b - 2);
     for (;;) {
         double U = hta_rng_unit(r) - 0.5, V = hta_rng_unit(r);
         double us = 0.5 - fabs(U);

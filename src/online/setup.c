@@ -119,7 +119,8 @@ hta_status sim_init(sim *s, const hta_cluster *c,
     }
     /* the wheel: twice the slowest mean service, 64 .. 2^16 buckets */
     int bits;
-    s->wsize = pow2_at_least((int64_t)fmin(fmax(2 * mean_slots, 64), 65536), &bits);
+    s->wsize = pow2_at_least(
+        (int64_t)fmin(fmax(2 * mean_slots, 64), 65536), &bits);
     s->task = malloc(M * sizeof *s->task);
     s->fin = malloc(M * sizeof *s->fin);
     s->lvl = malloc(M * sizeof *s->lvl);

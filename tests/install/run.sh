@@ -22,7 +22,8 @@ make -s -C "$root" BUILD="$build" install DESTDIR="$dest" PREFIX=/usr \
 check "make install" [ $? -eq 0 ]
 for f in bin/hta lib/libhta.a lib/libhta.so.0 include/hta/hta.h \
     include/hta/solve.h include/hta/instance.h \
-    share/man/man1/hta.1 lib/pkgconfig/hta.pc \
+    share/man/man1/hta.1 share/man/man1/hta-solve.1 share/man/man1/hta-sim.1 \
+    share/man/man5/hta-formats.5 lib/pkgconfig/hta.pc \
     share/bash-completion/completions/hta share/doc/hta/LICENSE; do
     check "installed $f" [ -f "$dest/usr/$f" ]
 done
@@ -63,16 +64,36 @@ got=$(cd "$tmp" && PYTHONPATH=$pyd /usr/bin/python3 -c "import hta; r = hta.solv
 want=$("$HTA" solve "$root/instances/zipf-1k.txt" --json | /usr/bin/python3 -c "import json, sys; print(float(json.load(sys.stdin)['best']['makespan']), True)")
 check "the installed package = command ($got / $want)" [ "$got" = "$want" ]
 
-# the man page documents every option of every command's --help
-man=$dest/usr/share/man/man1/hta.1
-for c in solve eval capacity sim flowtime import "gen hdfs" "gen sat" \
-    "gen random3sat" "gen cluster" "gen rr-replica" "gen rr-worst" \
-    "gen jobs"; do
+# every command's page documents every option its --help lists
+for c in solve eval capacity sim flowtime reduce-place import decode \
+    "gen hdfs" "gen sat" "gen random3sat" "gen cluster" "gen rr-replica" \
+    "gen rr-worst" "gen jobs"; do
+    man=$dest/usr/share/man/man1/hta-${c%% *}.1
+    check "a page for hta $c" [ -f "$man" ]
     # shellcheck disable=SC2086
     for o in $("$HTA" $c --help | grep -oE '^  (-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]*'); do
-        check "man page names hta $c $o" grep -qE -- "(fB|[^a-zA-Z-])$o([^a-z-]|\$)" "$man"
+        check "hta-${c%% *}(1) names hta $c $o" grep -qE -- "(fB|[^a-zA-Z-])$o([^a-z-]|\$)" "$man"
     done
 done
+# every page the overview and the pages name is installed
+npages=0
+for p in $(cat "$dest"/usr/share/man/man[15]/hta*.[15] | grep -oE 'hta-[a-z-]+(\\f[RP])?\([15]\)' | sed 's/\\f[RP]//; s/[()]/ /g' | tr ' ' '.' | sed 's/\.*$//; s/\.\.*/./' | sort -u); do
+    npages=$((npages + 1))
+    check "the page $p is installed" [ -f "$dest/usr/share/man/man${p##*.}/$p" ]
+done
+check "the pages name 10 pages ($npages)" [ "$npages" -eq 10 ]
+# hta help CMD: the installed page through man where man is on PATH (a
+# stand-in that prints its arguments), else the command's --help
+mkdir -p "$tmp/fakeman" "$tmp/noman"
+printf '#!/bin/sh\necho "man $*"\n' >"$tmp/fakeman/man"
+chmod +x "$tmp/fakeman/man"
+got=$(PATH=$tmp/fakeman "$dest/usr/bin/hta" help sim)
+check "hta help sim runs man on hta-sim.1 ($got)" [ "$got" = "man -l $dest/usr/share/man/man1/hta-sim.1" ]
+got=$(PATH=$tmp/fakeman "$dest/usr/bin/hta" help formats)
+check "hta help formats runs man on hta-formats.5 ($got)" [ "$got" = "man -l $dest/usr/share/man/man5/hta-formats.5" ]
+got=$(PATH=$tmp/noman "$dest/usr/bin/hta" help sim | cksum)
+want=$("$dest/usr/bin/hta" sim --help | cksum)
+check "hta help sim without man is sim --help" [ "$got" = "$want" ]
 
 # the completion script loads and completes commands and options
 # (bash-completion is a test dependency: scripts/deps.sh)
