@@ -197,6 +197,8 @@ jobs_list() {
         echo "suite signals tests/signals/run.sh"
         # 10b. The README's tour, line for line.
         echo "suite readme tests/readme.sh"
+        # 10c. --threads: the same bytes for every number of threads.
+        echo "suite threads tests/threads/run.sh"
         # 11. The Python package (pytest): the command's numbers, errors
         # as exceptions, random arrays, memory, Ctrl-C.  For the builds
         # that make it (make test's; the sanitizers' tree has none: an

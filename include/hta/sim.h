@@ -167,7 +167,8 @@ void hta_sim_result_free(hta_sim_result *r);
 
 /* A backlog bound for opts.max_backlog sized to the memory the process
  * may use (the smaller of physical memory and RLIMIT_AS): a sixteenth of
- * it in tasks, at least 10^6. */
+ * it in tasks of 48 bytes, shared by one run per processor, at least
+ * 10^6. */
 int64_t hta_sim_default_backlog(void);
 
 /* The command's defaults (`hta sim`): Poisson arrivals, geometric service

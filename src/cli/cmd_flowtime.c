@@ -9,6 +9,7 @@
 #include "hta/jobs.h"
 #include "hta/num.h"
 #include "cli.h"
+#include "pool.h"
 #include "report.h"
 
 #define P_EXACT HTA_FT_NPOLICIES
@@ -44,6 +45,7 @@ static const cli_opt options[] = {
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "GLPK's output on stderr"},
+    CLI_OPT_THREADS,
     {"quiet", 'q', OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "no progress line on stderr (shown only on a terminal)"},
 };
@@ -111,49 +113,91 @@ static double machines_for(const hta_jobs *J, double load)
     return n < 1 ? 1 : n;
 }
 
-/* Runs every requested policy at N machines. */
+/* One run of the pool: a point (its machines) and a policy other than
+ * exact; the finish slots stay with the result until collected. */
+typedef struct ft_job {
+    int32_t N;
+    int policy;
+    hta_ft_result res;
+    hta_status st;
+    hta_diag d;
+    int ran;
+} ft_job;
+
+typedef struct ft_pool {
+    const hta_jobs *J;
+    const cli_args *a;
+    int pre;
+    ft_job *jobs;
+} ft_pool;
+
+static void ft_job_run(void *ctx, int k)
+{
+    ft_pool *p = ctx;
+    ft_job *j = &p->jobs[k];
+    hta_ft_opts o = {j->N, p->pre, NULL,
+                     cli_pool_progress_fn(cli_has(p->a, "quiet")),
+                     cli_pool_line_get(), &cli_interrupted,
+                     cli_has(p->a, "stepwise")};
+    hta_diag_clear(&j->d);
+    j->st = hta_ft_run(p->J, (hta_ft_policy)j->policy, &o, &j->res, &j->d);
+    j->ran = 1;
+}
+
+/* The policies that are runs of the pool: every one but exact (and
+ * dsrpt in the non-preemptive mode). */
+static int pool_policies(const int *pols, int npols, int pre, int *out)
+{
+    int n = 0;
+    for (int q = 0; q < npols; q++)
+        if (pols[q] != P_EXACT && (pols[q] != HTA_FT_DSRPT || pre))
+            out[n++] = pols[q];
+    return n;
+}
+
+/* The point's rows from its runs of the pool (jobs, in policy order),
+ * then the exact program, which needs the best total of the others (a
+ * run of fifo when there is none). */
 static hta_status run_point(const hta_jobs *J, const cli_args *a,
                             const int *pols, int npols, int pre, int32_t N,
-                            point *pt, hta_diag *d)
+                            ft_job *jobs, point *pt, hta_diag *d)
 {
     memset(pt, 0, sizeof *pt);
     pt->N = N;
     pt->load = (double)J->work / ((double)N * (double)span_of(J));
     for (int64_t i = 0; i < J->n; i++)
         pt->lbsum += hta_ft_job_lb(J, i, N, pre);
-    cli_progress progress = {0, 0};
-    hta_ft_opts o = {N, pre, NULL, cli_progress_fn(cli_has(a, "quiet")),
-                     &progress, &cli_interrupted, cli_has(a, "stepwise")};
     int64_t best = INT64_MAX;
     int want_exact = 0;
-    for (int q = 0; q < npols; q++) {
-        if (pols[q] == P_EXACT) {
-            want_exact = 1;
-            continue;
-        }
-        if (pols[q] == HTA_FT_DSRPT && !pre)
-            continue;
-        row *r = &pt->rows[pt->nrows++];
-        r->policy = pols[q];
-        hta_ft_result res;
-        hta_status st = hta_ft_run(J, (hta_ft_policy)pols[q], &o, &res, d);
-        cli_progress_end(&progress);
-        if (st != HTA_OK)
-            return st;
-        r->ran = 1;
-        r->cut = res.cut;
-        r->total = res.total;
-        r->seconds = cli_has(a, "no-timing") ? 0 : res.seconds;
-        for (int64_t i = 0; i < J->n; i++)
-            if (res.finish[i])
-                r->cls_sum[size_class(J, i)] +=
-                    (double)(res.finish[i] - J->arrival[i] + 1);
-        hta_ft_result_free(&res);
-        if (res.cut) {
+    for (int q = 0; q < npols; q++)
+        want_exact |= pols[q] == P_EXACT;
+    int run[HTA_FT_NPOLICIES + 1];
+    int nrun = pool_policies(pols, npols, pre, run);
+    for (int q = 0; q < nrun; q++) {
+        ft_job *j = &jobs[q];
+        if (!j->ran) {
             pt->interrupted = 1;
             return HTA_OK;
         }
-        if (pols[q] == HTA_FT_SRPT) {
+        if (j->st != HTA_OK) {
+            *d = j->d;
+            return j->st;
+        }
+        row *r = &pt->rows[pt->nrows++];
+        r->policy = run[q];
+        r->ran = 1;
+        r->cut = j->res.cut;
+        r->total = j->res.total;
+        r->seconds = cli_has(a, "no-timing") ? 0 : j->res.seconds;
+        for (int64_t i = 0; i < J->n; i++)
+            if (j->res.finish[i])
+                r->cls_sum[size_class(J, i)] +=
+                    (double)(j->res.finish[i] - J->arrival[i] + 1);
+        if (j->res.cut) {
+            pt->interrupted = 1;
+            return HTA_OK;
+        }
+        if (run[q] == HTA_FT_SRPT) {
             pt->srpt = r->total;
             pt->have_srpt = 1;
         } else if (r->total < best) {
@@ -162,9 +206,13 @@ static hta_status run_point(const hta_jobs *J, const cli_args *a,
     }
     if (!want_exact)
         return HTA_OK;
+    cli_progress progress = {0, 0};
+    hta_ft_opts o = {N, pre, NULL, cli_progress_fn(cli_has(a, "quiet")),
+                     &progress, &cli_interrupted, cli_has(a, "stepwise")};
     if (best == INT64_MAX) { /* exact needs a feasible schedule's total */
         hta_ft_result res;
         hta_status st = hta_ft_run(J, HTA_FT_FIFO, &o, &res, d);
+        cli_progress_end(&progress);
         if (st != HTA_OK)
             return st;
         best = res.total;
@@ -419,13 +467,35 @@ int cmd_flowtime(int argc, char **argv)
         return cli_report(st, &d);
     }
     rep = held.f;
+    /* every point's runs but exact on the pool, then point by point */
+    int run[HTA_FT_NPOLICIES + 1];
+    int nrun = pool_policies(pols, npols, pre, run);
+    ft_job *jobs = calloc((size_t)(npoints * nrun) + 1, sizeof *jobs);
+    if (!jobs) {
+        hta_jobs_free(J);
+        st = cli_release(&held, hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
+                                             "out of memory"),
+                         &d);
+        return cli_report(st, &d);
+    }
+    for (int k = 0; k < npoints * nrun; k++) {
+        int pk = k / nrun;
+        jobs[k].N = nloads ? (int32_t)machines_for(J, loads[pk]) :
+                             (int32_t)cli_value(&args, "machines")->i;
+        jobs[k].policy = run[k % nrun];
+    }
+    ft_pool pool = {J, &args, pre, jobs};
+    cli_pool_run(cli_threads(&args), npoints * nrun, ft_job_run, &pool,
+                 &cli_interrupted);
+    cli_pool_line_end();
     if (json && nloads > 1)
         fprintf(rep, "[");
     for (int k = 0; k < npoints && !interrupted; k++) {
         int32_t N = nloads ? (int32_t)machines_for(J, loads[k]) :
                              (int32_t)cli_value(&args, "machines")->i;
         point pt;
-        st = run_point(J, &args, pols, npols, pre, N, &pt, &d);
+        st = run_point(J, &args, pols, npols, pre, N, jobs + k * nrun, &pt,
+                       &d);
         if (st != HTA_OK)
             break;
         interrupted = pt.interrupted;
@@ -448,6 +518,9 @@ int cmd_flowtime(int argc, char **argv)
     }
     if (json && nloads > 1)
         fprintf(rep, "]\n");
+    for (int k = 0; k < npoints * nrun; k++)
+        hta_ft_result_free(&jobs[k].res);
+    free(jobs);
     hta_jobs_free(J);
     st = cli_release(&held, st, &d);
     if (st != HTA_OK)

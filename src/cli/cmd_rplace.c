@@ -7,6 +7,7 @@
 
 #include "hta/rplace.h"
 #include "cli.h"
+#include "pool.h"
 #include "report.h"
 
 static const cli_opt options[] = {
@@ -49,6 +50,7 @@ static const cli_opt options[] = {
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds (reproducible output)"},
+    CLI_OPT_THREADS,
 };
 
 static const cli_spec spec = {
@@ -199,19 +201,25 @@ static void trace_free(trace *tr)
     free(tr->R);
 }
 
-int cmd_rplace(int argc, char **argv)
+/* What the command line sets: the policies, the rates, the costs' range
+ * and count, the laws of X and R (parsed, not loaded). */
+typedef struct rp_cmd {
+    hta_rp_opts o;
+    double lambdas[CLI_MAX_SWEEP];
+    int nl;
+    double lo, hi;
+    int64_t nslots;
+    hta_dist X, R;
+    const char *file;
+    int traced;
+} rp_cmd;
+
+static int rp_options(const cli_args *ap, rp_cmd *cm)
 {
-    cli_args args;
+    const cli_args args = *ap;
+    hta_rp_opts o = cm->o;
+    double *lambdas = cm->lambdas;
     int code = 0;
-    if (!cli_parse(&args, &spec, argc, argv, &code))
-        return code;
-    hta_rp_opts o = {.lambda = 0.4,
-                     .K = 10,
-                     .jobs = 50000,
-                     .batches = 30,
-                     .window = 100,
-                     .seed = 1,
-                     .stop = &cli_interrupted};
     const cli_val *pv = cli_value(&args, "policy");
     if (pv->given) {
         for (int q = 0; q < pv->n; q++)
@@ -220,8 +228,8 @@ int cmd_rplace(int argc, char **argv)
         for (int p = 0; p < HTA_RP_NPOLICIES; p++)
             o.policies[p] = 1;
     }
-    const char *file = args.npos ? args.pos[0] : NULL;
-    int traced = cli_has(&args, "jobs-trace");
+    const char *file = cm->file = args.npos ? args.pos[0] : NULL;
+    int traced = cm->traced = cli_has(&args, "jobs-trace");
     if (file && (cli_has(&args, "slots") || cli_has(&args, "costs")))
         return cli_usage_error(&args, "--slots and --costs draw the costs: "
                                       "not with a SLOTS file");
@@ -238,7 +246,6 @@ int cmd_rplace(int argc, char **argv)
                                       "policy only");
     if (cli_has(&args, "lambda") && cli_has(&args, "sweep"))
         return cli_usage_error(&args, "give --lambda or --sweep, not both");
-    double lambdas[CLI_MAX_SWEEP];
     int nl = 1;
     lambdas[0] = cli_has(&args, "lambda") ? cli_value(&args, "lambda")->x :
                                             0.4;
@@ -273,10 +280,14 @@ int cmd_rplace(int argc, char **argv)
     char msg[300];
     hta_dist X = {HTA_DIST_UNIFORM, 1, 100, NULL, 0, NULL, NULL};
     hta_dist R = {HTA_DIST_UNIFORM, 1, 10, NULL, 0, NULL, NULL};
+    cm->X = X;
+    cm->R = R;
     if (cli_has(&args, "data"))
         hta_dist_parse(cli_str(&args, "data"), &X, msg, sizeof msg);
+    cm->X = X;
     if (cli_has(&args, "reducers"))
         hta_dist_parse(cli_str(&args, "reducers"), &R, msg, sizeof msg);
+    cm->R = R;
     if (R.kind == HTA_DIST_EXP || R.kind == HTA_DIST_PARETO)
         return cli_usage_error(&args, "--reducers needs a bounded "
                                       "distribution (fixed, uniform or "
@@ -303,6 +314,112 @@ int cmd_rplace(int argc, char **argv)
                                    o.K, (long long)hta_dist_max(&R),
                                    (long long)nslots);
     }
+    cm->o = o;
+    cm->nl = nl;
+    cm->lo = lo;
+    cm->hi = hi;
+    cm->nslots = nslots;
+    return 0;
+}
+
+/* One run of the pool: a rate, every policy on one sample path. */
+typedef struct rp_job {
+    hta_rp_opts o;
+    hta_rp_result r;
+    hta_status st;
+    hta_diag d;
+    int ran;
+} rp_job;
+
+typedef struct rp_pool {
+    const hta_slots *s;
+    rp_job *jobs;
+} rp_pool;
+
+static void rp_job_run(void *ctx, int k)
+{
+    rp_pool *p = ctx;
+    rp_job *j = &p->jobs[k];
+    hta_diag_clear(&j->d);
+    j->st = hta_rp_run(p->s, &j->o, &j->r, &j->d);
+    j->ran = 1;
+}
+
+/* The rates on the pool, then the report in their order; 0, or the exit
+ * code of an error. */
+static int rp_runs(const cli_args *a, const rp_cmd *cm, const hta_slots *s,
+                   const char *src, const char *jobs_desc)
+{
+    int json = cli_has(a, "json"), sweep = cli_has(a, "sweep");
+    int n = cm->nl, interrupted = 0;
+    rp_job *jobs = calloc((size_t)n, sizeof *jobs);
+    hta_diag d;
+    if (!jobs) {
+        hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+        return cli_report(HTA_ERR_INTERNAL, &d);
+    }
+    for (int k = 0; k < n; k++) {
+        jobs[k].o = cm->o;
+        jobs[k].o.lambda = cm->lambdas[k];
+    }
+    rp_pool pool = {s, jobs};
+    cli_pool_run(cli_threads(a), n, rp_job_run, &pool, &cli_interrupted);
+    for (int k = 0; k < n; k++)
+        if (jobs[k].ran && jobs[k].st != HTA_OK) {
+            int code = cli_report(jobs[k].st, &jobs[k].d);
+            free(jobs);
+            return code;
+        }
+    if (json && sweep)
+        printf("[");
+    for (int k = 0; k < n && !interrupted; k++) {
+        rp_job *j = &jobs[k];
+        if (!j->ran) {
+            interrupted = 1;
+            break;
+        }
+        if (cli_has(a, "no-timing"))
+            j->r.seconds = 0;
+        interrupted = j->r.cut;
+        if (json) {
+            printf("%s", k ? ", " : "");
+            json_run(s, &j->o, &j->r);
+        } else {
+            if (sweep)
+                printf("%s# lambda %g\n", k ? "\n" : "", j->o.lambda);
+            print_head(src, s, &j->o, jobs_desc, &j->r);
+            for (int p = 0; p < HTA_RP_NPOLICIES; p++)
+                if (j->r.row[p].run)
+                    print_row(&j->r.row[p], hta_rp_policy_names[p]);
+        }
+    }
+    if (json)
+        printf("%s\n", sweep ? "]" : "");
+    free(jobs);
+    return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
+}
+
+int cmd_rplace(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, &spec, argc, argv, &code))
+        return code;
+    rp_cmd cm = {.o = {.lambda = 0.4,
+                       .K = 10,
+                       .jobs = 50000,
+                       .batches = 30,
+                       .window = 100,
+                       .seed = 1,
+                       .stop = &cli_interrupted}};
+    if ((code = rp_options(&args, &cm)) != 0)
+        return code;
+    hta_rp_opts o = cm.o;
+    const char *file = cm.file;
+    int traced = cm.traced;
+    double lo = cm.lo, hi = cm.hi;
+    int64_t nslots = cm.nslots;
+    hta_dist X = cm.X, R = cm.R;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
@@ -388,36 +505,8 @@ int cmd_rplace(int argc, char **argv)
         goto done;
     }
     cli_poll_interrupts();
-    int json = cli_has(&args, "json"), sweep = cli_has(&args, "sweep");
-    int interrupted = 0;
-    if (json && sweep)
-        printf("[");
-    for (int k = 0; k < nl && !interrupted; k++) {
-        o.lambda = lambdas[k];
-        hta_rp_result r;
-        st = hta_rp_run(s, &o, &r, &d);
-        if (st != HTA_OK) {
-            code = cli_report(st, &d);
-            goto done;
-        }
-        if (cli_has(&args, "no-timing"))
-            r.seconds = 0;
-        interrupted = r.cut;
-        if (json) {
-            printf("%s", k ? ", " : "");
-            json_run(s, &o, &r);
-        } else {
-            if (sweep)
-                printf("%s# lambda %g\n", k ? "\n" : "", o.lambda);
-            print_head(src, s, &o, jobs_desc, &r);
-            for (int p = 0; p < HTA_RP_NPOLICIES; p++)
-                if (r.row[p].run)
-                    print_row(&r.row[p], hta_rp_policy_names[p]);
-        }
-    }
-    if (json)
-        printf("%s\n", sweep ? "]" : "");
-    code = cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
+    cm.o = o;
+    code = rp_runs(&args, &cm, s, src, jobs_desc);
 done:
     hta_slots_free(s);
     hta_rp_law_free(&law);

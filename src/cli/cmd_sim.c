@@ -1,4 +1,5 @@
 /* hta sim: the online policies on a cluster, next to its capacity. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "hta/outfile.h"
 #include "hta/sim.h"
 #include "cli.h"
+#include "pool.h"
 #include "report.h"
 
 static const cli_opt options[] = {
@@ -70,10 +72,12 @@ static const cli_opt options[] = {
      "a trace line every K slots (default: slots / 1000)"},
     {"max-backlog", 0, OPT_INT, 1, 1e15, 0, 0, 0, NULL, 0, "N",
      "end a run as unstable when N tasks are in the system\n"
-     "(default: a sixteenth of the memory, in tasks of 48 bytes)"},
+     "(default: a sixteenth of the memory, in tasks of 48 bytes,\n"
+     "over the number of processors)"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds (reproducible output)"},
+    CLI_OPT_THREADS,
     {"quiet", 'q', OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "no progress line on stderr (shown only on a terminal)"},
 };
@@ -242,20 +246,18 @@ static void json_head(const hta_cluster *c, const hta_sim_opts *o,
            o->subqueues ? "true" : "false", (unsigned long long)o->seed);
 }
 
-int cmd_sim(int argc, char **argv)
+/* The policies of --policy (or every one that applies), into pols. */
+static int sim_policies(const cli_args *ap, int *pols, int *npols)
 {
-    cli_args args;
-    int code = 0;
-    if (!cli_parse(&args, &spec, argc, argv, &code))
-        return code;
-    int pols[HTA_SIM_NPOLICIES], npols = 0;
+    const cli_args args = *ap;
     int jobs = cli_has(&args, "arrivals") &&
                cli_value(&args, "arrivals")->e == HTA_ARR_JOBS;
+    *npols = 0;
     const cli_val *pv = cli_value(&args, "policy");
     if (pv->given) {
         for (int q = 0; q < pv->n; q++) {
             int p = policy_of_choice[pv->items[q]];
-            for (int k = 0; k < npols; k++)
+            for (int k = 0; k < *npols; k++)
                 if (pols[k] == p)
                     return cli_usage_error(&args, "--policy names "
                                                   "gb-pandas twice (its "
@@ -265,13 +267,22 @@ int cmd_sim(int argc, char **argv)
                 return cli_usage_error(&args, "%s schedules jobs: it needs "
                                               "--arrivals jobs",
                                        hta_sim_policy_names[p]);
-            pols[npols++] = p;
+            pols[(*npols)++] = p;
         }
     } else {
         for (int p = 0; p < HTA_SIM_NPOLICIES; p++)
             if (jobs || (p != HTA_SIM_FAIR && p != HTA_SIM_DELAY))
-                pols[npols++] = p;
+                pols[(*npols)++] = p;
     }
+    return 0;
+}
+
+/* The options that apply to some modes only. */
+static int sim_modes(const cli_args *ap, const int *pols, int npols)
+{
+    const cli_args args = *ap;
+    int jobs = cli_has(&args, "arrivals") &&
+               cli_value(&args, "arrivals")->e == HTA_ARR_JOBS;
     if (!jobs && (cli_has(&args, "job-size") || cli_has(&args, "jobs-trace")))
         return cli_usage_error(&args, "--job-size and --jobs-trace apply "
                                       "to --arrivals jobs only");
@@ -305,6 +316,15 @@ int cmd_sim(int argc, char **argv)
     if (cli_has(&args, "delay") && !want_delay)
         return cli_usage_error(&args, "--delay applies to the delay policy "
                                       "only");
+    return 0;
+}
+
+/* The run's options from the command line; the loads into loads. */
+static int sim_opts(const cli_args *ap, hta_sim_opts *op, double *loads,
+                    int *nloads, const char **tpathp)
+{
+    const cli_args args = *ap;
+    int code = 0;
     hta_sim_opts o;
     hta_sim_opts_default(&o);
     o.stop = &cli_interrupted;
@@ -324,10 +344,9 @@ int cmd_sim(int argc, char **argv)
                                (long long)o.warmup);
     if (cli_has(&args, "load") && cli_has(&args, "sweep"))
         return cli_usage_error(&args, "give --load or --sweep, not both");
-    double loads[CLI_MAX_SWEEP];
-    int nloads = 1;
+    *nloads = 1;
     loads[0] = cli_has(&args, "load") ? cli_value(&args, "load")->x : 1;
-    if (cli_has(&args, "sweep") && (code = cli_sweep(&args, loads, &nloads)))
+    if (cli_has(&args, "sweep") && (code = cli_sweep(&args, loads, nloads)))
         return code;
     if (cli_has(&args, "arrivals"))
         o.arrivals = (hta_sim_arrivals)cli_value(&args, "arrivals")->e;
@@ -372,6 +391,170 @@ int cmd_sim(int argc, char **argv)
     if (cli_has(&args, "jobs-trace"))
         ins[nins++] = cli_str(&args, "jobs-trace");
     if ((code = cli_check_outputs(&args, &tpath, 1, ins, nins)) != 0)
+        return code;
+    *op = o;
+    *tpathp = tpath;
+    return 0;
+}
+
+/* One run of the pool: a load and a policy. */
+typedef struct sim_job {
+    hta_sim_opts o;
+    tracer tr;
+    hta_sim_result r;
+    hta_status st;
+    hta_diag d;
+    int ran;
+} sim_job;
+
+typedef struct sim_pool {
+    const hta_cluster *c;
+    sim_job *jobs;
+} sim_pool;
+
+static void sim_job_run(void *ctx, int k)
+{
+    sim_pool *p = ctx;
+    sim_job *j = &p->jobs[k];
+    hta_diag_clear(&j->d);
+    j->st = hta_sim_run(p->c, &j->o, &j->r, &j->d);
+    j->ran = 1;
+}
+
+/* The runs (every load, every policy) on the pool, then the report in
+ * their order; the trace, written by each run to a file of its own when
+ * runs go at once, copied in that order.  *interrupted when a signal
+ * cut the runs short. */
+static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
+                           const hta_sim_opts *o0, const int *pols,
+                           int npols, const double *loads, int nloads,
+                           double total, double rho1, FILE *trace_out,
+                           int *interrupted, hta_diag *d)
+{
+    int json = cli_has(a, "json"), sweep = cli_has(a, "sweep");
+    int threads = cli_threads(a), n = nloads * npols;
+    sim_job *jobs = calloc((size_t)n, sizeof *jobs);
+    if (!jobs)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    hta_status st = HTA_OK;
+    for (int k = 0; k < n && st == HTA_OK; k++) {
+        sim_job *j = &jobs[k];
+        j->o = *o0;
+        j->o.load = loads[k / npols];
+        j->o.policy = (hta_sim_policy)pols[k % npols];
+        j->o.progress = cli_pool_progress_fn(cli_has(a, "quiet"));
+        j->o.progress_ctx = cli_pool_line_get();
+        if (!trace_out)
+            continue;
+        j->tr = (tracer){trace_out, j->o.load,
+                         hta_sim_policy_names[j->o.policy]};
+        if (threads > 1 && n > 1 && !(j->tr.f = tmpfile()))
+            st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
+                              "cannot make a temporary file for the "
+                              "trace: %s", strerror(errno));
+        j->o.trace = trace_line;
+        j->o.trace_ctx = &j->tr;
+    }
+    if (st == HTA_OK) {
+        sim_pool pool = {c, jobs};
+        cli_pool_run(threads, n, sim_job_run, &pool, &cli_interrupted);
+        cli_pool_line_end();
+    }
+    if (json && sweep)
+        fprintf(rep, "[");
+    for (int k = 0; k < n && st == HTA_OK && !*interrupted; k++) {
+        sim_job *j = &jobs[k];
+        hta_sim_opts o = j->o;
+        int q = k % npols;
+        if (!j->ran || j->st != HTA_OK) {
+            if (j->ran)
+                *d = j->d;
+            st = j->ran ? j->st : st;
+            *interrupted = !j->ran;
+            break;
+        }
+        if (q == 0) {
+            double rho = rho1 * o.load;
+            const hta_jobs *tj = o.trace_jobs;
+            if (tj) { /* the trace's own rate, the cluster's type mix */
+                double span = (double)(tj->arrival[tj->n - 1] -
+                                       tj->arrival[0] + 1);
+                double tasks = 0;
+                for (int64_t i = 0; i < tj->n; i++)
+                    tasks += (double)tj->map[i];
+                double rate = tasks / span * o.per_unit;
+                rho = total > 0 ? rho1 * rate / total : 0;
+                o.load = total > 0 ? rate / total : 1; /* for the report */
+            }
+            if (json) {
+                if (k)
+                    fprintf(rep, ", ");
+                json_head(c, &o, total, rho);
+            } else {
+                if (sweep)
+                    fprintf(rep, "%s# load %g\n", k ? "\n" : "", o.load);
+                print_head(a->pos[0], c, &o, total, rho);
+            }
+        }
+        hta_sim_result *r = &j->r;
+        if (cli_has(a, "no-timing"))
+            r->seconds = 0;
+        /* delays in time units, throughput per unit */
+        r->mean_delay /= o.per_unit;
+        r->ci_delay /= o.per_unit;
+        r->mean_job_delay /= o.per_unit;
+        r->ci_job_delay /= o.per_unit;
+        for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
+            for (int i = 0; i < 3; i++)
+                r->class_pct[cl][i] /= o.per_unit;
+        r->throughput *= o.per_unit;
+        *interrupted = r->cut;
+        if (json)
+            json_row(c, r, hta_sim_policy_names[o.policy], q == 0);
+        else
+            print_row(c, r, hta_sim_policy_names[o.policy]);
+        if (json && (q == npols - 1 || *interrupted))
+            fprintf(rep, "], \"interrupted\": %s}",
+                    *interrupted ? "true" : "false");
+        /* the run's trace, in order */
+        if (j->tr.f && j->tr.f != trace_out) {
+            char buf[65536];
+            size_t got;
+            rewind(j->tr.f);
+            while ((got = fread(buf, 1, sizeof buf, j->tr.f)) > 0)
+                fwrite(buf, 1, got, trace_out);
+            if (ferror(j->tr.f))
+                st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
+                                  "cannot read back the trace: %s",
+                                  strerror(errno));
+        }
+    }
+    if (json && st == HTA_OK)
+        fprintf(rep, "%s\n", sweep ? "]" : "");
+    for (int k = 0; k < n; k++) {
+        if (jobs[k].tr.f && jobs[k].tr.f != trace_out)
+            fclose(jobs[k].tr.f);
+        hta_sim_result_free(&jobs[k].r);
+    }
+    free(jobs);
+    return st;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    cli_args args;
+    int code = 0;
+    if (!cli_parse(&args, &spec, argc, argv, &code))
+        return code;
+    int pols[HTA_SIM_NPOLICIES], npols = 0;
+    if ((code = sim_policies(&args, pols, &npols)) != 0 ||
+        (code = sim_modes(&args, pols, npols)) != 0)
+        return code;
+    hta_sim_opts o;
+    double loads[CLI_MAX_SWEEP];
+    int nloads = 1;
+    const char *tpath = NULL;
+    if ((code = sim_opts(&args, &o, loads, &nloads, &tpath)) != 0)
         return code;
     cli_catch_signals();
     hta_diag d;
@@ -456,13 +639,16 @@ int cmd_sim(int argc, char **argv)
     double rho1 = cap.rho;
     hta_capacity_result_free(&cap);
     hta_outfile out = {0};
-    tracer tr = {NULL, 0, NULL};
     if (st == HTA_OK && tpath &&
-        (st = hta_outfile_open(&out, tpath, &d)) == HTA_OK) {
-        tr.f = out.f;
-        fprintf(tr.f, "load,policy,slot,number_in_system\n");
-        o.trace = trace_line;
-        o.trace_ctx = &tr;
+        (st = hta_outfile_open(&out, tpath, &d)) == HTA_OK)
+        fprintf(out.f, "load,policy,slot,number_in_system\n");
+    cli_held held;
+    if (st == HTA_OK && (st = cli_hold(&held, &d)) != HTA_OK) {
+        hta_outfile_abort(&out);
+        hta_cluster_free(c);
+        hta_jobs_free(trace);
+        hta_dist_free(&o.job_size);
+        return cli_report(st, &d);
     }
     if (st != HTA_OK) {
         hta_cluster_free(c);
@@ -471,78 +657,12 @@ int cmd_sim(int argc, char **argv)
         hta_outfile_abort(&out);
         return cli_report(st, &d);
     }
-    int json = cli_has(&args, "json"), sweep = cli_has(&args, "sweep");
-    cli_held held;
-    if ((st = cli_hold(&held, &d)) != HTA_OK) {
-        hta_cluster_free(c);
-        hta_jobs_free(trace);
-        hta_dist_free(&o.job_size);
-        hta_outfile_abort(&out);
-        return cli_report(st, &d);
-    }
     rep = held.f;
     cli_poll_interrupts();
-    cli_progress progress = {0, 0};
-    o.progress = cli_progress_fn(cli_has(&args, "quiet"));
-    o.progress_ctx = &progress;
     int interrupted = 0;
-    if (json && sweep)
-        fprintf(rep, "[");
-    for (int k = 0; k < nloads && st == HTA_OK && !interrupted; k++) {
-        o.load = loads[k];
-        tr.load = o.load;
-        double rho = rho1 * o.load;
-        if (trace) { /* the trace's own rate, the cluster's type mix */
-            double span = (double)(trace->arrival[trace->n - 1] -
-                                   trace->arrival[0] + 1);
-            double tasks = 0;
-            for (int64_t i = 0; i < trace->n; i++)
-                tasks += (double)trace->map[i];
-            double rate = tasks / span * o.per_unit;
-            rho = total > 0 ? rho1 * rate / total : 0;
-            o.load = total > 0 ? rate / total : 1; /* for the report */
-        }
-        if (json) {
-            if (k)
-                fprintf(rep, ", ");
-            json_head(c, &o, total, rho);
-        } else {
-            if (sweep)
-                fprintf(rep, "%s# load %g\n", k ? "\n" : "", o.load);
-            print_head(args.pos[0], c, &o, total, rho);
-        }
-        for (int q = 0; q < npols && st == HTA_OK && !interrupted; q++) {
-            o.policy = (hta_sim_policy)pols[q];
-            tr.policy = hta_sim_policy_names[o.policy];
-            hta_sim_result r;
-            st = hta_sim_run(c, &o, &r, &d);
-            cli_progress_end(&progress);
-            if (st != HTA_OK)
-                break;
-            if (cli_has(&args, "no-timing"))
-                r.seconds = 0;
-            /* delays in time units, throughput per unit */
-            r.mean_delay /= o.per_unit;
-            r.ci_delay /= o.per_unit;
-            r.mean_job_delay /= o.per_unit;
-            r.ci_job_delay /= o.per_unit;
-            for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
-                for (int i = 0; i < 3; i++)
-                    r.class_pct[cl][i] /= o.per_unit;
-            r.throughput *= o.per_unit;
-            interrupted = r.cut;
-            if (json)
-                json_row(c, &r, hta_sim_policy_names[o.policy], q == 0);
-            else
-                print_row(c, &r, hta_sim_policy_names[o.policy]);
-            hta_sim_result_free(&r);
-        }
-        if (json && st == HTA_OK)
-            fprintf(rep, "], \"interrupted\": %s}", interrupted ? "true" : "false");
-    }
-    if (json && st == HTA_OK)
-        fprintf(rep, "%s\n", sweep ? "]" : "");
-    if (st == HTA_OK && tr.f)
+    st = sim_runs(&args, c, &o, pols, npols, loads, nloads, total, rho1,
+                  tpath ? out.f : NULL, &interrupted, &d);
+    if (st == HTA_OK && tpath)
         st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
     st = cli_release(&held, st, &d);

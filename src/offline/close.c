@@ -535,6 +535,160 @@ static void cl_free(cl *k)
     free(k->log_to);
 }
 
+/* The search's arrays, for n servers and m tasks: 0 when out of memory
+ * (k freed by the caller). */
+static int cl_alloc(cl *k, int32_t m, int32_t n)
+{
+    k->cover = malloc((size_t)m * sizeof *k->cover);
+    k->x = malloc((size_t)n * sizeof *k->x);
+    k->nfree = malloc((size_t)n * sizeof *k->nfree);
+    k->free_cur = malloc((size_t)n * sizeof *k->free_cur);
+    k->par = malloc((size_t)n * sizeof *k->par);
+    k->ptask = malloc((size_t)n * sizeof *k->ptask);
+    k->xpar = malloc((size_t)n * sizeof *k->xpar);
+    k->xtask = malloc((size_t)n * sizeof *k->xtask);
+    k->queue = malloc((size_t)n * sizeof *k->queue);
+    k->hits = malloc((size_t)n * sizeof *k->hits + 1);
+    k->coff = malloc(((size_t)n + 1) * sizeof *k->coff);
+    k->clen = calloc((size_t)n + 1, sizeof *k->clen);
+    k->cpos = malloc((size_t)m * sizeof *k->cpos + 1);
+    k->dead = calloc((size_t)n + 1, sizeof *k->dead);
+    k->dead_room = calloc((size_t)n + 1, sizeof *k->dead_room);
+    return k->cover && k->x && k->nfree && k->free_cur && k->par &&
+           k->ptask && k->xpar && k->xtask && k->queue && k->dead &&
+           k->dead_room && k->coff && k->clen && k->cpos && k->hits;
+}
+
+/* The cover lists from the start cover (k->cover), the loads and free
+ * counts, the remote cost, and sum g into *sum. */
+static hta_status cl_start(cl *k, int64_t *sum, hta_diag *d)
+{
+    const hta_instance *inst = k->inst;
+    int32_t m = inst->m, n = inst->n;
+    int64_t covered = 0;
+    for (int32_t s = 0; s < n; s++) {
+        k->x[s] = 0;
+        k->nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
+        k->free_cur[s] = inst->srv_off[s];
+    }
+    k->coff[0] = 0;
+    for (int32_t s = 0; s < n; s++) {
+        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
+        k->coff[s + 1] = k->coff[s] + (deg < k->U ? deg : k->U);
+    }
+    k->clist = malloc((size_t)k->coff[n] * sizeof *k->clist + 1);
+    int64_t most = 0;
+    for (int32_t t = 0; t < m; t++) {
+        int64_t r = inst->task_off[t + 1] - inst->task_off[t];
+        most = r > most ? r : most;
+    }
+    if (most <= REPS)
+        k->crep = malloc((size_t)k->coff[n] * REPS * sizeof *k->crep + 1);
+    if (!k->clist || (most <= REPS && !k->crep)) {
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    for (int32_t t = 0; t < m; t++) {
+        int32_t y = k->cover[t];
+        if (y < 0)
+            continue;
+        if (k->clen[y] >= k->coff[y + 1] - k->coff[y]) { /* not at U */
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "close: a start above the local cap");
+        }
+        covered++;
+        k->x[y]++;
+        k->cover[t] = -1;
+        set_cover(k, t, y);
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
+            k->nfree[inst->task_srv[i]]--;
+    }
+    /* no move adds a remote task: w_rem(r0) bounds the cost throughout */
+    k->c = hta_wrem_at(&inst->wrem, m - covered);
+    *sum = 0;
+    for (int32_t s = 0; s < n; s++)
+        *sum += g(k, k->x[s]);
+    k->budget = SHIFT_BUDGET * (covered + n);
+    return HTA_OK;
+}
+
+/* Rounds of paths, then of crossing paths, then shifts, until sum g
+ * reaches m, nothing moves, or the time or a stop ends it. */
+static hta_status cl_search(cl *k, const hta_close_opts *opts, double t0,
+                            int64_t *sump, hta_close_result *res,
+                            hta_diag *d)
+{
+    int32_t m = k->inst->m;
+    int64_t sum = *sump;
+    hta_status st = HTA_OK;
+    int mode = ROUND_NORMAL;
+    while (sum < m) {
+        if ((opts->stop && *opts->stop) ||
+            hta_clock_now() - t0 > opts->time_limit) {
+            res->stopped = 1;
+            break;
+        }
+        int64_t moved = round_once(k, mode, &res->moves);
+        res->rounds++;
+        sum += moved;
+        if (opts->progress) {
+            hta_progress p = {"close", hta_clock_now() - t0, (double)sum,
+                              (double)m, res->rounds};
+            opts->progress(opts->progress_ctx, &p);
+        }
+        if (moved > 0) {
+            mode = ROUND_NORMAL;
+            continue;
+        }
+        if (mode == ROUND_NORMAL) {
+            mode = ROUND_CROSS;
+            continue;
+        }
+        int64_t shifted = shifts(k, opts, t0, &res->moves);
+        if (shifted < 0) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+            break;
+        }
+        res->shifts += shifted;
+        sum += shifted;
+        if (shifted == 0) {
+            /* stuck: no path nor shift raises sum g (or the shifts' work
+             * budget, the time limit or the stop flag ended them) */
+            res->stopped = (opts->stop && *opts->stop) ||
+                           hta_clock_now() - t0 > opts->time_limit;
+            break;
+        }
+        mode = ROUND_NORMAL;
+    }
+    *sump = sum;
+    return st;
+}
+
+#ifdef HTA_CHECKED
+/* The cover lists agree with the cover and sum g with the loads. */
+static void cl_check(const cl *k, int64_t sum)
+{
+    const hta_instance *inst = k->inst;
+    int32_t m = inst->m, n = inst->n;
+    int64_t check = 0;
+    for (int32_t s = 0; s < n; s++)
+        check += g(k, k->x[s]);
+    HTA_CHECK(check == sum);
+    for (int32_t s = 0; s < n; s++)
+        HTA_CHECK(k->clen[s] == k->x[s]);
+    for (int32_t t = 0; t < m; t++) {
+        HTA_CHECK(k->cover[t] < 0 ||
+                  k->clist[k->coff[k->cover[t]] + k->cpos[t]] == t);
+        if (k->cover[t] >= 0 && k->crep) {
+            int32_t want[REPS];
+            copy_reps(k, t, want);
+            HTA_CHECK(memcmp(want,
+                             k->crep + (k->coff[k->cover[t]] + k->cpos[t]) * REPS,
+                             sizeof want) == 0);
+        }
+    }
+}
+#endif
+
 hta_status hta_close_decide(const hta_instance *inst, double L,
                             const hta_close_opts *opts, int32_t *assign,
                             hta_close_result *res, hta_diag *d)
@@ -552,30 +706,12 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
     k.inst = inst;
     k.L = L;
     k.U = hta_room_local(inst, L, 0); /* the envelope's U too */
-    k.cover = malloc((size_t)m * sizeof *k.cover);
-    k.x = malloc((size_t)n * sizeof *k.x);
-    k.nfree = malloc((size_t)n * sizeof *k.nfree);
-    k.free_cur = malloc((size_t)n * sizeof *k.free_cur);
-    k.par = malloc((size_t)n * sizeof *k.par);
-    k.ptask = malloc((size_t)n * sizeof *k.ptask);
-    k.xpar = malloc((size_t)n * sizeof *k.xpar);
-    k.xtask = malloc((size_t)n * sizeof *k.xtask);
-    k.queue = malloc((size_t)n * sizeof *k.queue);
-    k.hits = malloc((size_t)n * sizeof *k.hits + 1);
-    k.coff = malloc(((size_t)n + 1) * sizeof *k.coff);
-    k.clen = calloc((size_t)n + 1, sizeof *k.clen);
-    k.cpos = malloc((size_t)m * sizeof *k.cpos + 1);
-    k.dead = calloc((size_t)n + 1, sizeof *k.dead);
-    k.dead_room = calloc((size_t)n + 1, sizeof *k.dead_room);
     k.epoch = 1;
-    hta_status st = HTA_OK;
-    if (!k.cover || !k.x || !k.nfree || !k.free_cur || !k.par || !k.ptask ||
-        !k.xpar || !k.xtask || !k.queue || !k.dead ||
-        !k.dead_room || !k.coff || !k.clen || !k.cpos ||
-        !k.hits) {
+    if (!cl_alloc(&k, m, n)) {
         cl_free(&k);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
+    hta_status st = HTA_OK;
     /* the start: the envelope relaxation's optimum (envelope.h), a
      * maximum cover at U whose loads sit at the vertices of the servers'
      * envelopes wherever the flow allowed; its loads and free counts.
@@ -595,109 +731,15 @@ hta_status hta_close_decide(const hta_instance *inst, double L,
         cl_free(&k);
         return HTA_OK;
     }
-    int64_t covered = 0;
-    for (int32_t s = 0; s < n; s++) {
-        k.x[s] = 0;
-        k.nfree[s] = (int32_t)(inst->srv_off[s + 1] - inst->srv_off[s]);
-        k.free_cur[s] = inst->srv_off[s];
-    }
-    k.coff[0] = 0;
-    for (int32_t s = 0; s < n; s++) {
-        int64_t deg = inst->srv_off[s + 1] - inst->srv_off[s];
-        k.coff[s + 1] = k.coff[s] + (deg < k.U ? deg : k.U);
-    }
-    k.clist = malloc((size_t)k.coff[n] * sizeof *k.clist + 1);
-    int64_t most = 0;
-    for (int32_t t = 0; t < m; t++) {
-        int64_t r = inst->task_off[t + 1] - inst->task_off[t];
-        most = r > most ? r : most;
-    }
-    if (most <= REPS)
-        k.crep = malloc((size_t)k.coff[n] * REPS * sizeof *k.crep + 1);
-    if (!k.clist || (most <= REPS && !k.crep)) {
-        cl_free(&k);
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    }
-    for (int32_t t = 0; t < m; t++) {
-        int32_t y = k.cover[t];
-        if (y < 0)
-            continue;
-        if (k.clen[y] >= k.coff[y + 1] - k.coff[y]) { /* not at U */
-            cl_free(&k);
-            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                "close: a start above the local cap");
-        }
-        covered++;
-        k.x[y]++;
-        k.cover[t] = -1;
-        set_cover(&k, t, y);
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
-            k.nfree[inst->task_srv[i]]--;
-    }
-    /* no move adds a remote task: w_rem(r0) bounds the cost throughout */
-    k.c = hta_wrem_at(&inst->wrem, m - covered);
     int64_t sum = 0;
-    for (int32_t s = 0; s < n; s++)
-        sum += g(&k, k.x[s]);
+    if ((st = cl_start(&k, &sum, d)) != HTA_OK) {
+        cl_free(&k);
+        return st;
+    }
     res->start = sum;
-    k.budget = SHIFT_BUDGET * (covered + n);
-    int mode = ROUND_NORMAL;
-    while (sum < m) {
-        if ((opts->stop && *opts->stop) ||
-            hta_clock_now() - t0 > opts->time_limit) {
-            res->stopped = 1;
-            break;
-        }
-        int64_t moved = round_once(&k, mode, &res->moves);
-        res->rounds++;
-        sum += moved;
-        if (opts->progress) {
-            hta_progress p = {"close", hta_clock_now() - t0, (double)sum,
-                              (double)m, res->rounds};
-            opts->progress(opts->progress_ctx, &p);
-        }
-        if (moved > 0) {
-            mode = ROUND_NORMAL;
-            continue;
-        }
-        if (mode == ROUND_NORMAL) {
-            mode = ROUND_CROSS;
-            continue;
-        }
-        int64_t shifted = shifts(&k, opts, t0, &res->moves);
-        if (shifted < 0) {
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-            break;
-        }
-        res->shifts += shifted;
-        sum += shifted;
-        if (shifted == 0) {
-            /* stuck: no path nor shift raises sum g (or the shifts' work
-             * budget, the time limit or the stop flag ended them) */
-            res->stopped = (opts->stop && *opts->stop) ||
-                           hta_clock_now() - t0 > opts->time_limit;
-            break;
-        }
-        mode = ROUND_NORMAL;
-    }
+    st = cl_search(&k, opts, t0, &sum, res, d);
 #ifdef HTA_CHECKED
-    int64_t check = 0;
-    for (int32_t s = 0; s < n; s++)
-        check += g(&k, k.x[s]);
-    HTA_CHECK(check == sum);
-    for (int32_t s = 0; s < n; s++)
-        HTA_CHECK(k.clen[s] == k.x[s]);
-    for (int32_t t = 0; t < m; t++) {
-        HTA_CHECK(k.cover[t] < 0 ||
-                  k.clist[k.coff[k.cover[t]] + k.cpos[t]] == t);
-        if (k.cover[t] >= 0 && k.crep) {
-            int32_t want[REPS];
-            copy_reps(&k, t, want);
-            HTA_CHECK(memcmp(want,
-                             k.crep + (k.coff[k.cover[t]] + k.cpos[t]) * REPS,
-                             sizeof want) == 0);
-        }
-    }
+    cl_check(&k, sum);
 #endif
     res->end = sum;
     if (st == HTA_OK && sum >= m) {

@@ -178,12 +178,11 @@ static int64_t read_pairs(model *md, glp_prob *P)
 }
 
 /* Runs inside the guard: builds the model, then solves until an answer. */
-static hta_status solve(void *arg, hta_diag *d)
+/* The envelope-cut model of the piece, its matrix loaded. */
+static glp_prob *build_model(model *md)
 {
-    model *md = arg;
     const hta_instance *in = md->inst;
     const hta_envilp_piece *pc = md->pc;
-    hta_envilp_result *res = md->res;
     int32_t m = in->m, n = in->n;
     int64_t E = md->ncols, U = pc->U;
     /* columns: the groups' (1..E; a group g with replica set {s_1 ..
@@ -298,6 +297,19 @@ static hta_status solve(void *arg, hta_diag *d)
         ++k, md->ia[k] = row + 1, md->ja[k] = colX + s, md->ar[k] = 1.0;
     }
     glp_load_matrix(P, (int)k, md->ia, md->ja, md->ar);
+    return P;
+}
+
+/* Branch and bound on the model, each solution realised or excluded,
+ * until an answer, the deadline or a stop. */
+static hta_status search(model *md, glp_prob *P, hta_diag *d)
+{
+    const hta_instance *in = md->inst;
+    const hta_envilp_piece *pc = md->pc;
+    hta_envilp_result *res = md->res;
+    int32_t m = in->m, n = in->n;
+    int64_t E = md->ncols;
+    int colX = (int)E + 1, row;
     hta_status st = HTA_OK;
     int tight = 0;
     res->answer = HTA_ENVILP_UNKNOWN;
@@ -375,6 +387,14 @@ static hta_status solve(void *arg, hta_diag *d)
         glp_set_mat_row(P, row, (int)len, md->ja, md->ar);
         res->blocked++;
     }
+    return st;
+}
+
+static hta_status solve(void *arg, hta_diag *d)
+{
+    model *md = arg;
+    glp_prob *P = build_model(md);
+    hta_status st = search(md, P, d);
     glp_delete_prob(P);
     return st;
 }

@@ -394,6 +394,153 @@ static hta_status solve_piece(void *ctx, hta_diag *d)
     return out == PIECE_ERROR ? HTA_ERR_INTERNAL : HTA_OK;
 }
 
+/* Whether the model is not built at all (res says why). */
+static int ilp_skipped(const hta_instance *inst, const hta_ilp_opts *opts,
+                       hta_ilp_result *res)
+{
+    if (inst->m > opts->max_tasks) {
+        res->status = HTA_ILP_SKIPPED;
+        snprintf(res->detail, sizeof res->detail,
+                 "skipped (too large): %ld tasks > --ilp-max-tasks %lld",
+                 (long)inst->m, (long long)opts->max_tasks);
+        return 1;
+    }
+    if (opts->model == HTA_ILP_NAIVE && hta_levels(inst) > 2) {
+        res->status = HTA_ILP_SKIPPED;
+        snprintf(res->detail, sizeof res->detail,
+                 "skipped: the naive model has two levels");
+        return 1;
+    }
+    if (opts->model == HTA_ILP_NAIVE &&
+        (double)inst->m * (double)inst->n > 2e8) {
+        res->status = HTA_ILP_SKIPPED;
+        snprintf(res->detail, sizeof res->detail,
+                 "skipped (too large for the naive model)");
+        return 1;
+    }
+    return 0;
+}
+
+/* The pieces of the cost functions, each with its lower bound, in
+ * increasing order of it; *np = -1 when the model is not built (res
+ * says why). */
+static hta_status ilp_pieces(solver *sv, piece **piecesp, int *np,
+                             int64_t **f, hta_diag *d)
+{
+    const hta_instance *inst = sv->inst;
+    const hta_ilp_opts *opts = sv->opts;
+    hta_ilp_result *res = sv->res;
+    hta_status st;
+    int64_t K = 0;
+    piece *pieces = NULL;
+    if ((st = ilp_build_groups(sv, d)) != HTA_OK)
+        goto out;
+    if (sv->levels) {
+        int too_big = 0;
+        if ((st = hta_ilplev_init(&sv->lev, inst, sv->order, sv->group_first,
+                                  sv->ngroups, LEVEL_COLS_MAX, &too_big,
+                                  d)) != HTA_OK ||
+            (!too_big &&
+             (st = ilp_build_level_pieces(inst, &pieces, np, d)) != HTA_OK))
+            goto out;
+        if (too_big || *np < 0) {
+            /* nothing searched: the incumbent stays, with the bound */
+            res->status = HTA_ILP_SKIPPED;
+            snprintf(res->detail, sizeof res->detail,
+                     too_big ? "skipped (too large): the %d-level model "
+                               "passes %g columns" :
+                               "skipped: the %d levels' costs have more "
+                               "than %g combinations of values",
+                     hta_levels(inst),
+                     too_big ? (double)LEVEL_COLS_MAX :
+                               (double)LEVEL_PIECES_MAX);
+            goto out;
+        }
+    } else if ((st = ilp_build_pieces(&inst->wrem, inst->m, &pieces, np, d)) !=
+                   HTA_OK ||
+               (st = hta_maxcover_sweep(inst, NULL, NULL, f, &K, d)) !=
+                   HTA_OK) {
+        goto out;
+    }
+    res->pieces = *np;
+    for (int i = 0; i < *np; i++) {
+        pieces[i].lb = fmax(opts->plain ? 0.0 : opts->lower_bound,
+                            sv->levels ? pieces[i].lb :
+                                        hta_bound_flow_piece(inst, *f, K,
+                                                             pieces[i].c,
+                                                             pieces[i].R));
+        pieces[i].proved = pieces[i].lb;
+    }
+    qsort(pieces, (size_t)*np, sizeof *pieces, ilp_cmp_piece);
+out:
+    *piecesp = pieces;
+    return st;
+}
+
+/* The result once the pieces are searched: the bound (the least of
+ * the pieces' proven bounds), the status, and the detail line. */
+static void ilp_finish(const solver *sv, const piece *pieces, int np,
+                       int unfinished)
+{
+    const hta_ilp_opts *opts = sv->opts;
+    hta_ilp_result *res = sv->res;
+    /* L^O = min over pieces of their optima >= min of proven bounds. */
+    double bound = INFINITY;
+    for (int i = 0; i < np; i++)
+        bound = fmin(bound, pieces[i].proved);
+    bound = fmin(bound, sv->best_span);
+    res->bound = fmax(opts->plain ? 0.0 : opts->lower_bound, bound);
+    res->makespan = sv->best_span;
+    if (!isfinite(sv->best_span))
+        res->status = HTA_ILP_TIME_LIMIT;
+    else if (sv->best_span - res->bound <= 1e-9 * fmax(1.0, sv->best_span))
+        res->status = HTA_ILP_OPTIMAL;
+    else
+        res->status = HTA_ILP_FEASIBLE;
+    static const char *const by[] = {"", " by GLPK", " by CBC",
+                                     " by GLPK and CBC"};
+    char cbc[48] = "";
+    if (opts->engine != HTA_ILP_ENGINE_GLPK)
+        snprintf(cbc, sizeof cbc, " (GLPK), %lld (CBC)",
+                 (long long)res->cbc_nodes);
+    /* CBC's failure, when it is why the search stopped short */
+    int failed = unfinished && res->cbc_failed[0] &&
+                 hta_clock_now() < sv->deadline &&
+                 !(opts->stop && *opts->stop);
+    snprintf(res->detail, sizeof res->detail,
+             "%s%d of %d %s pieces solved%s, %lld nodes%s%s",
+             res->improved ? "improved on the incumbent; " : "",
+             res->solved, np, sv->levels ? "cost" : "w_rem",
+             opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
+             (long long)res->nodes, cbc,
+             unfinished && !failed ? ", stopped by the time limit" : "");
+    size_t len = strlen(res->detail);
+    if (failed && len + 2 < sizeof res->detail)
+        snprintf(res->detail + len, sizeof res->detail - len, "; %s",
+                 res->cbc_failed);
+}
+
+static void solver_free(solver *sv)
+{
+    hta_ilplev_free(&sv->lev);
+    free(sv->a);
+    free(sv->heur);
+    free(sv->vals);
+    free(sv->ia);
+    free(sv->ja);
+    free(sv->ar);
+    free(sv->loc);
+    free(sv->nloc);
+    free(sv->nrem);
+    free(sv->first_col);
+    free(sv->pool);
+    free(sv->group_of);
+    free(sv->group_rep);
+    free(sv->group_size);
+    free(sv->order);
+    free(sv->group_first);
+}
+
 hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
                          int32_t *best, hta_ilp_result *res, hta_diag *d)
 {
@@ -408,26 +555,8 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "ilp: this hta was built without CBC (build it "
                             "with make CBC=yes)");
-    if (inst->m > opts->max_tasks) {
-        res->status = HTA_ILP_SKIPPED;
-        snprintf(res->detail, sizeof res->detail,
-                 "skipped (too large): %ld tasks > --ilp-max-tasks %lld",
-                 (long)inst->m, (long long)opts->max_tasks);
+    if (ilp_skipped(inst, opts, res))
         return HTA_OK;
-    }
-    if (opts->model == HTA_ILP_NAIVE && hta_levels(inst) > 2) {
-        res->status = HTA_ILP_SKIPPED;
-        snprintf(res->detail, sizeof res->detail,
-                 "skipped: the naive model has two levels");
-        return HTA_OK;
-    }
-    if (opts->model == HTA_ILP_NAIVE &&
-        (double)inst->m * (double)inst->n > 2e8) {
-        res->status = HTA_ILP_SKIPPED;
-        snprintf(res->detail, sizeof res->detail,
-                 "skipped (too large for the naive model)");
-        return HTA_OK;
-    }
     solver sv;
     memset(&sv, 0, sizeof sv);
     sv.inst = inst;
@@ -440,7 +569,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     sv.deadline = sv.started + opts->time_limit;
     piece *pieces = NULL;
     int np = 0;
-    int64_t *f = NULL, K = 0;
+    int64_t *f = NULL;
     hta_status st = HTA_OK;
     int certified = 0;
     if (opts->incumbent && !opts->plain) {
@@ -470,45 +599,9 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         goto cleanup;
     }
-    if ((st = ilp_build_groups(&sv, d)) != HTA_OK)
+    if ((st = ilp_pieces(&sv, &pieces, &np, &f, d)) != HTA_OK ||
+        res->status == HTA_ILP_SKIPPED)
         goto cleanup;
-    if (sv.levels) {
-        int too_big = 0;
-        if ((st = hta_ilplev_init(&sv.lev, inst, sv.order, sv.group_first,
-                                  sv.ngroups, LEVEL_COLS_MAX, &too_big,
-                                  d)) != HTA_OK ||
-            (!too_big &&
-             (st = ilp_build_level_pieces(inst, &pieces, &np, d)) != HTA_OK))
-            goto cleanup;
-        if (too_big || np < 0) {
-            /* nothing searched: the incumbent stays, with the bound */
-            res->status = HTA_ILP_SKIPPED;
-            snprintf(res->detail, sizeof res->detail,
-                     too_big ? "skipped (too large): the %d-level model "
-                               "passes %g columns" :
-                               "skipped: the %d levels' costs have more "
-                               "than %g combinations of values",
-                     hta_levels(inst),
-                     too_big ? (double)LEVEL_COLS_MAX :
-                               (double)LEVEL_PIECES_MAX);
-            goto cleanup;
-        }
-    } else if ((st = ilp_build_pieces(&inst->wrem, inst->m, &pieces, &np, d)) !=
-                   HTA_OK ||
-               (st = hta_maxcover_sweep(inst, NULL, NULL, &f, &K, d)) !=
-                   HTA_OK) {
-        goto cleanup;
-    }
-    res->pieces = np;
-    for (int i = 0; i < np; i++) {
-        pieces[i].lb = fmax(opts->plain ? 0.0 : opts->lower_bound,
-                            sv.levels ? pieces[i].lb :
-                                        hta_bound_flow_piece(inst, f, K,
-                                                             pieces[i].c,
-                                                             pieces[i].R));
-        pieces[i].proved = pieces[i].lb;
-    }
-    qsort(pieces, (size_t)np, sizeof *pieces, ilp_cmp_piece);
     if (opts->write_lp) {
         sv.pc = &pieces[0];
         sv.scale = ilp_piece_scale(&sv, &pieces[0]);
@@ -538,58 +631,9 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         if (res->status == HTA_ILP_FEASIBLE)
             unfinished = 1;
     }
-    /* L^O = min over pieces of their optima >= min of proven bounds. */
-    double bound = INFINITY;
-    for (int i = 0; i < np; i++)
-        bound = fmin(bound, pieces[i].proved);
-    bound = fmin(bound, sv.best_span);
-    res->bound = fmax(opts->plain ? 0.0 : opts->lower_bound, bound);
-    res->makespan = sv.best_span;
-    if (!isfinite(sv.best_span))
-        res->status = HTA_ILP_TIME_LIMIT;
-    else if (sv.best_span - res->bound <= 1e-9 * fmax(1.0, sv.best_span))
-        res->status = HTA_ILP_OPTIMAL;
-    else
-        res->status = HTA_ILP_FEASIBLE;
-    static const char *const by[] = {"", " by GLPK", " by CBC",
-                                     " by GLPK and CBC"};
-    char cbc[48] = "";
-    if (opts->engine != HTA_ILP_ENGINE_GLPK)
-        snprintf(cbc, sizeof cbc, " (GLPK), %lld (CBC)",
-                 (long long)res->cbc_nodes);
-    /* CBC's failure, when it is why the search stopped short */
-    int failed = unfinished && res->cbc_failed[0] &&
-                 hta_clock_now() < sv.deadline &&
-                 !(opts->stop && *opts->stop);
-    snprintf(res->detail, sizeof res->detail,
-             "%s%d of %d %s pieces solved%s, %lld nodes%s%s",
-             res->improved ? "improved on the incumbent; " : "",
-             res->solved, np, sv.levels ? "cost" : "w_rem",
-             opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
-             (long long)res->nodes, cbc,
-             unfinished && !failed ? ", stopped by the time limit" : "");
-    size_t len = strlen(res->detail);
-    if (failed && len + 2 < sizeof res->detail)
-        snprintf(res->detail + len, sizeof res->detail - len, "; %s",
-                 res->cbc_failed);
+    ilp_finish(&sv, pieces, np, unfinished);
 cleanup:
-    hta_ilplev_free(&sv.lev);
-    free(sv.a);
-    free(sv.heur);
-    free(sv.vals);
-    free(sv.ia);
-    free(sv.ja);
-    free(sv.ar);
-    free(sv.loc);
-    free(sv.nloc);
-    free(sv.nrem);
-    free(sv.first_col);
-    free(sv.pool);
-    free(sv.group_of);
-    free(sv.group_rep);
-    free(sv.group_size);
-    free(sv.order);
-    free(sv.group_first);
+    solver_free(&sv);
     free(pieces);
     free(f);
     return st;

@@ -71,7 +71,11 @@ int64_t hta_sim_default_backlog(void)
      * queue and job nodes: a sixteenth of the memory in 48-byte tasks
      * stays within about a quarter of it (33 million tasks took 1.55 GB
      * of 24 GiB) */
-    double n = mem > 0 ? mem / 16 / 48 : 1e6;
+    /* shared by the runs that may go at once, one per processor (hta
+     * sim --threads' default), so that they stay within it together */
+    long procs = sysconf(_SC_NPROCESSORS_ONLN);
+    double n = mem > 0 ? mem / 16 / 48 / (double)(procs > 1 ? procs : 1) :
+                         1e6;
     return n < 1e6 ? 1000000 : n > 1e15 ? (int64_t)1e15 : (int64_t)n;
 }
 

@@ -329,6 +329,185 @@ static hta_status check(const hta_slots *s, const hta_rp_opts *o,
     return HTA_OK;
 }
 
+/* The system's arrays and every policy's; 0 when out of memory (y
+ * freed by the caller). */
+static int sys_alloc(sys *y, const hta_slots *s, const hta_rp_opts *o)
+{
+    size_t K = (size_t)o->K, B = (size_t)o->batches;
+    y->rec = malloc(K * sizeof *y->rec);
+    y->busy = malloc(K * sizeof *y->busy);
+    y->idle = malloc(K * sizeof *y->idle);
+    y->bjobs = calloc(B, sizeof *y->bjobs);
+    y->barea = calloc(B, sizeof *y->barea);
+    y->bspan = calloc(B, sizeof *y->bspan);
+    int w = o->policies[HTA_RP_RHC_ADAPTIVE] ? o->window : 1;
+    y->wN = calloc((size_t)w, sizeof *y->wN);
+    y->wx = calloc((size_t)w, sizeof *y->wx);
+    if (!y->rec || !y->busy || !y->idle || !y->bjobs || !y->barea || !y->bspan ||
+        !y->wN || !y->wx)
+        return 0;
+    for (int k = 0; k < o->K; k++)
+        y->idle[k] = o->K - 1 - k;
+    y->nidle = o->K;
+    for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
+        policy *q = &y->pol[p];
+        if (!(q->on = o->policies[p]))
+            continue;
+        if (!freeset_init(&q->fs, s->r) ||
+            !(q->held = malloc(K * (size_t)o->rmax * sizeof *q->held)) ||
+            !(q->bcost = calloc(B, sizeof *q->bcost)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The jobs, one sample path for every policy: arrivals (Poisson, or the
+ * trace's times scaled to the rate), departures, placements; the
+ * measured span [*tw, *tlast]; the jobs that arrived into *njobs_done.
+ * 0 when out of memory. */
+static int simulate(sys *y, hta_rp_result *res, double *twp, double *tlastp,
+                    int64_t *done)
+{
+    const hta_rp_opts *o = y->o;
+    int64_t njobs = o->trace_n ? o->trace_n : o->jobs;
+    int w = o->policies[HTA_RP_RHC_ADAPTIVE] ? o->window : 1;
+    /* one stream per purpose: arrivals, jobs, departures, random's
+     * choices (the costs have their own, hta_slots_uniform) */
+    hta_rng arr_rng, job_rng;
+    hta_rng_seed(&arr_rng, o->seed);
+    hta_rng_seed(&job_rng, o->seed ^ 0xB0B5EED5ull);
+    hta_rng_seed(&y->dep_rng, o->seed ^ 0xDE9A27ull);
+    hta_rng_seed(&y->pick_rng, o->seed ^ 0x9A1DC0DEull);
+    double scale = 1;
+    if (o->trace_n)
+        scale = (double)(o->trace_n - 1) /
+                (o->trace_t[o->trace_n - 1] - o->trace_t[0]) / o->lambda;
+    double now = 0, ta = 0;
+    double tw = NAN, tlast = 0; /* measured span */
+    int64_t i;
+    y->next_dep = INFINITY;
+    int cur_b = -1;
+    for (i = 0; i < njobs; i++) {
+        if ((i & 1023) == 0 && o->stop && *o->stop) {
+            res->cut = 1;
+            break;
+        }
+        job j;
+        if (o->trace_n) {
+            ta = (o->trace_t[i] - o->trace_t[0]) * scale;
+            j = (job){ta, o->trace_x[i], o->trace_R[i], i};
+        } else {
+            ta += expo(&arr_rng, o->lambda);
+            double X = (double)hta_dist_draw(o->X, &job_rng);
+            int32_t R = (int32_t)hta_dist_draw(o->R, &job_rng);
+            j = (job){ta, X / R, R, i};
+        }
+        while (y->nsys > 0 && y->next_dep <= ta) {
+            if (cur_b >= 0)
+                y->barea[cur_b] += (double)y->nsys * (y->next_dep - now);
+            now = y->next_dep;
+            depart(y);
+        }
+        if (cur_b >= 0) {
+            y->barea[cur_b] += (double)y->nsys * (ta - now);
+            y->bspan[cur_b] += ta - tlast;
+        }
+        now = ta;
+        cur_b = batch_of(y, i);
+        if (i == o->warmup)
+            tw = ta;
+        tlast = ta;
+        /* the adaptive window sees the number in system at arrivals */
+        if (o->policies[HTA_RP_RHC_ADAPTIVE]) {
+            int64_t slot = y->wseen % w;
+            if (y->wseen >= w) {
+                y->wsumN -= y->wN[slot];
+                y->wsumx -= y->wx[slot];
+            }
+            y->wN[slot] = (double)y->nsys;
+            y->wx[slot] = j.x;
+            y->wsumN += (double)y->nsys;
+            y->wsumx += j.x;
+            y->wseen++;
+        }
+        if (++y->nsys == 1)
+            y->next_dep = now + expo(&y->dep_rng, 1);
+        if (y->nbusy < y->K)
+            start(y, &j);
+        else if (!enqueue(y, &j))
+            return 0;
+    }
+    *twp = tw;
+    *tlastp = tlast;
+    *done = i;
+    return 1;
+}
+
+/* The statistics over the batches that saw jobs: the number in system,
+ * the time in system, Little's law, and per policy the cost per job and
+ * the savings paired batch by batch.  0 when out of memory. */
+static int statistics(const sys *y, hta_rp_result *res, double tw,
+                      double tlast, int64_t i)
+{
+    const hta_rp_opts *o = y->o;
+    size_t B = (size_t)o->batches;
+    /* statistics over the batches that saw jobs */
+    double *bm = malloc(B * sizeof *bm), *bs = malloc(B * sizeof *bs);
+    if (!bm || !bs) {
+        free(bm);
+        free(bs);
+        return 0;
+    }
+    int nb = 0;
+    for (int b = 0; b < y->B; b++)
+        if (y->bspan[b] > 0)
+            bm[nb++] = y->barea[b] / y->bspan[b];
+    res->mean_n = res->ci_n = NAN; /* no measured time: no data */
+    if (nb)
+        hta_mean_ci(bm, nb, &res->mean_n, &res->ci_n);
+    res->mean_t = y->sojourn_n ? y->sojourn_sum / (double)y->sojourn_n : NAN;
+    res->little_gap = NAN;
+    if (!isnan(tw) && tlast > tw) {
+        double area = 0;
+        for (int b = 0; b < y->B; b++)
+            area += y->barea[b];
+        double mn = area / (tlast - tw);
+        double rate = (double)(i - o->warmup - 1) / (tlast - tw);
+        res->little_gap = mn > 0 ? fabs(mn - rate * res->mean_t) / mn : 0;
+    }
+    res->waited = i ? (double)y->waited / (double)i : 0;
+    for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
+        const policy *q = &y->pol[p];
+        hta_rp_row *row = &res->row[p];
+        if (!(row->run = q->on))
+            continue;
+        nb = 0;
+        for (int b = 0; b < y->B; b++)
+            if (y->bjobs[b])
+                bm[nb++] = q->bcost[b] / (double)y->bjobs[b];
+        row->mean = row->ci = NAN;
+        if (nb)
+            hta_mean_ci(bm, nb, &row->mean, &row->ci);
+        row->mean_pos = q->tasks > 0 ? q->pos_sum / q->tasks : NAN;
+        /* the savings, paired batch by batch */
+        const policy *refs[2] = {&y->pol[HTA_RP_RANDOM], &y->pol[HTA_RP_GREEDY]};
+        double *mean[2] = {&row->vs_random, &row->vs_greedy};
+        double *ci[2] = {&row->vs_random_ci, &row->vs_greedy_ci};
+        for (int r = 0; r < 2; r++) {
+            *mean[r] = *ci[r] = NAN;
+            nb = 0;
+            for (int b = 0; b < y->B && refs[r]->on; b++)
+                if (y->bjobs[b] && refs[r]->bcost[b] > 0)
+                    bs[nb++] = 100 * (1 - q->bcost[b] / refs[r]->bcost[b]);
+            if (nb)
+                hta_mean_ci(bs, nb, mean[r], ci[r]);
+        }
+    }
+    free(bm);
+    free(bs);
+    return 1;
+}
+
 hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
                       hta_rp_result *res, hta_diag *d)
 {
@@ -347,155 +526,18 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     int64_t njobs = o->trace_n ? o->trace_n : o->jobs;
     y.batch_size = (njobs - o->warmup) / y.B;
     y.rhc_p = o->lambda / (1 + o->lambda);
-    size_t K = (size_t)o->K, B = (size_t)o->batches;
-    y.rec = malloc(K * sizeof *y.rec);
-    y.busy = malloc(K * sizeof *y.busy);
-    y.idle = malloc(K * sizeof *y.idle);
-    y.bjobs = calloc(B, sizeof *y.bjobs);
-    y.barea = calloc(B, sizeof *y.barea);
-    y.bspan = calloc(B, sizeof *y.bspan);
-    int w = o->policies[HTA_RP_RHC_ADAPTIVE] ? o->window : 1;
-    y.wN = calloc((size_t)w, sizeof *y.wN);
-    y.wx = calloc((size_t)w, sizeof *y.wx);
-    if (!y.rec || !y.busy || !y.idle || !y.bjobs || !y.barea || !y.bspan ||
-        !y.wN || !y.wx)
+    if (!sys_alloc(&y, s, o))
         goto nomem;
-    for (int k = 0; k < o->K; k++)
-        y.idle[k] = o->K - 1 - k;
-    y.nidle = o->K;
-    for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
-        policy *q = &y.pol[p];
-        if (!(q->on = o->policies[p]))
-            continue;
-        if (!freeset_init(&q->fs, s->r) ||
-            !(q->held = malloc(K * (size_t)o->rmax * sizeof *q->held)) ||
-            !(q->bcost = calloc(B, sizeof *q->bcost)))
-            goto nomem;
-    }
-    /* one stream per purpose: arrivals, jobs, departures, random's
-     * choices (the costs have their own, hta_slots_uniform) */
-    hta_rng arr_rng, job_rng;
-    hta_rng_seed(&arr_rng, o->seed);
-    hta_rng_seed(&job_rng, o->seed ^ 0xB0B5EED5ull);
-    hta_rng_seed(&y.dep_rng, o->seed ^ 0xDE9A27ull);
-    hta_rng_seed(&y.pick_rng, o->seed ^ 0x9A1DC0DEull);
-    double scale = 1;
-    if (o->trace_n)
-        scale = (double)(o->trace_n - 1) /
-                (o->trace_t[o->trace_n - 1] - o->trace_t[0]) / o->lambda;
-    double now = 0, ta = 0;
-    double tw = NAN, tlast = 0; /* measured span */
-    int64_t i;
-    y.next_dep = INFINITY;
-    int cur_b = -1;
-    for (i = 0; i < njobs; i++) {
-        if ((i & 1023) == 0 && o->stop && *o->stop) {
-            res->cut = 1;
-            break;
-        }
-        job j;
-        if (o->trace_n) {
-            ta = (o->trace_t[i] - o->trace_t[0]) * scale;
-            j = (job){ta, o->trace_x[i], o->trace_R[i], i};
-        } else {
-            ta += expo(&arr_rng, o->lambda);
-            double X = (double)hta_dist_draw(o->X, &job_rng);
-            int32_t R = (int32_t)hta_dist_draw(o->R, &job_rng);
-            j = (job){ta, X / R, R, i};
-        }
-        while (y.nsys > 0 && y.next_dep <= ta) {
-            if (cur_b >= 0)
-                y.barea[cur_b] += (double)y.nsys * (y.next_dep - now);
-            now = y.next_dep;
-            depart(&y);
-        }
-        if (cur_b >= 0) {
-            y.barea[cur_b] += (double)y.nsys * (ta - now);
-            y.bspan[cur_b] += ta - tlast;
-        }
-        now = ta;
-        cur_b = batch_of(&y, i);
-        if (i == o->warmup)
-            tw = ta;
-        tlast = ta;
-        /* the adaptive window sees the number in system at arrivals */
-        if (o->policies[HTA_RP_RHC_ADAPTIVE]) {
-            int64_t slot = y.wseen % w;
-            if (y.wseen >= w) {
-                y.wsumN -= y.wN[slot];
-                y.wsumx -= y.wx[slot];
-            }
-            y.wN[slot] = (double)y.nsys;
-            y.wx[slot] = j.x;
-            y.wsumN += (double)y.nsys;
-            y.wsumx += j.x;
-            y.wseen++;
-        }
-        if (++y.nsys == 1)
-            y.next_dep = now + expo(&y.dep_rng, 1);
-        if (y.nbusy < y.K)
-            start(&y, &j);
-        else if (!enqueue(&y, &j))
-            goto nomem;
-    }
+    double tw = NAN, tlast = 0;
+    int64_t i = 0;
+    if (!simulate(&y, res, &tw, &tlast, &i))
+        goto nomem;
     res->jobs = i;
     /* drain: every job placed and gone (none when cut short) */
     while (!res->cut && y.nsys > 0)
         depart(&y);
-    /* statistics over the batches that saw jobs */
-    double *bm = malloc(B * sizeof *bm), *bs = malloc(B * sizeof *bs);
-    if (!bm || !bs) {
-        free(bm);
-        free(bs);
+    if (!statistics(&y, res, tw, tlast, i))
         goto nomem;
-    }
-    int nb = 0;
-    for (int b = 0; b < y.B; b++)
-        if (y.bspan[b] > 0)
-            bm[nb++] = y.barea[b] / y.bspan[b];
-    res->mean_n = res->ci_n = NAN; /* no measured time: no data */
-    if (nb)
-        hta_mean_ci(bm, nb, &res->mean_n, &res->ci_n);
-    res->mean_t = y.sojourn_n ? y.sojourn_sum / (double)y.sojourn_n : NAN;
-    res->little_gap = NAN;
-    if (!isnan(tw) && tlast > tw) {
-        double area = 0;
-        for (int b = 0; b < y.B; b++)
-            area += y.barea[b];
-        double mn = area / (tlast - tw);
-        double rate = (double)(i - o->warmup - 1) / (tlast - tw);
-        res->little_gap = mn > 0 ? fabs(mn - rate * res->mean_t) / mn : 0;
-    }
-    res->waited = i ? (double)y.waited / (double)i : 0;
-    for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
-        policy *q = &y.pol[p];
-        hta_rp_row *row = &res->row[p];
-        if (!(row->run = q->on))
-            continue;
-        nb = 0;
-        for (int b = 0; b < y.B; b++)
-            if (y.bjobs[b])
-                bm[nb++] = q->bcost[b] / (double)y.bjobs[b];
-        row->mean = row->ci = NAN;
-        if (nb)
-            hta_mean_ci(bm, nb, &row->mean, &row->ci);
-        row->mean_pos = q->tasks > 0 ? q->pos_sum / q->tasks : NAN;
-        /* the savings, paired batch by batch */
-        const policy *refs[2] = {&y.pol[HTA_RP_RANDOM], &y.pol[HTA_RP_GREEDY]};
-        double *mean[2] = {&row->vs_random, &row->vs_greedy};
-        double *ci[2] = {&row->vs_random_ci, &row->vs_greedy_ci};
-        for (int r = 0; r < 2; r++) {
-            *mean[r] = *ci[r] = NAN;
-            nb = 0;
-            for (int b = 0; b < y.B && refs[r]->on; b++)
-                if (y.bjobs[b] && refs[r]->bcost[b] > 0)
-                    bs[nb++] = 100 * (1 - q->bcost[b] / refs[r]->bcost[b]);
-            if (nb)
-                hta_mean_ci(bs, nb, mean[r], ci[r]);
-        }
-    }
-    free(bm);
-    free(bs);
     sys_free(&y);
     res->seconds = hta_clock_now() - t0;
     return HTA_OK;
