@@ -264,6 +264,8 @@ experiments: deps-bench
 	@sh scripts/flowtime_experiments.sh $(BUILD)
 	@sh scripts/sim_experiments.sh $(BUILD)
 	@sh scripts/rplace_experiments.sh $(BUILD)
+	@sh scripts/priority_experiment.sh $(BUILD)
+	@sh scripts/tan_sensitivity.sh $(BUILD)
 
 # Installation (GNU conventions; DESTDIR for staging).  install depends
 # on the built files only: it never runs apt-get.

@@ -74,3 +74,21 @@ for what in capacity sim; do
     b=$(/usr/bin/time -f "%M" "$hta" "$@" "$tmp/c24.txt" 2>&1 >/dev/null | tail -n 1)
     python3 -c "print('  %-8s 100 servers %8d KB, 2^24 declared %9d KB, %6.1fx' % ('$what', $a, $b, $b / $a))" >&2
 done
+# --threads: the four policies of one load are four runs; the default
+# runs them on every processor.  Wall time of the whole command, --threads
+# 1 against the default, interleaved, median of 3.
+echo "whole command, 4 policies on Wang's set-up, 20000 slots: --threads 1 vs the default ($(nproc) processors), median of 3:"
+for r in 1 2 3; do
+    for th in 1 default; do
+        set -- --threads "$th"
+        [ "$th" = default ] && set --
+        /usr/bin/time -f "$th %e" "$hta" sim "$tmp/wang.txt" --slots 20000 -q "$@" 2>&1 >/dev/null | tail -n 1
+    done
+done | python3 -c '
+import sys, statistics
+t = {}
+for l in sys.stdin:
+    k, v = l.split()
+    t.setdefault(k, []).append(float(v))
+one, dflt = statistics.median(t["1"]), statistics.median(t["default"])
+print("  --threads 1 %.2f s, default %.2f s: %.2fx" % (one, dflt, one / dflt))'

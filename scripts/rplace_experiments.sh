@@ -12,7 +12,9 @@
 # 5. the costs: Uniform[0, 100], and a topology of uneven racks;
 # 6. the SWIM Facebook days (X = shuffle GiB, R = ceil(shuffle / 1 GiB)
 #    at most 100), times scaled to lambda 0.3 and 0.6.
-# Every point is an independent run (GNU parallel when installed).
+# Every point is an independent run: scripts/run_parallel.sh runs them
+# through GNU parallel on this host's processors, or over hosts with
+# HTA_HOSTS=host1,host2 (the repository at the same path on each).
 # usage: scripts/rplace_experiments.sh [BUILD] [SEEDS]   (writes
 # BUILD/experiments/rplace-*; SEEDS independent seeds per point, default 5)
 set -eu
@@ -22,19 +24,15 @@ hta=$build/hta
 out=$build/experiments
 runs=$out/rplace-runs
 mkdir -p "$runs"
-run_all() {
-    if command -v parallel >/dev/null; then
-        parallel -j "$(nproc)" <"$1"
-    else
-        sh "$1"
-    fi
+run_all() { # the command file: one run a line (scripts/run_parallel.sh)
+    sh "$(dirname "$0")/run_parallel.sh" "$1"
 }
 : >"$runs/cmds"
 point() { # name args...: one run per seed
     name=$1
     shift
     for s in $(seq "$seeds"); do
-        echo "$hta reduce-place $* --seed $s --json --no-timing >$runs/$name-s$s.json" >>"$runs/cmds"
+        echo "$hta reduce-place --threads 1 $* --seed $s --json --no-timing >$runs/$name-s$s.json" >>"$runs/cmds"
     done
 }
 # 1. the base sweep

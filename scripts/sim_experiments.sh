@@ -18,9 +18,9 @@
 # 5. the FB-2009 SWIM day (instances/swim) on 600 servers (racks of 20,
 #    rates 1, 0.5, 0.25; a slot is a minute, a task one 64 MB block): job
 #    delay median, 95th and 99th percentile by job size, every policy.
-# Every point is an independent hta sim run: the runs go through GNU
-# parallel when it is installed (add --sshlogin to spread them over
-# hosts), else one after the other.
+# Every point is an independent run: scripts/run_parallel.sh runs them
+# through GNU parallel on this host's processors, or over hosts with
+# HTA_HOSTS=host1,host2 (the repository at the same path on each).
 # usage: scripts/sim_experiments.sh [BUILD] [SCALE]   (SCALE multiplies
 # the slots, default 1; writes BUILD/experiments/sim-*)
 set -eu
@@ -30,12 +30,8 @@ hta=$build/hta
 out=$build/experiments
 mkdir -p "$out/sim-runs"
 runs=$out/sim-runs
-run_all() { # the command file: one shell command per line
-    if command -v parallel >/dev/null; then
-        parallel -j "$(nproc)" <"$1"
-    else
-        sh "$1"
-    fi
+run_all() { # the command file: one run a line (scripts/run_parallel.sh)
+    sh "$(dirname "$0")/run_parallel.sh" "$1"
 }
 summary='import json, sys
 r = json.load(open(sys.argv[1]))
@@ -47,7 +43,7 @@ for p in r["policies"]:
 "$hta" gen cluster wang --total 680 -o "$out/sim-wang.txt"
 for t in 400 450 500 550 600 630 650 660 670 675; do
     load=$(python3 -c "print($t / 680)")
-    echo "$hta sim $out/sim-wang.txt --load $load --slots $((40000 * scale)) --json -q >$runs/wang-$t.json" >>"$runs/cmds"
+    echo "$hta sim --threads 1 $out/sim-wang.txt --load $load --slots $((40000 * scale)) --json -q >$runs/wang-$t.json" >>"$runs/cmds"
 done
 # 2. heavy traffic, M = 10 and 100
 for M in 10 100; do
@@ -59,7 +55,7 @@ for M in 10 100; do
     for eps in $epss; do
         load=$(python3 -c "print(($cap - $eps) / $cap)")
         slots=$(python3 -c "print(int(max(200000, 800 * ($cap + 0.16 * $M) / $eps ** 2) * $scale))")
-        echo "$hta sim $out/sim-ht-$M.txt --policy jsq-maxweight --load $load --slots $slots --json -q >$runs/ht-$M-$eps.json" >>"$runs/cmds"
+        echo "$hta sim --threads 1 $out/sim-ht-$M.txt --policy jsq-maxweight --load $load --slots $slots --json -q >$runs/ht-$M-$eps.json" >>"$runs/cmds"
     done
 done
 # 3. GB-PANDAS
@@ -67,17 +63,17 @@ done
 rho=$("$hta" capacity "$out/sim-gb.txt" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["rho"])')
 for r in 0.5 0.7 0.8 0.9 0.95; do
     load=$(python3 -c "print($r / $rho)")
-    echo "$hta sim $out/sim-gb.txt --load $load --service lognormal --slots-per-unit 10 --slots $((20000 * scale)) --json -q >$runs/gb-$r.json" >>"$runs/cmds"
+    echo "$hta sim --threads 1 $out/sim-gb.txt --load $load --service lognormal --slots-per-unit 10 --slots $((20000 * scale)) --json -q >$runs/gb-$r.json" >>"$runs/cmds"
 done
 # 4. Wang with job arrivals
 for t in 100 200 300 400 500; do
     load=$(python3 -c "print($t / 680)")
-    echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-$t.json" >>"$runs/cmds"
-    echo "$hta sim $out/sim-wang.txt --arrivals jobs --job-size exp:10 --subqueues --policy jsq-maxweight,priority,gb-pandas --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-sub-$t.json" >>"$runs/cmds"
+    echo "$hta sim --threads 1 $out/sim-wang.txt --arrivals jobs --job-size exp:10 --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-$t.json" >>"$runs/cmds"
+    echo "$hta sim --threads 1 $out/sim-wang.txt --arrivals jobs --job-size exp:10 --subqueues --policy jsq-maxweight,priority,gb-pandas --load $load --slots $((40000 * scale)) --json -q >$runs/wjobs-sub-$t.json" >>"$runs/cmds"
 done
 # 5. the FB-2009 day
 "$hta" gen cluster gbpandas --servers 600 --types 600 --topology 20 --rates 1,0.5,0.25 --load 1 -o "$out/sim-fb.txt"
-echo "$hta sim $out/sim-fb.txt --arrivals jobs --jobs-trace instances/swim/FB-2009_samples_24_times_1hr_0.tsv --time-scale 60 --slots 3000 --warmup 0 --json -q >$runs/fb2009.json" >>"$runs/cmds"
+echo "$hta sim --threads 1 $out/sim-fb.txt --arrivals jobs --jobs-trace instances/swim/FB-2009_samples_24_times_1hr_0.tsv --time-scale 60 --slots 3000 --warmup 0 --json -q >$runs/fb2009.json" >>"$runs/cmds"
 run_all "$runs/cmds"
 {
     echo "# total_rate policy delay ci number verdict (Wang set-up, boundary 680)"

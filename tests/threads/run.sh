@@ -9,6 +9,7 @@ set -u
 HTA=$1
 tmp=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
+case "$HTA" in /*) ;; *) HTA=$root/$HTA ;; esac
 pass=0
 fail=0
 check() { # name command...
@@ -47,6 +48,32 @@ done
 check "sim --trace-file written" [ -s "$tmp/t1.csv" ]
 check "sim --trace-file: the same bytes for 2 threads" cmp -s "$tmp/t1.csv" "$tmp/t2.csv"
 check "sim --trace-file: the same bytes for 5 threads" cmp -s "$tmp/t1.csv" "$tmp/t5.csv"
+# the experiment scripts' runner: the same files through GNU parallel on
+# this host as a host list (HTA_HOSTS=:, --sshlogin :), through its local
+# jobs, and one after the other; a failing command fails it
+mkdir -p "$tmp/par"
+: >"$tmp/par/cmds"
+for l in 0.2 0.4 0.6 0.8; do
+    echo "$HTA reduce-place --threads 1 --lambda $l --jobs 2000 --json --no-timing >rp-$l.json" >>"$tmp/par/cmds"
+    (cd "$tmp/par" && "$HTA" reduce-place --lambda $l --jobs 2000 --json --no-timing >"direct-$l.json")
+done
+for how in hosts local; do
+    rm -f "$tmp/par"/rp-*.json
+    if [ $how = hosts ]; then
+        (cd "$tmp/par" && HTA_HOSTS=: sh "$root/scripts/run_parallel.sh" cmds)
+    else
+        (cd "$tmp/par" && HTA_HOSTS= sh "$root/scripts/run_parallel.sh" cmds)
+    fi
+    check "run_parallel ($how) exits 0" [ $? -eq 0 ]
+    for l in 0.2 0.4 0.6 0.8; do
+        check "run_parallel ($how): rp-$l.json as run directly" cmp -s "$tmp/par/rp-$l.json" "$tmp/par/direct-$l.json"
+    done
+done
+echo "false" >>"$tmp/par/cmds"
+(cd "$tmp/par" && HTA_HOSTS=: sh "$root/scripts/run_parallel.sh" cmds) >/dev/null 2>&1
+check "run_parallel: a failing command fails it" [ $? -ne 0 ]
+command -v parallel >/dev/null 2>&1
+check "GNU parallel is installed (scripts/deps.sh test)" [ $? -eq 0 ]
 # out of range: a usage error, nothing run
 for c in "sim $tmp/w.txt" "flowtime $tmp/j.txt -n 2" "reduce-place"; do
     for bad in 0 1025 two; do
