@@ -59,20 +59,27 @@ for slots in 20000 200000; do
         --slots "$slots" --load "$load" --service lognormal --slots-per-unit 10 -q >/dev/null
 done
 # A cluster that declares 2^24 servers but places its 50 types on the
-# first 100: peak memory of capacity and of sim (gb-pandas, 2000 slots)
-# beside the 100-server cluster with the same types.  The target is 2x:
-# capacity works on the touched servers and groups (src/capacity/touch.h)
-# and meets it; sim still allocates per declared server (about 47 bytes
-# a server).  The ratio is printed, not asserted.
+# first 100: peak memory of capacity and of sim (each policy with
+# per-server structures, 2000 slots) beside the 100-server cluster with
+# the same types, on two levels and on four (racks of 10, pods of 5).
+# The target is 2x: capacity works on the touched servers and groups
+# (src/capacity/touch.h), sim keeps what it never touched as zero pages
+# (src/online/README.md, "Memory").  The ratio is printed, not asserted.
 echo "peak resident memory, 2^24 declared servers (types on 100) vs 100 servers:" >&2
 "$hta" gen cluster random --servers 100 --types 50 --total 20 --seed 1 -o "$tmp/c100.txt"
-sed 's/^servers 100$/servers 16777216/' "$tmp/c100.txt" >"$tmp/c24.txt"
-for what in capacity sim; do
-    set -- "$what"
-    [ "$what" = sim ] && set -- sim --slots 2000 --policy gb-pandas -q
-    a=$(/usr/bin/time -f "%M" "$hta" "$@" "$tmp/c100.txt" 2>&1 >/dev/null | tail -n 1)
-    b=$(/usr/bin/time -f "%M" "$hta" "$@" "$tmp/c24.txt" 2>&1 >/dev/null | tail -n 1)
-    python3 -c "print('  %-8s 100 servers %8d KB, 2^24 declared %9d KB, %6.1fx' % ('$what', $a, $b, $b / $a))" >&2
+"$hta" gen cluster random --servers 100 --types 50 --total 20 --seed 1 \
+    --topology 10,5 --rates 0.9,0.5,0.3,0.1 -o "$tmp/d100.txt"
+for shape in c d; do
+    sed 's/^servers 100$/servers 16777216/' "$tmp/${shape}100.txt" >"$tmp/${shape}24.txt"
+    levels=2
+    [ "$shape" = d ] && levels=4
+    for what in capacity gb-pandas jsq-maxweight priority; do
+        set -- "$what"
+        [ "$what" = capacity ] || set -- sim --slots 2000 --policy "$what" -q
+        a=$(/usr/bin/time -f "%M" "$hta" "$@" "$tmp/${shape}100.txt" 2>&1 >/dev/null | tail -n 1)
+        b=$(/usr/bin/time -f "%M" "$hta" "$@" "$tmp/${shape}24.txt" 2>&1 >/dev/null | tail -n 1)
+        python3 -c "print('  %d levels %-14s 100 servers %8d KB, 2^24 declared %9d KB, %6.2fx' % ($levels, '$what', $a, $b, $b / $a))" >&2
+    done
 done
 # --threads: the four policies of one load are four runs; the default
 # runs them on every processor.  Wall time of the whole command, --threads

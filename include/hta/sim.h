@@ -180,12 +180,17 @@ int64_t hta_sim_default_backlog(void);
 void hta_sim_opts_default(hta_sim_opts *o);
 
 /* Runs one policy.  HTA_ERR_USAGE for a service rate above 1 per slot
- * (alpha_n / per_unit > 1: a server ends at most one task a slot).
- * Memory O(M + T + tasks in system), independent of the number of slots.
+ * (alpha_n / per_unit > 1: a server ends at most one task a slot);
+ * HTA_ERR_INPUT for explicit groups (hta_cluster_from_instance) that are
+ * not runs of consecutive servers in order.  Memory: resident O(T +
+ * servers the run touches + tasks in system), independent of the number
+ * of slots and of the servers declared but never reached (address space
+ * O(M)).
  * opts.stop is polled at every slot and every task started or arrived,
  * so a stop ends the run within a task's work.  Time per slot
  * O(M / 4096 + servers visited + departures) (the idle servers with work
- * are found through a summary bit set) plus per task: jsq-maxweight, fcfs O(replicas); priority,
+ * are found through a summary bit set) plus per task: jsq-maxweight,
+ * fcfs O(replicas); priority,
  * gb-pandas O(replicas * levels + log M) (O(replicas * levels * log M)
  * when the topology's group sizes are far from powers of two); fair,
  * delay O(log jobs + the job's queued tasks); with sub-queues

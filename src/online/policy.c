@@ -45,17 +45,19 @@ static void gb_update(sim *s, int32_t m, int up)
         w += (double)s->q[(int64_t)m * s->N + n].len * s->inv[n];
     s->Wl[m] = w;
     set_work(s, m, w > 0);
-    uint32_t tie = (uint32_t)hta_rng_next(&s->route_rng);
+    uint32_t tie = sim_tree_new_tie(&s->route_rng);
     s->tl[m] = tie;
     if (up)
         sim_tree_raise(&s->tr, m, w, tie);
     else
         sim_tree_lower(&s->tr, m, w, tie);
 #ifdef HTA_CHECKED
-    for (int32_t i = (s->tr.leaf[m] + s->tr.P) / 2; i >= 1; i /= 2) {
-        const tnode *a = &s->tr.node[2 * i];
-        const tnode *b = node_better(a + 1, a) ? a + 1 : a;
-        if (memcmp(b, &s->tr.node[i], sizeof *b) != 0)
+    for (int32_t i = (sim_tree_leaf_of(&s->tr, m) + s->tr.P) / 2; i >= 1;
+         i /= 2) {
+        tnode a = tree_at(&s->tr, 2 * i), b = tree_at(&s->tr, 2 * i + 1),
+              v = tree_at(&s->tr, i);
+        const tnode *best = node_better(&b, &a) ? &b : &a;
+        if (memcmp(best, &v, sizeof v) != 0)
             s->r->route_errors++;
     }
 #endif
@@ -86,18 +88,19 @@ static int route_gb(sim *s, int64_t k)
     /* level by level; no level-n group scores below min_m W_m / alpha_n,
      * which grows with n, so the search stops there (on a tie the lower
      * level already won) */
-    double wmin = s->tr.node[1].key;
+    double wmin = tree_at(&s->tr, 1).key;
     for (int n = 1; n <= s->N && b.key > wmin * s->inv[n - 1]; n++) {
         int64_t end = n == s->N ? c->off[L] + 1 : c->off[L + 1];
         for (int64_t j = c->off[L]; j < end; j++) {
             int dup = 0; /* replicas sharing a rack (pod) ask once */
             for (int64_t i = c->off[L]; i < j && n > 1 && n < s->N && !dup;
                  i++)
-                dup = s->grp[n][c->srv[i]] == s->grp[n][c->srv[j]];
+                dup = group_index(s, c->srv[i], n) ==
+                      group_index(s, c->srv[j], n);
             if (dup)
                 continue;
             int32_t r = c->srv[j];
-            cand g = n == 1 ? (cand){r, s->Wl[r], s->tl[r]} :
+            cand g = n == 1 ? (cand){r, s->Wl[r], sim_tree_tie(s, r)} :
                               sim_group_best(s, r, n);
             double score = g.key * s->inv[n - 1];
             if (score < b.key ||

@@ -44,7 +44,7 @@ static void task_append(sim *s, int64_t *head, int64_t *tail, int empty,
 static int64_t node_for(sim *s, int64_t qi, int64_t k)
 {
     int64_t j = s->tk[k].job;
-    if (s->q_stamp[qi] == s->j_seq[j])
+    if (s->q_stamp[qi] == s->j_seq[j] + 1)
         return s->q_node[qi];
     int64_t v = s->n_free;
     if (v >= 0) {
@@ -70,7 +70,7 @@ static int64_t node_for(sim *s, int64_t qi, int64_t k)
     else
         f->head = v;
     f->tail = v;
-    s->q_stamp[qi] = s->j_seq[j];
+    s->q_stamp[qi] = s->j_seq[j] + 1;
     s->q_node[qi] = v;
     return v;
 }
@@ -126,7 +126,7 @@ int64_t sim_pop(sim *s, int64_t qi)
             else
                 f->tail = s->n_prev[v];
             if (s->q_node[qi] == v)
-                s->q_stamp[qi] = -1;
+                s->q_stamp[qi] = 0;
             s->n_next[v] = s->n_free;
             s->n_free = v;
         }

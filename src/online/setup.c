@@ -1,6 +1,7 @@
 /* The simulator's set-up and release: the per-level groups, the wheel,
  * the idle and work sets, the queues, the alias table over the types, and
  * the policy's own structures. */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include "sim_impl.h"
@@ -10,14 +11,12 @@
 void sim_free(sim *s)
 {
     sim_lens_free(s);
-    for (int n = 0; n < HTA_MAX_LEVELS; n++) {
-        free(s->grp[n]);
+    for (int n = 0; n < HTA_MAX_LEVELS; n++)
         free(s->gstart[n]);
-    }
     void *arrays[] = {
         s->tk, s->task, s->fin, s->lvl, s->idle, s->work, s->sum_idle,
         s->sum_ready, s->tl, s->w_next, s->wheel, s->q,
-        s->Wl, s->tr.leaf, s->tr.node, s->n_job, s->n_head, s->n_tail,
+        s->Wl, s->tr.leafp1, s->tr.node, s->n_job, s->n_head, s->n_tail,
         s->n_next, s->n_prev, s->n_len, s->q_stamp, s->q_node,
         s->prob, s->alias, s->j_arr, s->j_left, s->j_run, s->j_skip,
         s->j_head, s->j_tail, s->j_nq, s->j_seq, s->j_size, s->hp, s->hpos,
@@ -72,6 +71,44 @@ static int build_alias(sim *s)
     return 0;
 }
 
+/* The groups of levels 2..N-1 (the type's comment): a regular topology's
+ * sizes, or a caller's explicit groups when group g is the run of
+ * servers after group g - 1's (the simulator's spans need runs; hta's
+ * cluster files always give them). */
+static hta_status set_groups(sim *s, hta_diag *d)
+{
+    const hta_cluster *c = s->c;
+    for (int n = 2; n < s->N; n++) {
+        if (!c->grp[n]) {
+            int64_t size = 1;
+            for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
+                size *= c->topo[k];
+            s->gsize[n] = (int32_t)(size < c->M ? size : c->M);
+            continue;
+        }
+        int64_t G = hta_cluster_groups(c, n);
+        s->xgrp[n] = c->grp[n];
+        s->gstart[n] = malloc(((size_t)G + 1) * sizeof *s->gstart[n]);
+        if (!s->gstart[n])
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
+        int64_t at = 0; /* group g must be servers [at, at + size) */
+        for (int64_t g = 0; g < G; g++) {
+            int64_t size = hta_cluster_group_size(c, n, g);
+            if (size < 1 || hta_cluster_group_server(c, n, g, 0) != at ||
+                hta_cluster_group_server(c, n, g, size - 1) != at + size - 1)
+                return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                                    "expected groups of consecutive "
+                                    "servers in order at level %d, found "
+                                    "group %" PRId64 " elsewhere", n, g);
+            s->gstart[n][g] = (int32_t)at;
+            at += size;
+        }
+        s->gstart[n][G] = c->M;
+    }
+    return HTA_OK;
+}
+
 hta_status sim_init(sim *s, const hta_cluster *c,
                            const hta_sim_opts *o, hta_sim_result *r,
                            hta_diag *d)
@@ -101,22 +138,9 @@ hta_status sim_init(sim *s, const hta_cluster *c,
     }
     sim_zig_init(s);
     size_t M = (size_t)c->M;
-    for (int n = 2; n < s->N; n++) {
-        int64_t G = hta_cluster_groups(c, n);
-        s->grp[n] = malloc(M * sizeof *s->grp[n]);
-        s->gstart[n] = malloc(((size_t)G + 1) * sizeof *s->gstart[n]);
-        if (!s->grp[n] || !s->gstart[n])
-            goto oom;
-        int64_t prev = -1;
-        for (int32_t m = 0; m < c->M; m++) {
-            int64_t g = hta_cluster_group(c, m, n);
-            s->grp[n][m] = (int32_t)g;
-            if (g != prev) /* groups are runs of consecutive servers */
-                s->gstart[n][g] = m;
-            prev = g;
-        }
-        s->gstart[n][G] = c->M;
-    }
+    hta_status st = set_groups(s, d);
+    if (st != HTA_OK)
+        return st;
     /* the wheel: twice the slowest mean service, 64 .. 2^16 buckets */
     int bits;
     s->wsize = pow2_at_least(
@@ -158,20 +182,25 @@ hta_status sim_init(sim *s, const hta_cluster *c,
         sum_fix(s, w);
     s->nidle = c->M;
     if (o->subqueues) {
-        s->q_stamp = malloc((size_t)s->nq * sizeof *s->q_stamp);
+        s->q_stamp = calloc((size_t)s->nq, sizeof *s->q_stamp);
         s->q_node = malloc((size_t)s->nq * sizeof *s->q_node);
         if (!s->q_stamp || !s->q_node)
             goto oom;
-        for (int64_t i = 0; i < s->nq; i++)
-            s->q_stamp[i] = -1;
     }
     hta_rng_seed(&s->arr_rng, o->seed);
     hta_rng_seed(&s->route_rng, o->seed ^ 0x5EED5EED5EEDull);
     if (o->policy == HTA_SIM_GB_PANDAS) {
         s->Wl = calloc(M, sizeof *s->Wl);
-        s->tl = malloc(M * sizeof *s->tl);
+        s->tl = calloc(M, sizeof *s->tl);
         if (!s->Wl || !s->tl || sim_tree_init(s) != 0)
             goto oom;
+#ifdef HTA_CHECKED
+        /* the checked build runs small clusters on the eager tree, which
+         * the lazy one of the release build must equal output for output
+         * (the suite's golden outputs come from the release build) */
+        if (c->M <= 4096)
+            sim_tree_fill(&s->tr);
+#endif
     }
     if (o->policy == HTA_SIM_PRIORITY && sim_lens_init(s) != 0)
         goto oom;

@@ -31,20 +31,42 @@ typedef struct fifo {
  * group (rack, pod, ...) is one subtree, its children counts rounded up
  * to powers of two, so a group's best is one node; when that padding
  * would take more than 4 times the plain tree, servers are leaves in
- * order and a group's best is a range query of O(log M) nodes. */
+ * order and a group's best is a range query of O(log M) nodes.
+ *
+ * Lazy: a node never written holds zero bytes (calloc's untouched pages)
+ * and stands for its initial value, computed when read (tree_at): every
+ * server at workload 0 with its initial tie, which is a function of its
+ * leaf i, ((i ^ mask) << (32 - bits)) | salt bits | 1, so that the
+ * initial best of a subtree is the leaf of its block closest to the mask
+ * in the xor sense, found bit by bit (mintree.c).  A cluster that
+ * declares 2^24 servers and routes to a few costs the nodes of their
+ * paths.  Ties written later are odd too, so a written node is never
+ * zero. */
 typedef struct tnode {
     double key;
-    uint32_t tie; /* random tie-break */
+    uint32_t tie; /* random tie-break, odd */
     int32_t arg;  /* the server */
 } tnode;
 
 typedef struct tree {
-    int32_t P;        /* leaves: a power of two */
+    int32_t P;        /* leaves: a power of two, 2^bits */
+    int bits;
     int padded;
     int shift[HTA_MAX_LEVELS + 1]; /* padded: level-n group of leaf i is
                                       node (i + P) >> shift[n] */
-    int32_t *leaf;    /* [M] the leaf of each server */
-    tnode *node;      /* [2P] */
+    /* padded: field k of a leaf (bits foff[k] ..) is the server's index
+     * in its level-(k + 2) group, below fbound[k], weighing fstride[k];
+     * field nf (the top) its group of level N - 1 */
+    int nf;
+    int foff[HTA_MAX_LEVELS + 1];
+    int32_t fbound[HTA_MAX_LEVELS];
+    int64_t fstride[HTA_MAX_LEVELS + 1];
+    int32_t M;
+    uint32_t mask;    /* of the initial ties */
+    uint64_t salt;
+    int32_t *leafp1;  /* padded: [M] the leaf of each server + 1, 0: not
+                         yet computed */
+    tnode *node;      /* [2P], zero bytes: never written */
 } tree;
 
 /* Priority's queue lengths, per group of every level >= 2: the group's
@@ -60,9 +82,12 @@ typedef struct lgroup {
 } lgroup;
 
 typedef struct lenset {
-    int64_t *ord, *pos; /* [M] */
+    int32_t *ord, *pos; /* [M], as offsets (lengths.c) */
     lgroup *g;          /* per group of the level */
     int64_t ng;         /* groups */
+    int64_t *made;      /* the groups whose buckets were made */
+    size_t cap_made;
+    int64_t nmade;
 } lenset;
 
 typedef struct cand {
@@ -91,8 +116,14 @@ typedef struct sim {
     double ln_mu[HTA_MAX_LEVELS], ln_sig; /* log-normal parameters */
     uint32_t zk[128];                     /* the normal's ziggurat */
     double zw[128], zf[128];
-    int32_t *grp[HTA_MAX_LEVELS]; /* group of each server, levels 2..N-1 */
-    int32_t *gstart[HTA_MAX_LEVELS]; /* first server of each group, +end */
+    /* groups of levels 2..N-1, runs of consecutive servers: a regular
+     * topology's are gsize[n] servers (the last cut at M), computed, so
+     * that servers no type touches cost no memory; a library caller's
+     * explicit groups (hta_cluster_from_instance) are read from xgrp[n]
+     * with each group's first server in gstart[n] (+ end) */
+    int32_t gsize[HTA_MAX_LEVELS];
+    const int32_t *xgrp[HTA_MAX_LEVELS];
+    int32_t *gstart[HTA_MAX_LEVELS];
     /* the task pool */
     task *tk;
     size_t cap_tk;
@@ -122,7 +153,8 @@ typedef struct sim {
     int64_t nq, queued;
     int pick_level; /* the level of the task sim_pick() returned, 0: unknown */
     double *Wl;      /* gb-pandas workloads W_m */
-    uint32_t *tl;    /* and their ties (the tree's leaves, at hand) */
+    uint32_t *tl;    /* and their ties (the tree's leaves, at hand; 0:
+                        the initial tie, sim_tree_tie) */
     tree tr;
     lenset ls[HTA_MAX_LEVELS + 1]; /* priority: levels 2..N */
     /* per-job sub-queues (opts.subqueues): each queue a list of job
@@ -130,7 +162,8 @@ typedef struct sim {
     int64_t *n_job, *n_head, *n_tail, *n_next, *n_prev, *n_len;
     size_t cap_njob, cap_nhead, cap_ntail, cap_nnext, cap_nprev, cap_nlen;
     int64_t n_n, n_free;
-    int64_t *q_stamp, *q_node; /* the node of the arriving job per queue */
+    int64_t *q_stamp, *q_node; /* the node of the arriving job per queue,
+                                  stamp: its j_seq + 1, 0 none */
     /* arrivals */
     double *prob;    /* alias table */
     int64_t *alias;
@@ -189,9 +222,21 @@ int64_t sim_pick(sim *s, int32_t m);
 
 /* ---- GB-PANDAS' arg-min tree (mintree.c) ---- */
 int sim_tree_init(sim *s);
+/* Node i's initial value (every server at workload 0), for tree_at. */
+tnode sim_tree_fresh(const tree *t, int32_t i);
+int32_t sim_tree_leaf_of(tree *t, int32_t m);
+/* Server m's tie: the one written last, or its initial one. */
+uint32_t sim_tree_tie(sim *s, int32_t m);
+/* A tie for a new workload: random, odd. */
+static inline uint32_t sim_tree_new_tie(hta_rng *r)
+{
+    return (uint32_t)hta_rng_next(r) | 1;
+}
 void sim_tree_lower(tree *t, int32_t m, double key, uint32_t tie);
 void sim_tree_raise(tree *t, int32_t m, double key, uint32_t tie);
-cand sim_group_best(const sim *s, int32_t r, int n);
+cand sim_group_best(sim *s, int32_t r, int n);
+/* Every node written, from the leaves up (the eager tree). */
+void sim_tree_fill(tree *t);
 
 /* ---- Priority's length orders (lengths.c) ---- */
 int sim_lens_init(sim *s);
@@ -201,6 +246,13 @@ void sim_lens_dec(sim *s, int32_t m, int64_t l);
 int32_t sim_lens_longest(sim *s, int32_t m, int n);
 
 /* ---- inline helpers of the hot path ---- */
+
+/* Node i of the arg-min tree, its initial value if never written. */
+static inline tnode tree_at(const tree *t, int32_t i)
+{
+    tnode v = t->node[i];
+    return v.tie ? v : sim_tree_fresh(t, i);
+}
 
 /* a before b: the lesser key, then the lesser tie, then the lesser
  * server (a total order: every layout and every way of updating gives
@@ -219,15 +271,30 @@ static inline int node_better(const tnode *a, const tnode *b)
 static inline void group_span(const sim *s, int n, int64_t g, int32_t *lo,
                        int32_t *hi)
 {
-    *lo = n == s->N ? 0 : s->gstart[n][g];
-    *hi = n == s->N ? s->M : s->gstart[n][g + 1];
+    if (n == s->N) {
+        *lo = 0;
+        *hi = s->M;
+    } else if (s->xgrp[n]) {
+        *lo = s->gstart[n][g];
+        *hi = s->gstart[n][g + 1];
+    } else {
+        int64_t a = g * s->gsize[n], b = a + s->gsize[n];
+        *lo = (int32_t)a;
+        *hi = (int32_t)(b < s->M ? b : s->M);
+    }
+}
+
+/* The index of server m's group at level n, 2 <= n < N. */
+static inline int32_t group_index(const sim *s, int32_t m, int n)
+{
+    return s->xgrp[n] ? s->xgrp[n][m] : m / s->gsize[n];
 }
 
 /* The index of server m's group at level n >= 2, and its span. */
 static inline int64_t group_of(const sim *s, int32_t m, int n, int32_t *lo,
                         int32_t *hi)
 {
-    int64_t g = n == s->N ? 0 : s->grp[n][m];
+    int64_t g = n == s->N ? 0 : group_index(s, m, n);
     group_span(s, n, g, lo, hi);
     return g;
 }
@@ -256,7 +323,7 @@ static inline void swap_at(int64_t *item, int64_t *pos, int64_t i, int64_t j)
 
 static inline int64_t sim_group(const void *ctx, int32_t x, int n)
 {
-    return ((const sim *)ctx)->grp[n][x];
+    return group_index((const sim *)ctx, x, n);
 }
 
 /* Level (1..N) of server m for type L (topology.h's rule), from the group

@@ -18,6 +18,7 @@
 #include "hta/cluster.h"
 #include "hta/rng.h"
 #include "hta/sim.h"
+#include "online/sim_impl.h"
 
 static hta_cluster *cluster(const char *text)
 {
@@ -464,6 +465,166 @@ static void test_layouts(void **state)
     }
 }
 
+/* GB-PANDAS' lazy arg-min tree (mintree.c) against the eager one, built
+ * from the leaves up (sim_tree_fill): every node's computed initial
+ * value equals the eager node, on plain and padded layouts, ragged last
+ * groups, two to five levels; then the same random updates on both (a
+ * workload up or down, with a fresh tie) give, for every level of a
+ * random server, the group best of a scan over the group's servers. */
+static void test_lazy_tree(void **state)
+{
+    (void)state;
+    static const struct {
+        int M;
+        const char *topo, *rates;
+    } set[] = {{1, NULL, "0.5 0.2"},        {2, NULL, "0.5 0.2"},
+               {7, NULL, "0.5 0.2"},        {100, NULL, "0.5 0.2"},
+               {3, "2", "0.6 0.4 0.2"},     {33, "3", "0.6 0.4 0.2"},
+               {100, "5 4", "0.9 0.6 0.4 0.2"},
+               {97, "5 4", "0.9 0.6 0.4 0.2"},
+               {37, "4 3", "0.9 0.6 0.4 0.2"},
+               {1000, "7 3", "0.9 0.6 0.4 0.2"},
+               {126, "5 5 5", "0.95 0.8 0.6 0.4 0.2"},
+               {119, "5 5 5", "0.95 0.8 0.6 0.4 0.2"}};
+    hta_rng g;
+    hta_rng_seed(&g, 23);
+    int layouts[2] = {0, 0};
+    for (size_t it = 0; it < sizeof set / sizeof *set; it++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            char text[256];
+            snprintf(text, sizeof text,
+                     "hta-cluster 1\nservers %d\nrates %s\n%s%s%stype 1 0\n",
+                     set[it].M, set[it].rates, set[it].topo ? "topology " : "",
+                     set[it].topo ? set[it].topo : "",
+                     set[it].topo ? "\n" : "");
+            hta_cluster *c = cluster(text);
+            hta_sim_opts o = opts(HTA_SIM_GB_PANDAS, 10, seed);
+            hta_sim_result r;
+            memset(&r, 0, sizeof r);
+            sim s;
+            hta_diag d;
+            if (sim_init(&s, c, &o, &r, &d) != HTA_OK)
+                fail_msg("%s", d.msg);
+            layouts[s.tr.padded]++;
+            sim e = s; /* the eager twin: its own nodes */
+            size_t bytes = 2 * (size_t)s.tr.P * sizeof *s.tr.node;
+            e.tr.node = malloc(bytes);
+            assert_non_null(e.tr.node);
+            sim_tree_fill(&e.tr);
+            memset(s.tr.node, 0, bytes); /* lazy whatever the build */
+            for (int32_t i = 1; i < 2 * s.tr.P; i++) {
+                tnode a = sim_tree_fresh(&s.tr, i);
+                assert_memory_equal(&a, &e.tr.node[i], sizeof a);
+            }
+            double *key = calloc((size_t)c->M, sizeof *key);
+            uint32_t *tie = malloc((size_t)c->M * sizeof *tie);
+            assert_true(key && tie);
+            for (int32_t m = 0; m < c->M; m++)
+                tie[m] = sim_tree_tie(&s, m); /* the initial ties */
+            for (int step = 0; step < 400; step++) {
+                int32_t m = (int32_t)hta_rng_below(&g, (uint64_t)c->M);
+                double w = (double)hta_rng_below(&g, 4);
+                uint32_t t = sim_tree_new_tie(&g);
+                if (w == key[m]) /* as in the engine: the workload moves */
+                    w += 1;
+                if (w > key[m]) {
+                    sim_tree_raise(&s.tr, m, w, t);
+                    sim_tree_raise(&e.tr, m, w, t);
+                } else {
+                    sim_tree_lower(&s.tr, m, w, t);
+                    sim_tree_lower(&e.tr, m, w, t);
+                }
+                key[m] = w;
+                tie[m] = t;
+                /* a random server's groups: lazy, eager, and the least
+                 * (key, tie, server) over the group's servers */
+                int32_t q = (int32_t)hta_rng_below(&g, (uint64_t)c->M);
+                for (int n = 1; n <= s.N; n++) {
+                    cand a = sim_group_best(&s, q, n);
+                    cand b = sim_group_best(&e, q, n);
+                    int32_t lo = q, hi = q + 1;
+                    if (n > 1)
+                        group_of(&s, q, n, &lo, &hi);
+                    int32_t best = lo;
+                    for (int32_t v = lo + 1; v < hi; v++)
+                        if (key[v] < key[best] ||
+                            (key[v] == key[best] && tie[v] < tie[best]))
+                            best = v;
+                    assert_int_equal(a.m, best);
+                    assert_int_equal(b.m, best);
+                    assert_true(a.key == key[best] && a.tie == tie[best]);
+                    assert_true(b.key == key[best] && b.tie == tie[best]);
+                }
+            }
+            free(key);
+            free(tie);
+            free(e.tr.node);
+            sim_free(&s);
+            hta_cluster_free(c);
+        }
+    assert_true(layouts[0] > 0 && layouts[1] > 0);
+}
+
+/* A library caller's explicit groups (hta_cluster_from_instance's kind):
+ * runs of consecutive servers in order give the run of the same regular
+ * topology, number for number (GB-PANDAS: its routing tree is plain
+ * there, padded on the topology, so its ties differ: the same arrivals,
+ * and the checked build's routing checks); groups out of order or not
+ * runs are refused, not simulated on wrong spans. */
+static void test_explicit_groups(void **state)
+{
+    (void)state;
+    const char *text = "hta-cluster 1\nservers 6\nrates 0.8 0.4 0.1\n"
+                       "topology 3\ntype 0.5 0\ntype 0.4 1 4\n"
+                       "type 0.3 5\n";
+    static const int32_t order[3][6] = {
+        {0, 0, 0, 1, 1, 1}, {1, 1, 1, 0, 0, 0}, {0, 1, 0, 1, 0, 1}};
+    for (int pol = HTA_SIM_JSQ_MAXWEIGHT; pol <= HTA_SIM_GB_PANDAS; pol++) {
+        hta_cluster *reg = cluster(text);
+        hta_sim_opts o = opts((hta_sim_policy)pol, 20000, 3);
+        hta_sim_result a;
+        run(reg, &o, &a);
+        for (int v = 0; v < 3; v++) {
+            hta_cluster *c = cluster(text);
+            c->ngrp[2] = 2;
+            c->grp[2] = malloc(6 * sizeof *c->grp[2]);
+            c->mem_off[2] = malloc(3 * sizeof *c->mem_off[2]);
+            c->mem[2] = malloc(6 * sizeof *c->mem[2]);
+            assert_true(c->grp[2] && c->mem_off[2] && c->mem[2]);
+            int64_t at = 0;
+            for (int32_t g = 0; g < 2; g++) {
+                c->mem_off[2][g] = at;
+                for (int32_t m = 0; m < 6; m++)
+                    if (order[v][m] == g)
+                        c->mem[2][at++] = m;
+            }
+            c->mem_off[2][2] = at;
+            memcpy(c->grp[2], order[v], sizeof order[v]);
+            hta_sim_result b;
+            hta_diag d;
+            hta_status st = hta_sim_run(c, &o, &b, &d);
+            if (v == 0) {
+                assert_int_equal(st, HTA_OK);
+                assert_int_equal(a.arrived, b.arrived);
+                if (pol != HTA_SIM_GB_PANDAS) { /* its tree's layout, */
+                    assert_int_equal(a.departed, b.departed); /* hence */
+                    assert_true(a.mean_n == b.mean_n && /* its ties, */
+                                a.mean_delay == b.mean_delay); /* differ */
+                    assert_memory_equal(a.level_frac, b.level_frac,
+                                        sizeof a.level_frac);
+                }
+                hta_sim_result_free(&b);
+            } else {
+                assert_int_equal(st, HTA_ERR_INPUT);
+                assert_non_null(strstr(d.msg, "consecutive"));
+            }
+            hta_cluster_free(c);
+        }
+        hta_sim_result_free(&a);
+        hta_cluster_free(reg);
+    }
+}
+
 /* Runs that end early.  Past the backlog bound: unstable, the slot it
  * passed the bound in, exactly the bound in system, means up to there (a
  * single server of rate 0.5 at twice its load serves at its rate).  A
@@ -524,6 +685,8 @@ int main(void)
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_subqueues),
         cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_lazy_tree),
+        cmocka_unit_test(test_explicit_groups),
         cmocka_unit_test(test_ended_runs),
     };
     return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
