@@ -266,6 +266,7 @@ experiments: deps-bench
 	@sh scripts/rplace_experiments.sh $(BUILD)
 	@sh scripts/priority_experiment.sh $(BUILD)
 	@sh scripts/tan_sensitivity.sh $(BUILD)
+	@sh scripts/gbpandas_hotspot.sh $(BUILD)
 
 # Installation (GNU conventions; DESTDIR for staging).  install depends
 # on the built files only: it never runs apt-get.

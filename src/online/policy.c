@@ -156,8 +156,7 @@ int sim_route(sim *s, int64_t k)
         return route_gb(s, k);
     case HTA_SIM_FAIR:
     case HTA_SIM_DELAY:
-        sim_job_enqueue(s, k);
-        return 0;
+        return sim_job_enqueue(s, k);
     default:
         return sim_push(s, 0, k); /* FCFS: one queue */
     }

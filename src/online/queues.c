@@ -218,7 +218,7 @@ void sim_hremove(sim *s, int64_t j)
 }
 
 /* Appends task k to its job's queue (fair, delay). */
-void sim_job_enqueue(sim *s, int64_t k)
+int sim_job_enqueue(sim *s, int64_t k)
 {
     int64_t j = s->tk[k].job;
     s->tk[k].next = -1;
@@ -231,11 +231,13 @@ void sim_job_enqueue(sim *s, int64_t k)
     s->queued++;
     if (s->j_nq[j]++ == 0)
         sim_hpush(s, j);
+    return sim_jobindex_add(s, k);
 }
 
 void sim_job_unlink(sim *s, int64_t k)
 {
     int64_t j = s->tk[k].job;
+    sim_jobindex_remove(s, k);
     if (s->tk[k].prev >= 0)
         s->tk[s->tk[k].prev].next = s->tk[k].next;
     else
@@ -250,19 +252,41 @@ void sim_job_unlink(sim *s, int64_t k)
 }
 
 /* The queued task of job j with the least level for server m, if that
- * level is at most allowed (the level in s->pick_level); -1 otherwise.
- * O(queued tasks). */
+ * level is at most allowed (the level in s->pick_level); -1 otherwise:
+ * the first such task in the job's order.  By the scan of the job's
+ * queued tasks, or for a job whose scan once read more than SIM_JX_FROM
+ * tasks by the index, O(levels) (jobindex.c; the checked build compares
+ * it with the scan). */
 int64_t sim_job_best_task(sim *s, int64_t j, int32_t m, int allowed)
 {
+    int64_t got = sim_jobindex_best(s, j, m, allowed);
+#ifndef HTA_CHECKED
+    if (got != -2)
+        return got;
+#endif
+    int lvl = s->pick_level;
     int64_t best = -1;
     int bl = allowed + 1;
+    int64_t read = 0;
     for (int64_t k = s->j_head[j]; k >= 0 && bl > 1; k = s->tk[k].next) {
         int lv = level_of(s, s->tk[k].type, m);
+        read++;
         if (lv < bl) {
             bl = lv;
             best = k;
         }
     }
     s->pick_level = best >= 0 ? bl : 0;
+    if (got == -2 && read > SIM_JX_FROM)
+        sim_jobindex_build(s, j);
+#ifdef HTA_CHECKED
+    if (got != -2) {
+        if (best != got || (best >= 0 && bl != lvl))
+            s->r->route_errors++;
+        s->pick_level = lvl;
+    }
+#else
+    (void)lvl;
+#endif
     return best;
 }

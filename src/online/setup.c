@@ -11,6 +11,7 @@
 void sim_free(sim *s)
 {
     sim_lens_free(s);
+    sim_jobindex_free(s);
     for (int n = 0; n < HTA_MAX_LEVELS; n++)
         free(s->gstart[n]);
     void *arrays[] = {
@@ -203,6 +204,9 @@ hta_status sim_init(sim *s, const hta_cluster *c,
 #endif
     }
     if (o->policy == HTA_SIM_PRIORITY && sim_lens_init(s) != 0)
+        goto oom;
+    if ((o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY) &&
+        sim_jobindex_init(s) != 0)
         goto oom;
     return HTA_OK;
 oom:

@@ -6,7 +6,7 @@
  *
  * Files: sim.c the slot loop; setup.c allocation and release; queues.c
  * the task pool, the FIFO queues, per-job sub-queues, jobs and the fair-
- * share heap; policy.c routing and picking (every policy); mintree.c
+ * share heap; jobindex.c each job's queued tasks by level and group; policy.c routing and picking (every policy); mintree.c
  * GB-PANDAS' arg-min tree; lengths.c Priority's length orders;
  * service.c service times and the Poisson draws.
  */
@@ -89,6 +89,31 @@ typedef struct lenset {
     size_t cap_made;
     int64_t nmade;
 } lenset;
+
+/* Fair sharing's and delay scheduling's index of each job's queued
+ * tasks by level and group (jobindex.c). */
+typedef struct jslot {
+    int64_t job; /* -1: empty */
+    uint64_t key;
+    int64_t head, tail; /* entries */
+} jslot;
+
+typedef struct jobindex {
+    int64_t *off;  /* [T + 1]: type L's (level, group) keys */
+    uint64_t *key; /* off[L] .. off[L + 1] */
+    int E;         /* the most keys of a type: entries per task */
+    int64_t *prev, *next; /* [tasks * E] the lists' links */
+    size_t cap_prev, cap_next;
+    jslot *slot;   /* [cap], a power of two, at most half full */
+    size_t cap;
+    int64_t n;
+    unsigned char *on; /* [jobs] 1: the job's tasks are indexed (from a
+                          scan of more than SIM_JX_FROM tasks until its
+                          queue empties) */
+    size_t cap_on, n_on;
+} jobindex;
+
+#define SIM_JX_FROM 64
 
 typedef struct cand {
     int32_t m;
@@ -186,6 +211,7 @@ typedef struct sim {
     int64_t hn;
     int64_t *tmp;
     size_t cap_tmp;
+    jobindex jx; /* fair, delay */
     double job_rate;   /* jobs per slot */
     int64_t trace_next;
     volatile sig_atomic_t *stop; /* opts.stop, or a flag never set */
@@ -212,9 +238,24 @@ int64_t sim_job_new(sim *s, int64_t t, int64_t ntasks, hta_diag *d);
 void sim_hfix(sim *s, int64_t i);
 void sim_hpush(sim *s, int64_t j);
 void sim_hremove(sim *s, int64_t j);
-void sim_job_enqueue(sim *s, int64_t k);
+int sim_job_enqueue(sim *s, int64_t k);
 void sim_job_unlink(sim *s, int64_t k);
 int64_t sim_job_best_task(sim *s, int64_t j, int32_t m, int allowed);
+
+/* ---- the jobs' index (jobindex.c) ---- */
+int sim_jobindex_init(sim *s);
+void sim_jobindex_free(sim *s);
+/* Task k, just queued at its job's tail, joins the index when its job is
+ * indexed; -1 when out of memory. */
+int sim_jobindex_add(sim *s, int64_t k);
+/* Job j's queued tasks indexed, from now until its queue empties (not,
+ * when the table cannot grow: the job stays scanned). */
+void sim_jobindex_build(sim *s, int64_t j);
+/* Task k, before it leaves its job's queue. */
+void sim_jobindex_remove(sim *s, int64_t k);
+/* sim_job_best_task's answer (its comment) by the index; -2 when job j
+ * is not indexed. */
+int64_t sim_jobindex_best(sim *s, int64_t j, int32_t m, int allowed);
 
 /* ---- policies (policy.c) ---- */
 int sim_route(sim *s, int64_t k);

@@ -625,6 +625,36 @@ static void test_explicit_groups(void **state)
     }
 }
 
+/* Fair sharing's and delay scheduling's job index (jobindex.c): jobs of
+ * 200 tasks on 40 servers near and past saturation, so that scans read
+ * more than SIM_JX_FROM tasks and jobs are indexed, then emptied and
+ * indexed again.  Every answer of the index is compared with the scan
+ * of the job's queue in the checked build (route_errors, asserted 0 by
+ * run()); conservation on every run. */
+static void test_job_index(void **state)
+{
+    (void)state;
+    hta_rng g;
+    hta_rng_seed(&g, 91);
+    for (int levels = 2; levels <= 3; levels++) {
+        hta_cluster *c = random_cluster(&g, 40, 30, levels);
+        double rho = rho_star(c);
+        for (int pol = HTA_SIM_FAIR; pol <= HTA_SIM_DELAY; pol++)
+            for (int it = 0; it < 2; it++) {
+                hta_sim_opts o = opts((hta_sim_policy)pol, 4000, 3 + it);
+                o.arrivals = HTA_ARR_JOBS;
+                o.job_size =
+                    (hta_dist){.kind = HTA_DIST_FIXED, .a = 200, .b = 0};
+                o.load = (it ? 1.2 : 0.7) / rho;
+                hta_sim_result r;
+                run(c, &o, &r);
+                assert_true(r.departed > 0);
+                hta_sim_result_free(&r);
+            }
+        hta_cluster_free(c);
+    }
+}
+
 /* Runs that end early.  Past the backlog bound: unstable, the slot it
  * passed the bound in, exactly the bound in system, means up to there (a
  * single server of rate 0.5 at twice its load serves at its rate).  A
@@ -687,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_lazy_tree),
         cmocka_unit_test(test_explicit_groups),
+        cmocka_unit_test(test_job_index),
         cmocka_unit_test(test_ended_runs),
     };
     return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
