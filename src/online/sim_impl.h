@@ -6,9 +6,10 @@
  *
  * Files: sim.c the slot loop; setup.c allocation and release; queues.c
  * the task pool, the FIFO queues, per-job sub-queues, jobs and the fair-
- * share heap; jobindex.c each job's queued tasks by level and group; policy.c routing and picking (every policy); mintree.c
- * GB-PANDAS' arg-min tree; lengths.c Priority's length orders;
- * service.c service times and the Poisson draws.
+ * share heap; jobindex.c each job's queued tasks by level and group;
+ * policy.c routing and picking (every policy); mintree.c GB-PANDAS'
+ * arg-min tree; lengths.c Priority's length orders; service.c service
+ * times and the Poisson draws.
  */
 #ifndef HTA_ONLINE_SIM_IMPL_H
 #define HTA_ONLINE_SIM_IMPL_H
