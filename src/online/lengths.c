@@ -20,7 +20,6 @@ int sim_lens_init(sim *s)
         ls->g = calloc((size_t)G, sizeof *ls->g);
         if (!ls->ord || !ls->pos || !ls->g)
             return -1;
-        ls->ng = G;
     }
     return 0;
 }

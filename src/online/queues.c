@@ -260,11 +260,12 @@ void sim_job_unlink(sim *s, int64_t k)
 int64_t sim_job_best_task(sim *s, int64_t j, int32_t m, int allowed)
 {
     int64_t got = sim_jobindex_best(s, j, m, allowed);
-#ifndef HTA_CHECKED
+#ifdef HTA_CHECKED
+    int lvl = s->pick_level; /* the index's answer, checked below */
+#else
     if (got != -2)
         return got;
 #endif
-    int lvl = s->pick_level;
     int64_t best = -1;
     int bl = allowed + 1;
     int64_t read = 0;
@@ -285,8 +286,6 @@ int64_t sim_job_best_task(sim *s, int64_t j, int32_t m, int allowed)
             s->r->route_errors++;
         s->pick_level = lvl;
     }
-#else
-    (void)lvl;
 #endif
     return best;
 }

@@ -80,11 +80,8 @@ static hta_status set_groups(sim *s, hta_diag *d)
 {
     const hta_cluster *c = s->c;
     for (int n = 2; n < s->N; n++) {
-        if (!c->grp[n]) {
-            int64_t size = 1;
-            for (int k = 0; k + 2 <= n && k < c->ntopo; k++)
-                size *= c->topo[k];
-            s->gsize[n] = (int32_t)(size < c->M ? size : c->M);
+        if (!c->grp[n]) { /* group 0 is full-sized, or the cluster */
+            s->gsize[n] = (int32_t)hta_cluster_group_size(c, n, 0);
             continue;
         }
         int64_t G = hta_cluster_groups(c, n);

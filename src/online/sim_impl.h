@@ -85,7 +85,6 @@ typedef struct lgroup {
 typedef struct lenset {
     int32_t *ord, *pos; /* [M], as offsets (lengths.c) */
     lgroup *g;          /* per group of the level */
-    int64_t ng;         /* groups */
     int64_t *made;      /* the groups whose buckets were made */
     size_t cap_made;
     int64_t nmade;
