@@ -267,6 +267,7 @@ experiments: deps-bench
 	@sh scripts/priority_experiment.sh $(BUILD)
 	@sh scripts/tan_sensitivity.sh $(BUILD)
 	@sh scripts/gbpandas_hotspot.sh $(BUILD)
+	@sh scripts/wang_fb.sh $(BUILD)
 
 # Installation (GNU conventions; DESTDIR for staging).  install depends
 # on the built files only: it never runs apt-get.

@@ -12,8 +12,10 @@
 
 static const cli_opt options[] = {
     {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, HTA_RP_NPOLICIES,
-     "random|greedy|threshold|rhc|rhc-adaptive", 0, "P[,P...]",
-     "policies (default: all; the savings need random and greedy)"},
+     "random|greedy|threshold|rhc|rhc-adaptive|optimal", 0, "P[,P...]",
+     "policies (default: all but optimal; the savings need random and\n"
+     "greedy; optimal: the decision process' optimum, solved first, for\n"
+     "at most 30 slots, synthetic jobs of bounded X)"},
     {"lambda", 0, OPT_REAL, 0, 1, OPT_OPEN_LO | OPT_OPEN_HI, 0, 0, NULL, 0, "X",
      "job arrival rate, below the service rate mu = 1 (default 0.4)"},
     {"sweep", 0, OPT_REALS, 0, 1, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
@@ -142,7 +144,16 @@ static void json_run(const hta_slots *s, const hta_rp_opts *o,
         putchar('}');
         first = 0;
     }
-    printf("], \"interrupted\": %s", r->cut ? "true" : "false");
+    printf("]");
+    if (r->row[HTA_RP_OPTIMAL].run) {
+        json_field(stdout, "optimal_cost_lo", r->opt_lo);
+        json_field(stdout, "optimal_cost_hi", r->opt_hi);
+        printf(", \"optimal_states\": %lld, \"optimal_iterations\": %lld, "
+               "\"optimal_converged\": %s",
+               (long long)r->opt_states, (long long)r->opt_iters,
+               r->opt_converged ? "true" : "false");
+    }
+    printf(", \"interrupted\": %s", r->cut ? "true" : "false");
     json_field(stdout, "seconds", r->seconds);
     putchar('}');
 }
@@ -226,7 +237,7 @@ static int rp_options(const cli_args *ap, rp_cmd *cm)
             o.policies[pv->items[q]] = 1;
     } else {
         for (int p = 0; p < HTA_RP_NPOLICIES; p++)
-            o.policies[p] = 1;
+            o.policies[p] = p != HTA_RP_OPTIMAL;
     }
     const char *file = cm->file = args.npos ? args.pos[0] : NULL;
     int traced = cm->traced = cli_has(&args, "jobs-trace");
@@ -241,6 +252,19 @@ static int rp_options(const cli_args *ap, rp_cmd *cm)
     if (!traced && cli_has(&args, "reducer-mb"))
         return cli_usage_error(&args, "--reducer-mb applies to --jobs-trace "
                                       "only");
+    if (o.policies[HTA_RP_OPTIMAL] && traced)
+        return cli_usage_error(&args, "the optimal policy is solved for "
+                                      "Poisson arrivals: not with "
+                                      "--jobs-trace");
+    if (o.policies[HTA_RP_OPTIMAL] && !file && cli_has(&args, "slots") &&
+        cli_value(&args, "slots")->i > 30)
+        return cli_usage_error(&args, "the optimal policy is solved for at "
+                                      "most 30 slots, found --slots %lld",
+                               (long long)cli_value(&args, "slots")->i);
+    if (o.policies[HTA_RP_OPTIMAL] && !file && !cli_has(&args, "slots"))
+        return cli_usage_error(&args, "the optimal policy is solved for at "
+                                      "most 30 slots: give --slots or a "
+                                      "SLOTS file");
     if (cli_has(&args, "window") && !o.policies[HTA_RP_RHC_ADAPTIVE])
         return cli_usage_error(&args, "--window applies to the rhc-adaptive "
                                       "policy only");
@@ -293,11 +317,11 @@ static int rp_options(const cli_args *ap, rp_cmd *cm)
                                       "distribution (fixed, uniform or "
                                       "table): K jobs of the largest R must "
                                       "fit in the slots");
-    if (o.policies[HTA_RP_THRESHOLD] &&
+    if ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
         (X.kind == HTA_DIST_EXP || X.kind == HTA_DIST_PARETO))
-        return cli_usage_error(&args, "the threshold policy needs a bounded "
-                                      "--data distribution (fixed, uniform "
-                                      "or table)");
+        return cli_usage_error(&args, "the threshold and optimal policies "
+                                      "need a bounded --data distribution "
+                                      "(fixed, uniform or table)");
     if (!traced) {
         int64_t w = cli_has(&args, "warmup") ?
                         cli_value(&args, "warmup")->i : o.jobs / 10;
@@ -391,6 +415,12 @@ static int rp_runs(const cli_args *a, const rp_cmd *cm, const hta_slots *s,
             for (int p = 0; p < HTA_RP_NPOLICIES; p++)
                 if (j->r.row[p].run)
                     print_row(&j->r.row[p], hta_rp_policy_names[p]);
+            if (j->r.row[HTA_RP_OPTIMAL].run)
+                printf("optimal: the decision process' least cost per job "
+                       "%.6g .. %.6g (%lld states, %lld iterations%s)\n",
+                       j->r.opt_lo, j->r.opt_hi, (long long)j->r.opt_states,
+                       (long long)j->r.opt_iters,
+                       j->r.opt_converged ? "" : ", NOT converged");
         }
     }
     if (json)

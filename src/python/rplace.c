@@ -85,7 +85,7 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
     char msg[300];
     if (pols == Py_None) {
         for (int p = 0; p < HTA_RP_NPOLICIES; p++)
-            o.policies[p] = 1;
+            o.policies[p] = p != HTA_RP_OPTIMAL; /* a few slots only */
     } else {
         PyObject *seq = PySequence_Fast(pols, "policies: expected names");
         if (!seq)
@@ -100,7 +100,8 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
                 if (nm)
                     PyErr_Format(PyExc_ValueError,
                                  "policies: expected random, greedy, "
-                                 "threshold, rhc or rhc-adaptive, found "
+                                 "threshold, rhc, rhc-adaptive or optimal, "
+                                 "found "
                                  "'%s'",
                                  nm);
                 Py_DECREF(seq);
@@ -139,10 +140,11 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     if (R.kind == HTA_DIST_EXP || R.kind == HTA_DIST_PARETO ||
-        (o.policies[HTA_RP_THRESHOLD] &&
+        ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
          (X.kind == HTA_DIST_EXP || X.kind == HTA_DIST_PARETO))) {
         PyErr_SetString(PyExc_ValueError,
-                        "reducers (and data, for the threshold policy) need "
+                        "reducers (and data, for the threshold and optimal "
+                        "policies) need "
                         "a bounded distribution: fixed, uniform or table");
         goto done;
     }

@@ -14,7 +14,7 @@
 #include "core/stats.h"
 
 const char *const hta_rp_policy_names[HTA_RP_NPOLICIES] = {
-    "random", "greedy", "threshold", "rhc", "rhc-adaptive"};
+    "random", "greedy", "threshold", "rhc", "rhc-adaptive", "optimal"};
 
 static hta_status oom(hta_diag *d)
 {
@@ -108,6 +108,7 @@ typedef struct policy {
 typedef struct sys {
     const hta_slots *s;
     const hta_rp_opts *o;
+    const hta_rp_mdp *mdp; /* optimal */
     int K, B;
     int32_t rmax;
     policy pol[HTA_RP_NPOLICIES];
@@ -170,6 +171,33 @@ static int64_t skip_of(sys *y, int p, const job *j)
     return skip;
 }
 
+/* The optimal policy's set for job j given what the jobs in service
+ * hold (ranks 1..r, bit rank - 1): taken from q's free set into held;
+ * the sum of the costs. */
+static double place_optimal(sys *y, policy *q, const job *j, int32_t *held)
+{
+    uint32_t masks[32];
+    for (int i = 0; i < y->nbusy; i++) {
+        const int32_t *h = q->held + (size_t)y->busy[i] * (size_t)y->rmax;
+        uint32_t a = 0;
+        for (int32_t t = 0; t < y->rec[y->busy[i]].R; t++)
+            a |= 1u << (h[t] - 1);
+        masks[i] = a;
+    }
+    uint32_t a = hta_rp_mdp_choose(y->mdp, masks, y->nbusy, y->nsys, j->x,
+                                   j->R);
+    assert(a != 0);
+    double cost = 0;
+    int32_t t = 0;
+    for (int i = 0; i < y->s->r && t < j->R; i++)
+        if (a >> i & 1) {
+            freeset_add(&q->fs, i + 1, -1);
+            held[t++] = i + 1;
+            cost += y->s->rcost[hta_slots_run_of(y->s, i)];
+        }
+    return cost;
+}
+
 /* Job j enters service: every policy places its R tasks. */
 static void start(sys *y, const job *j)
 {
@@ -184,6 +212,16 @@ static void start(sys *y, const job *j)
             continue;
         int32_t *held = q->held + (size_t)k * (size_t)y->rmax;
         double cost = 0;
+        if (p == HTA_RP_OPTIMAL) {
+            cost = place_optimal(y, q, j, held);
+            if (b >= 0) {
+                for (int32_t i = 0; i < j->R; i++)
+                    q->pos_sum += (double)held[i];
+                q->bcost[b] += j->x * cost;
+                q->tasks += j->R;
+            }
+            continue;
+        }
         int64_t skip = p == HTA_RP_RANDOM ? 0 : skip_of(y, p, j);
         for (int32_t i = 0; i < j->R; i++) {
             int64_t kth = p == HTA_RP_RANDOM ?
@@ -306,6 +344,14 @@ static hta_status check(const hta_slots *s, const hta_rp_opts *o,
         (!o->table || o->table->K < o->K - 1))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "the threshold policy needs its table");
+    if (o->policies[HTA_RP_OPTIMAL] && o->X &&
+        (o->X->kind == HTA_DIST_EXP || o->X->kind == HTA_DIST_PARETO))
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the optimal policy needs a bounded law of X");
+    if (o->policies[HTA_RP_OPTIMAL] && (o->trace_n || !o->law))
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the optimal policy is the decision process' "
+                            "of Poisson arrivals: synthetic jobs only");
     if (o->policies[HTA_RP_RHC_ADAPTIVE] && o->window < 1)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected a window of at least one job");
@@ -526,6 +572,20 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     int64_t njobs = o->trace_n ? o->trace_n : o->jobs;
     y.batch_size = (njobs - o->warmup) / y.B;
     y.rhc_p = o->lambda / (1 + o->lambda);
+    hta_rp_mdp mdp;
+    memset(&mdp, 0, sizeof mdp);
+    if (o->policies[HTA_RP_OPTIMAL]) {
+        st = hta_rp_mdp_solve(s, o->law, o->K, o->lambda, 1e-6, 1000000,
+                              o->stop, &mdp, d);
+        if (st != HTA_OK)
+            return st;
+        y.mdp = &mdp;
+        res->opt_lo = mdp.cost_lo;
+        res->opt_hi = mdp.cost_hi;
+        res->opt_states = mdp.nstates;
+        res->opt_iters = mdp.iters;
+        res->opt_converged = mdp.converged;
+    }
     if (!sys_alloc(&y, s, o))
         goto nomem;
     double tw = NAN, tlast = 0;
@@ -539,10 +599,12 @@ hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
     if (!statistics(&y, res, tw, tlast, i))
         goto nomem;
     sys_free(&y);
+    hta_rp_mdp_free(&mdp);
     res->seconds = hta_clock_now() - t0;
     return HTA_OK;
 nomem:
     sys_free(&y);
+    hta_rp_mdp_free(&mdp);
     memset(res, 0, sizeof *res);
     return oom(d);
 }

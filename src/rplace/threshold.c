@@ -266,6 +266,7 @@ hta_status hta_rp_opts_law(hta_rp_opts *o, const hta_rp_law *law,
 {
     o->rmax = law->rmax;
     o->mean_x = law->mean_x;
+    o->law = law;
     if (!o->policies[HTA_RP_THRESHOLD])
         return HTA_OK;
     o->table = table;

@@ -169,7 +169,8 @@ def reduce_place(slots_file=None, slots=1000, costs=(1.0, 100.0),
     distributions, placed on the reduce slots of slots_file (an
     hta-slots file) or of `slots` i.i.d. uniform costs in `costs`, by
     each policy (random, greedy, threshold, rhc, rhc-adaptive; default
-    all) on the same sample path.  Returns the dict of ``hta
+    all; optimal, the decision process' optimum, for at most 30 slots
+    and a bounded law of data) on the same sample path.  Returns the dict of ``hta
     reduce-place --json``: slots, costs, the queue's figures, and per
     policy its fetching cost and its saving against random and greedy."""
     rep, interrupted = _hta.reduce_place(
