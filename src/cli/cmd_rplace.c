@@ -319,9 +319,11 @@ static int rp_options(const cli_args *ap, rp_cmd *cm)
                                       "fit in the slots");
     if ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
         (X.kind == HTA_DIST_EXP || X.kind == HTA_DIST_PARETO))
-        return cli_usage_error(&args, "the threshold and optimal policies "
-                                      "need a bounded --data distribution "
-                                      "(fixed, uniform or table)");
+        return cli_usage_error(&args, "the %s policy needs a bounded "
+                                      "--data distribution (fixed, uniform "
+                                      "or table)",
+                               o.policies[HTA_RP_THRESHOLD] ? "threshold" :
+                                                              "optimal");
     if (!traced) {
         int64_t w = cli_has(&args, "warmup") ?
                         cli_value(&args, "warmup")->i : o.jobs / 10;
