@@ -107,7 +107,8 @@ static int64_t cfg_find(builder *b, const uint32_t *key, int *over)
             }
             if (m->ncfg == b->cap) {
                 int64_t nc = b->cap ? 2 * b->cap : 1024;
-                uint32_t *cf = realloc(m->cfg, (size_t)nc * (size_t)K * sizeof *cf);
+                uint32_t *cf =
+                    realloc(m->cfg, (size_t)nc * (size_t)K * sizeof *cf);
                 if (!cf)
                     return -1;
                 m->cfg = cf;
@@ -118,7 +119,8 @@ static int64_t cfg_find(builder *b, const uint32_t *key, int *over)
                 b->cap = nc;
             }
             c = m->ncfg++;
-            memcpy(m->cfg + (size_t)c * (size_t)K, key, (size_t)K * sizeof *key);
+            memcpy(m->cfg + (size_t)c * (size_t)K, key,
+                   (size_t)K * sizeof *key);
             int j = 0;
             while (j < K && key[j])
                 j++;
@@ -126,7 +128,8 @@ static int64_t cfg_find(builder *b, const uint32_t *key, int *over)
             m->htab[i] = c;
             return c;
         }
-        if (!memcmp(m->cfg + (size_t)c * (size_t)K, key, (size_t)K * sizeof *key))
+        if (!memcmp(m->cfg + (size_t)c * (size_t)K, key,
+                    (size_t)K * sizeof *key))
             return c;
     }
 }
@@ -375,7 +378,8 @@ static double decide(const hta_rp_mdp *m, const double *W, int64_t c,
 {
     double sum = 0;
     for (int g = 0; g < m->ngroups; g++) {
-        int64_t lo = m->coff[c * m->ngroups + g], hi = m->coff[c * m->ngroups + g + 1];
+        int64_t lo = m->coff[c * m->ngroups + g];
+        int64_t hi = m->coff[c * m->ngroups + g + 1];
         if (lo == hi)
             continue;
         sum += envelope(m, W, lo, hi, n, m->goff[g], m->goff[g + 1], hull);
@@ -441,9 +445,12 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
         m->voff[c] = nv;
         nv += m->njob[c] < K ? 1 : m->nmax - K + 1;
         m->doff[c] = nd;
-        nd += m->njob[c] < K - 1 ? 1 : m->njob[c] == K - 1 ? m->nmax - K + 1 : 0;
+        nd += m->njob[c] < K - 1    ? 1 :
+              m->njob[c] == K - 1 ? m->nmax - K + 1 :
+                                    0;
         for (int g = 0; g < m->ngroups; g++) {
-            int64_t w = m->coff[c * m->ngroups + g + 1] - m->coff[c * m->ngroups + g];
+            int64_t w = m->coff[c * m->ngroups + g + 1] -
+                        m->coff[c * m->ngroups + g];
             if (w > maxch)
                 maxch = w;
         }
@@ -459,7 +466,8 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
     }
     m->nstates = nv;
     m->W = calloc((size_t)nv, sizeof *m->W);
-    double *T = calloc((size_t)nv, sizeof *T), *D = calloc((size_t)nd + 1, sizeof *D);
+    double *T = calloc((size_t)nv, sizeof *T);
+    double *D = calloc((size_t)nd + 1, sizeof *D);
     int64_t *hull = malloc((size_t)maxch * sizeof *hull);
     if (!m->W || !T || !D || !hull) {
         free(T);
@@ -539,7 +547,8 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
     m->iters = it;
     m->cost_lo = lo * Lam / lambda;
     m->cost_hi = hi * Lam / lambda;
-    m->converged = m->cost_hi - m->cost_lo <= tol * fmax(fabs(m->cost_hi), 1e-300);
+    m->converged =
+        m->cost_hi - m->cost_lo <= tol * fmax(fabs(m->cost_hi), 1e-300);
     return HTA_OK;
 }
 
@@ -559,7 +568,8 @@ uint32_t hta_rp_mdp_choose(const hta_rp_mdp *m, const uint32_t *jobs,
         int64_t e = m->htab[i];
         if (e < 0)
             return 0;
-        if (!memcmp(m->cfg + (size_t)e * (size_t)K, key, (size_t)K * sizeof *key)) {
+        if (!memcmp(m->cfg + (size_t)e * (size_t)K, key,
+                    (size_t)K * sizeof *key)) {
             c = e;
             break;
         }
@@ -569,7 +579,8 @@ uint32_t hta_rp_mdp_choose(const hta_rp_mdp *m, const uint32_t *jobs,
         g++;
     if (g == m->ngroups)
         return 0;
-    int64_t lo = m->coff[c * m->ngroups + g], hi = m->coff[c * m->ngroups + g + 1];
+    int64_t lo = m->coff[c * m->ngroups + g];
+    int64_t hi = m->coff[c * m->ngroups + g + 1];
     double best = INFINITY;
     uint32_t a = 0;
     for (int64_t i = lo; i < hi; i++) {
