@@ -405,8 +405,7 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
     m->K = K;
     m->r = (int)s->r;
     m->lambda = lambda;
-    double rho = lambda;
-    m->nmax = K + (int64_t)ceil(log(1e-12) / log(rho));
+    m->nmax = K + (int64_t)ceil(log(1e-12) / log(lambda)); /* rho, mu = 1 */
     if (m->nmax < K + 1)
         m->nmax = K + 1;
     if (m->nmax > HTA_RP_MDP_MAX_QUEUE)

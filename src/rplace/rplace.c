@@ -198,6 +198,28 @@ static double place_optimal(sys *y, policy *q, const job *j, int32_t *held)
     return cost;
 }
 
+/* Policy p's R slots for job j, ranks skip+1 .. skip+R of the sorted
+ * free list (random: uniform picks), taken from q's free set into held;
+ * the sum of the costs. */
+static double place_ranked(sys *y, int p, policy *q, const job *j,
+                           int32_t *held)
+{
+    double cost = 0;
+    int64_t skip = p == HTA_RP_RANDOM ? 0 : skip_of(y, p, j);
+    for (int32_t i = 0; i < j->R; i++) {
+        int64_t kth = p == HTA_RP_RANDOM ?
+                          1 + (int64_t)hta_rng_below(&y->pick_rng,
+                                                     (uint64_t)q->fs.nfree) :
+                          skip + 1;
+        assert(kth >= 1 && kth <= q->fs.nfree);
+        int64_t pos = freeset_kth(&q->fs, kth);
+        freeset_add(&q->fs, pos, -1);
+        held[i] = (int32_t)pos;
+        cost += y->s->rcost[hta_slots_run_of(y->s, pos - 1)];
+    }
+    return cost;
+}
+
 /* Job j enters service: every policy places its R tasks. */
 static void start(sys *y, const job *j)
 {
@@ -211,32 +233,11 @@ static void start(sys *y, const job *j)
         if (!q->on)
             continue;
         int32_t *held = q->held + (size_t)k * (size_t)y->rmax;
-        double cost = 0;
-        if (p == HTA_RP_OPTIMAL) {
-            cost = place_optimal(y, q, j, held);
-            if (b >= 0) {
-                for (int32_t i = 0; i < j->R; i++)
-                    q->pos_sum += (double)held[i];
-                q->bcost[b] += j->x * cost;
-                q->tasks += j->R;
-            }
-            continue;
-        }
-        int64_t skip = p == HTA_RP_RANDOM ? 0 : skip_of(y, p, j);
-        for (int32_t i = 0; i < j->R; i++) {
-            int64_t kth = p == HTA_RP_RANDOM ?
-                              1 + (int64_t)hta_rng_below(&y->pick_rng,
-                                                         (uint64_t)q->fs.nfree) :
-                              skip + 1;
-            assert(kth >= 1 && kth <= q->fs.nfree);
-            int64_t pos = freeset_kth(&q->fs, kth);
-            freeset_add(&q->fs, pos, -1);
-            held[i] = (int32_t)pos;
-            cost += y->s->rcost[hta_slots_run_of(y->s, pos - 1)];
-            if (b >= 0)
-                q->pos_sum += (double)pos;
-        }
+        double cost = p == HTA_RP_OPTIMAL ? place_optimal(y, q, j, held) :
+                                            place_ranked(y, p, q, j, held);
         if (b >= 0) {
+            for (int32_t i = 0; i < j->R; i++)
+                q->pos_sum += (double)held[i];
             q->bcost[b] += j->x * cost;
             q->tasks += j->R;
         }
