@@ -165,63 +165,6 @@ double hta_rp_table_value(const hta_rp_table *t, int m, const double *h,
  * arrives while this one holds its slots. */
 int hta_rp_rhc_defer(double x, double p, double mean_x);
 
-/* ---- the optimal policy with arrivals and departures ---- */
-
-#define HTA_RP_MDP_MAX_CFG 1000000LL      /* configurations */
-#define HTA_RP_MDP_MAX_CHOICES 50000000LL /* (configuration, R, set) */
-#define HTA_RP_MDP_MAX_STATES 20000000LL  /* (configuration, jobs) */
-#define HTA_RP_MDP_MAX_QUEUE 100000LL     /* jobs in the system */
-
-/* The K-limited processor-sharing system as a Markov decision process
- * (rplace/optimal.c): states (the slot masks of the jobs in service, the
- * jobs in the system up to nmax), a decision each time a job enters
- * service (any R of the free slots), solved by relative value iteration
- * for at most 30 slots.  cost_lo <= the least long-run cost per job <=
- * cost_hi (Odoni's bounds; within tol relative when converged). */
-typedef struct hta_rp_mdp {
-    int K, r;
-    double lambda;
-    int64_t nmax;       /* queue truncation: rho^(nmax - K) < 1e-12 */
-    int64_t ncfg;       /* configurations */
-    uint32_t *cfg;      /* [ncfg * K] masks, decreasing, zero-padded */
-    int *njob;          /* [ncfg] */
-    int64_t hcap, *htab;
-    int ngroups;        /* the law's R groups */
-    int32_t *gR;        /* [ngroups] */
-    const int64_t *goff; /* the law's: atoms of group g */
-    const double *ax, *ap; /* the law's atoms (x increasing per group) */
-    int64_t *coff;      /* [ncfg * ngroups + 1] choices of (c, g) */
-    uint32_t *cmask;    /* the set taken */
-    int64_t *cpost;     /* the configuration after */
-    double *cslope;     /* its cost h(A), decreasing within (c, g) */
-    int64_t *child;     /* [ncfg * K]: c without its job j */
-    int64_t *voff, *doff;
-    double *W;          /* [nstates] relative values */
-    double *cost;       /* [r] slot costs by rank */
-    int64_t nstates, iters;
-    double cost_lo, cost_hi;
-    int converged;
-} hta_rp_mdp;
-
-void hta_rp_mdp_free(hta_rp_mdp *m);
-
-/* Solves it for the slots s (at most 30), the law (which must outlive
- * m: m reads its atoms), K and lambda: until the bounds are within tol
- * relative, at most max_iter iterations.  HTA_ERR_USAGE past the limits
- * above.  Polls *stop (may be NULL). */
-hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
-                            double lambda, double tol, int64_t max_iter,
-                            volatile sig_atomic_t *stop, hta_rp_mdp *m,
-                            hta_diag *d);
-
-/* The set of slots (bit i: the slot ranked i by cost, from 0) the
- * optimal policy gives a job (x, R) entering service when the njobs jobs
- * in service hold the masks jobs[] and n jobs are in the system (the
- * entering one included; past nmax read as nmax); 0 when the state or R
- * is not the model's. */
-uint32_t hta_rp_mdp_choose(const hta_rp_mdp *m, const uint32_t *jobs,
-                           int njobs, int64_t n, double x, int32_t R);
-
 /* ---- the simulator ---- */
 
 typedef enum hta_rp_policy {
@@ -232,7 +175,7 @@ typedef enum hta_rp_policy {
     HTA_RP_RHC,        /* the two-block rule, p = rho / (1 + rho) */
     HTA_RP_RHC_ADAPTIVE, /* p = N / (2N + 1), N and E[x] from the last
                             w jobs */
-    HTA_RP_OPTIMAL,    /* the decision process' optimum (hta_rp_mdp):
+    HTA_RP_OPTIMAL,    /* the decision process' optimum (rplace/optimal.h):
                           few slots, small K, synthetic jobs */
     HTA_RP_NPOLICIES
 } hta_rp_policy;

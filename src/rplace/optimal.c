@@ -42,7 +42,7 @@
  * the value against an independent estimate; tests/unit/test_rplace.c
  * checks the value against policy iteration with exact linear solves.
  */
-#include "hta/rplace.h"
+#include "rplace/optimal.h"
 
 #include <math.h>
 #include <stdlib.h>

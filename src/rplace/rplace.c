@@ -12,6 +12,7 @@
 #include "hta/rng.h"
 #include "core/buf.h"
 #include "core/stats.h"
+#include "rplace/optimal.h"
 
 const char *const hta_rp_policy_names[HTA_RP_NPOLICIES] = {
     "random", "greedy", "threshold", "rhc", "rhc-adaptive", "optimal"};

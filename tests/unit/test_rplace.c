@@ -19,6 +19,7 @@
 
 #include "hta/rng.h"
 #include "hta/rplace.h"
+#include "rplace/optimal.h"
 
 
 /* The cost of the slot ranked i (from 0). */
