@@ -35,15 +35,10 @@ for load in uniform hotspot; do
     done
 done
 sh "$(dirname "$0")/run_parallel.sh" "$runs/cmds"
-python3 - "$runs" "$seeds" >"$out/gbpandas-hotspot.dat" <<'PY'
-import json, math, statistics, sys
+PYTHONPATH="$(dirname "$0")" PYTHONDONTWRITEBYTECODE=1 python3 - "$runs" "$seeds" >"$out/gbpandas-hotspot.dat" <<'PY'
+import json, statistics, sys
+from ci95 import ci
 runs, seeds = sys.argv[1], int(sys.argv[2])
-t975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36,
-        8: 2.31, 9: 2.26}
-def ci(xs):
-    if len(xs) < 2:
-        return float("nan")
-    return t975.get(len(xs) - 1, 1.96) * statistics.stdev(xs) / math.sqrt(len(xs))
 print("# load rho* policy delay_units ci deficit ci verdicts  (%d seeds, 2000 units)" % seeds)
 for load in ("uniform", "hotspot"):
     for r in ("0.5", "0.7", "0.8", "0.9", "0.95"):

@@ -24,8 +24,9 @@ for s in $(seq "$seeds"); do
     echo "$hta sim --threads 1 $cl --slots 2000000 -p jsq-maxweight,priority,gb-pandas --seed $s --json -q $trace >$runs/s$s.json" >>"$runs/cmds"
 done
 sh "$(dirname "$0")/run_parallel.sh" "$runs/cmds"
-python3 - "$runs" "$seeds" "$rho" >"$out/priority-unstable.dat" <<'PY'
-import json, math, statistics, sys
+PYTHONPATH="$(dirname "$0")" PYTHONDONTWRITEBYTECODE=1 python3 - "$runs" "$seeds" "$rho" >"$out/priority-unstable.dat" <<'PY'
+import json, statistics, sys
+from ci95 import ci
 runs, seeds, rho = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 print("# rho* %.4f; seed policy throughput arrival_rate deficit in_system verdict" % rho)
 deficit = {}
@@ -36,11 +37,9 @@ for s in range(1, seeds + 1):
         deficit.setdefault(p["policy"], []).append(d)
         print(s, p["policy"], "%.5f" % p["throughput"], "%.4f" % r["rate"],
               "%.5f" % d, p["in_system"], p["verdict"])
-t975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36,
-        8: 2.31, 9: 2.26}
 for pol, ds in deficit.items():
     m = statistics.mean(ds)
-    h = t975.get(len(ds) - 1, 1.96) * statistics.stdev(ds) / math.sqrt(len(ds)) if len(ds) > 1 else float("nan")
+    h = ci(ds)
     print("# %s: deficit %.5f +- %.5f tasks a slot over %d seeds" % (pol, m, h, len(ds)))
 PY
 cat "$out/priority-unstable.dat"

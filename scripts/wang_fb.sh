@@ -63,15 +63,10 @@ for tr in $traces; do
     done
 done
 sh "$(dirname "$0")/run_parallel.sh" "$runs/cmds"
-python3 - "$runs" "$seeds" "$slots" "$traces" >"$out/wang-fb.dat" <<'PY'
-import json, math, statistics, sys
+PYTHONPATH="$(dirname "$0")" PYTHONDONTWRITEBYTECODE=1 python3 - "$runs" "$seeds" "$slots" "$traces" >"$out/wang-fb.dat" <<'PY'
+import json, statistics, sys
+from ci95 import ci
 runs, seeds, slots, traces = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split()
-t975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36,
-        8: 2.31, 9: 2.26}
-def ci(xs):
-    if len(xs) < 2:
-        return float("nan")
-    return t975.get(len(xs) - 1, 1.96) * statistics.stdev(xs) / math.sqrt(len(xs))
 def load(tr, p, t, s):
     return json.load(open("%s/%s-%s-%s-%d.json" % (runs, tr, p, t, s)))["policies"][0]
 grid = {"fair": (100, 200, 300, 350, 375, 400), "delay": (100, 200, 300),

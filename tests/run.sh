@@ -199,6 +199,8 @@ jobs_list() {
         echo "suite readme tests/readme.sh"
         # 10c. --threads: the same bytes for every number of threads.
         echo "suite threads tests/threads/run.sh"
+        # 10d. The experiment scripts' shared intervals (scripts/ci95.py).
+        echo "suite scripts tests/scripts/run.sh"
         # 11. The Python package (pytest): the command's numbers, errors
         # as exceptions, random arrays, memory, Ctrl-C.  For the builds
         # that make it (make test's; the sanitizers' tree has none: an
