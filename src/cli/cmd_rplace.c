@@ -315,13 +315,13 @@ static int rp_options(const cli_args *ap, rp_cmd *cm)
     if (cli_has(&args, "reducers"))
         hta_dist_parse(cli_str(&args, "reducers"), &R, msg, sizeof msg);
     cm->R = R;
-    if (R.kind == HTA_DIST_EXP || R.kind == HTA_DIST_PARETO)
+    if (hta_dist_max(&R) < 0)
         return cli_usage_error(&args, "--reducers needs a bounded "
                                       "distribution (fixed, uniform or "
                                       "table): K jobs of the largest R must "
                                       "fit in the slots");
     if ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
-        (X.kind == HTA_DIST_EXP || X.kind == HTA_DIST_PARETO))
+        hta_dist_max(&X) < 0)
         return cli_usage_error(&args, "the %s policy needs a bounded "
                                       "--data distribution (fixed, uniform "
                                       "or table)",

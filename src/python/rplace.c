@@ -139,9 +139,9 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_Format(PyExc_ValueError, "data, reducers: %s", msg);
         goto done;
     }
-    if (R.kind == HTA_DIST_EXP || R.kind == HTA_DIST_PARETO ||
+    if (hta_dist_max(&R) < 0 ||
         ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
-         (X.kind == HTA_DIST_EXP || X.kind == HTA_DIST_PARETO))) {
+         hta_dist_max(&X) < 0)) {
         PyErr_SetString(PyExc_ValueError,
                         "reducers (and data, for the threshold and optimal "
                         "policies) need "

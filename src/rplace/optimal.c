@@ -91,47 +91,54 @@ typedef struct builder {
     int64_t cap; /* configurations allocated */
 } builder;
 
+/* The hash table's slot of configuration key: where it is, else the
+ * empty slot where it goes (linear probing; the table is never full). */
+static uint64_t cfg_slot(const hta_rp_mdp *m, const uint32_t *key)
+{
+    int K = m->K;
+    uint64_t mask = (uint64_t)m->hcap - 1;
+    for (uint64_t i = cfg_hash(key, K) & mask;; i = (i + 1) & mask) {
+        int64_t c = m->htab[i];
+        if (c < 0 || !memcmp(m->cfg + (size_t)c * (size_t)K, key,
+                             (size_t)K * sizeof *key))
+            return i;
+    }
+}
+
 /* The index of configuration key, inserted when new; -1 out of memory
  * or past the limit (*over set). */
 static int64_t cfg_find(builder *b, const uint32_t *key, int *over)
 {
     hta_rp_mdp *m = b->m;
     int K = m->K;
-    uint64_t mask = (uint64_t)m->hcap - 1;
-    for (uint64_t i = cfg_hash(key, K) & mask;; i = (i + 1) & mask) {
-        int64_t c = m->htab[i];
-        if (c < 0) {
-            if (m->ncfg >= HTA_RP_MDP_MAX_CFG) {
-                *over = 1;
-                return -1;
-            }
-            if (m->ncfg == b->cap) {
-                int64_t nc = b->cap ? 2 * b->cap : 1024;
-                uint32_t *cf =
-                    realloc(m->cfg, (size_t)nc * (size_t)K * sizeof *cf);
-                if (!cf)
-                    return -1;
-                m->cfg = cf;
-                int *nj = realloc(m->njob, (size_t)nc * sizeof *nj);
-                if (!nj)
-                    return -1;
-                m->njob = nj;
-                b->cap = nc;
-            }
-            c = m->ncfg++;
-            memcpy(m->cfg + (size_t)c * (size_t)K, key,
-                   (size_t)K * sizeof *key);
-            int j = 0;
-            while (j < K && key[j])
-                j++;
-            m->njob[c] = j;
-            m->htab[i] = c;
-            return c;
-        }
-        if (!memcmp(m->cfg + (size_t)c * (size_t)K, key,
-                    (size_t)K * sizeof *key))
-            return c;
+    uint64_t i = cfg_slot(m, key);
+    int64_t c = m->htab[i];
+    if (c >= 0)
+        return c;
+    if (m->ncfg >= HTA_RP_MDP_MAX_CFG) {
+        *over = 1;
+        return -1;
     }
+    if (m->ncfg == b->cap) {
+        int64_t nc = b->cap ? 2 * b->cap : 1024;
+        uint32_t *cf = realloc(m->cfg, (size_t)nc * (size_t)K * sizeof *cf);
+        if (!cf)
+            return -1;
+        m->cfg = cf;
+        int *nj = realloc(m->njob, (size_t)nc * sizeof *nj);
+        if (!nj)
+            return -1;
+        m->njob = nj;
+        b->cap = nc;
+    }
+    c = m->ncfg++;
+    memcpy(m->cfg + (size_t)c * (size_t)K, key, (size_t)K * sizeof *key);
+    int j = 0;
+    while (j < K && key[j])
+        j++;
+    m->njob[c] = j;
+    m->htab[i] = c;
+    return c;
 }
 
 /* key = configuration c with the mask a added, sorted decreasing. */
@@ -387,6 +394,12 @@ static double decide(const hta_rp_mdp *m, const double *W, int64_t c,
     return sum;
 }
 
+/* Odoni's bounds lo <= g <= hi within tol, relative. */
+static int within(double lo, double hi, double tol)
+{
+    return hi - lo <= tol * fmax(fabs(hi), 1e-300);
+}
+
 hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
                             double lambda, double tol, int64_t max_iter,
                             volatile sig_atomic_t *stop, hta_rp_mdp *m,
@@ -529,9 +542,7 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
         double ref = T[0];
         for (int64_t v = 0; v < nv; v++)
             m->W[v] = T[v] - ref;
-        /* per job: Lambda * g_step / lambda */
-        double glo = lo * Lam / lambda, ghi = hi * Lam / lambda;
-        if (it > 0 && ghi - glo <= tol * fmax(fabs(ghi), 1e-300)) {
+        if (it > 0 && within(lo * Lam / lambda, hi * Lam / lambda, tol)) {
             it++;
             break;
         }
@@ -544,10 +555,9 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
         return st;
     }
     m->iters = it;
-    m->cost_lo = lo * Lam / lambda;
+    m->cost_lo = lo * Lam / lambda; /* per job: Lambda * g_step / lambda */
     m->cost_hi = hi * Lam / lambda;
-    m->converged =
-        m->cost_hi - m->cost_lo <= tol * fmax(fabs(m->cost_hi), 1e-300);
+    m->converged = within(m->cost_lo, m->cost_hi, tol);
     return HTA_OK;
 }
 
@@ -561,18 +571,9 @@ uint32_t hta_rp_mdp_choose(const hta_rp_mdp *m, const uint32_t *jobs,
         memcpy(tmp, key, (size_t)K * sizeof *key);
         cfg_add(tmp, K, jobs[i], key);
     }
-    uint64_t hm = (uint64_t)m->hcap - 1;
-    int64_t c = -1;
-    for (uint64_t i = cfg_hash(key, K) & hm;; i = (i + 1) & hm) {
-        int64_t e = m->htab[i];
-        if (e < 0)
-            return 0;
-        if (!memcmp(m->cfg + (size_t)e * (size_t)K, key,
-                    (size_t)K * sizeof *key)) {
-            c = e;
-            break;
-        }
-    }
+    int64_t c = m->htab[cfg_slot(m, key)];
+    if (c < 0)
+        return 0;
     int g = 0;
     while (g < m->ngroups && m->gR[g] != R)
         g++;

@@ -346,8 +346,7 @@ static hta_status check(const hta_slots *s, const hta_rp_opts *o,
         (!o->table || o->table->K < o->K - 1))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "the threshold policy needs its table");
-    if (o->policies[HTA_RP_OPTIMAL] && o->X &&
-        (o->X->kind == HTA_DIST_EXP || o->X->kind == HTA_DIST_PARETO))
+    if (o->policies[HTA_RP_OPTIMAL] && o->X && hta_dist_max(o->X) < 0)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "the optimal policy needs a bounded law of X");
     if (o->policies[HTA_RP_OPTIMAL] && (o->trace_n || !o->law))

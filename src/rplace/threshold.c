@@ -253,7 +253,7 @@ hta_status hta_rp_law_jobs(const hta_dist *X, const hta_dist *R,
                            hta_rp_law *out, hta_diag *d)
 {
     hta_dist one = {HTA_DIST_FIXED, 1, 0, NULL, 0, NULL, NULL};
-    int bounded = X->kind != HTA_DIST_EXP && X->kind != HTA_DIST_PARETO;
+    int bounded = hta_dist_max(X) >= 0;
     hta_status st = hta_rp_law_product(bounded ? X : &one, R, out, d);
     if (st == HTA_OK && !bounded) /* E[X / R] = E[X] E[1 / R] */
         out->mean_x *= hta_dist_mean(X);
