@@ -49,6 +49,15 @@ static PyObject *report(const hta_slots *s, const hta_rp_opts *o,
         ok = ext_set(d, "policies", pols);
         pols = NULL;
     }
+    if (ok && r->row[HTA_RP_OPTIMAL].run) /* as the command's JSON */
+        ok = ext_set(d, "optimal_cost_lo", ext_real(r->opt_lo)) &&
+             ext_set(d, "optimal_cost_hi", ext_real(r->opt_hi)) &&
+             ext_set(d, "optimal_states",
+                     PyLong_FromLongLong(r->opt_states)) &&
+             ext_set(d, "optimal_iterations",
+                     PyLong_FromLongLong(r->opt_iters)) &&
+             ext_set(d, "optimal_converged",
+                     PyBool_FromLong(r->opt_converged));
     ok = ok && ext_set(d, "interrupted", PyBool_FromLong(r->cut)) &&
          ext_set(d, "seconds", PyFloat_FromDouble(r->seconds));
     Py_XDECREF(pols);

@@ -176,3 +176,12 @@ def test_reduce_place(cli, root):
                            k_limit=2, lam=0.6,
                            policies=["random", "greedy", "rhc"])
     same(want, got, "reduce-place fig1")
+    # the optimal policy and its decision process' bounds
+    want = cli("reduce-place", "--slots", 8, "--jobs", 3000, "--reducers",
+               "fixed:1", "--data", "uniform:1:9", "--k-limit", 2,
+               "--lambda", 0.5, "--policy", "greedy,optimal", "--json")
+    got = hta.reduce_place(slots=8, jobs=3000, reducers="fixed:1",
+                           data="uniform:1:9", k_limit=2, lam=0.5,
+                           policies=["greedy", "optimal"])
+    assert "optimal_cost_lo" in want
+    same(want, got, "reduce-place optimal")
