@@ -13,6 +13,10 @@
 
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_eval {
     double makespan;   /* L^A = max_s L_s^A */
     double total;      /* H^A = sum_s L_s^A */
@@ -80,5 +84,9 @@ hta_status hta_assign_parse(const char *path, const hta_instance *inst,
 
 hta_status hta_assign_write(const hta_instance *inst, const int32_t *a,
                             FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,10 +12,15 @@
 #ifndef HTA_CAPACITY_H
 #define HTA_CAPACITY_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "hta/cluster.h"
 #include "hta/progress.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum hta_capacity_method {
     HTA_CAP_AUTO,  /* flow */
@@ -50,6 +55,10 @@ typedef struct hta_capacity_opts {
     int verbose;        /* GLPK output on stderr */
     hta_progress_fn progress; /* or NULL: before the LP, per Newton step */
     void *progress_ctx;
+    /* Polled at every Newton step of the flows and every 0.25 s of the
+     * simplex (not by the interior point method), or NULL: non-zero ends
+     * the solve with HTA_ERR_INTERNAL "interrupted". */
+    volatile sig_atomic_t *stop;
 } hta_capacity_opts;
 
 /* The bottleneck, the same for every method (capacity.c): at the
@@ -89,5 +98,9 @@ void hta_capacity_result_free(hta_capacity_result *res);
 
 /* Locality level (1..N) of server s for type L.  O(|S_L| * N). */
 int hta_capacity_level(const hta_cluster *c, int64_t L, int32_t s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #include "hta/diag.h"
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The fastest rate is at most this many times the slowest: the LPs'
  * coefficients are the reciprocal rates, and GLPK's simplex works to about
  * 1e-9, so a wider span (found by fuzzing: rates 1.2e19 and 4) makes the
@@ -83,5 +87,9 @@ hta_status hta_cluster_build(int32_t M, const double *rates, int nrates,
                              const int32_t *topo, int ntopo, int64_t T,
                              double *lambda, int64_t *off, int32_t *srv,
                              hta_cluster **out, hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

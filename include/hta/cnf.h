@@ -14,6 +14,10 @@
 
 #include "hta/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hta_fresh_kind {
     HTA_FRESH_FREE, /* any value satisfies its clauses */
     HTA_FRESH_CHAIN /* true iff the first pos+1 literals of clause are false */
@@ -75,5 +79,9 @@ hta_status hta_cnf_random3(int32_t vars, int64_t clauses, uint64_t seed,
 hta_status hta_cnf_write(const hta_cnf *f, FILE *out, const char *comment);
 
 void hta_cnf_free(hta_cnf *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Status codes double as the process exit codes (README, "Exit codes"). */
 typedef enum hta_status {
     HTA_OK = 0,
@@ -49,5 +53,9 @@ void hta_diag_format(const hta_diag *d, char *buf, size_t size);
 /* Copies at most 40 characters of tok, marking a cut with "...", into
  * out (for messages that quote what was found); returns out. */
 const char *hta_lex_quote(const char *tok, char out[64]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

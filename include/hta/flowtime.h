@@ -29,6 +29,10 @@
 #include "hta/jobs.h"
 #include "hta/progress.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hta_ft_policy {
     HTA_FT_SRPT,
     HTA_FT_DSRPT,
@@ -140,5 +144,9 @@ int64_t hta_ft_exact_size(const hta_jobs *j, const hta_ft_exact_opts *o);
  * the jobs' least flow times raised by the tree's bound. */
 hta_status hta_ft_exact_solve(const hta_jobs *j, const hta_ft_exact_opts *o,
                               hta_ft_exact *out, hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_fsck_result {
     int64_t blocks;   /* block lines read (tasks + missing) */
     int64_t missing;  /* MISSING blocks: no replica, not a task */
@@ -31,5 +35,9 @@ hta_status hta_fsck_import(const char *path, double w_loc,
 
 /* Releases the result's arrays; safe on a zeroed or freed result. */
 void hta_fsck_result_free(hta_fsck_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include "hta/maxcover.h"
 #include "hta/progress.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One step of the sweep, for --trace. */
 typedef struct hta_fsy_step {
     int64_t tau, f;     /* tau and f(tau) */
@@ -63,5 +67,9 @@ hta_status hta_fsy_run(const hta_instance *inst, const hta_fsy_opts *opts,
                        int32_t *best, hta_fsy_result *res, hta_diag *d);
 
 void hta_fsy_result_free(hta_fsy_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,16 +7,21 @@
 #ifndef HTA_GEN_H
 #define HTA_GEN_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "hta/cluster.h"
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_gen_hdfs_params {
     int32_t tasks, servers, replicas;
     int32_t racks;   /* rack_aware: racks of consecutive servers (>= 2) */
     int rack_aware;  /* HDFS's default policy instead of uniform */
-    double zipf;     /* 0: uniform servers; s > 0: P(rank i) ~ 1/i^s */
+    double zipf;     /* 0: uniform servers; s in (0, 100]: P(rank i) ~ 1/i^s */
     double w_loc;
     hta_wrem wrem;   /* borrowed */
     uint64_t seed;
@@ -28,6 +33,9 @@ typedef struct hta_gen_hdfs_params {
     int nlev;
     int32_t pods;
     hta_wrem wlev[2]; /* borrowed */
+    /* Polled every 65,536 tasks, or NULL: non-zero ends the generation
+     * with HTA_ERR_INTERNAL "interrupted". */
+    volatile sig_atomic_t *stop;
 } hta_gen_hdfs_params;
 
 /* HDFS-like placement: every task gets `replicas` distinct servers, drawn
@@ -78,6 +86,9 @@ typedef struct hta_gen_cluster_params {
     int32_t topo[HTA_MAX_LEVELS];
     int ntopo;
     uint64_t seed;
+    /* Polled every 65,536 types, or NULL: non-zero ends it with
+     * HTA_ERR_INTERNAL "interrupted". */
+    volatile sig_atomic_t *stop;
 } hta_gen_cluster_params;
 
 /* The defaults of each set-up: wang 1000 servers, data on 800 (one type
@@ -96,5 +107,9 @@ void hta_gen_cluster_defaults(hta_gen_cluster_params *p,
  * not fit.  O(types * replicas) expected time. */
 hta_status hta_gen_cluster(const hta_gen_cluster_params *p,
                            hta_cluster **out, hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

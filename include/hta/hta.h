@@ -1,6 +1,7 @@
 /* The hta library, one include for callers: every public header.
  *
  *   instances and assignments: instance.h (model, reader, writer),
+ *       gate.h (the rules every way in checks, names escaped),
  *       levels.h (N locality levels), assign.h (the evaluator)
  *   the offline optimizer: solve.h (what `hta solve` runs: rr, fsy,
  *       hadoop, the bounds, the exact engines), fsy.h, maxcover.h and
@@ -29,6 +30,7 @@
 #include "hta/flowtime.h"
 #include "hta/fsck.h"
 #include "hta/fsy.h"
+#include "hta/gate.h"
 #include "hta/gen.h"
 #include "hta/ilp.h"
 #include "hta/instance.h"
@@ -45,5 +47,13 @@
 #include "hta/solve.h"
 #include "hta/topology.h"
 #include "hta/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

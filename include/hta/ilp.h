@@ -14,6 +14,10 @@
 #include "hta/instance.h"
 #include "hta/progress.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hta_ilp_status {
     HTA_ILP_OPTIMAL,    /* best is L^O (proved by GLPK or a certificate) */
     HTA_ILP_FEASIBLE,   /* stopped early; best and a lower bound */
@@ -73,5 +77,9 @@ typedef struct hta_ilp_result {
  * exponential in the worst case, bounded by opts->time_limit. */
 hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
                          int32_t *best, hta_ilp_result *res, hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

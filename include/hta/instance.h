@@ -9,10 +9,15 @@
 #ifndef HTA_INSTANCE_H
 #define HTA_INSTANCE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "hta/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Documented limits (README, "Limits"); tests probe them. */
 #define HTA_MAX_TASKS 2147483646LL   /* ids fit in int32_t */
@@ -111,6 +116,14 @@ int hta_instance_exact_costs(const hta_instance *inst);
 hta_status hta_instance_parse(const char *path, hta_instance **out,
                               hta_diag *d);
 
+/* The same, polling *stop (NULL: never) before each MiB it reads, and
+ * when a read of a pipe or FIFO is cut by a signal: non-zero ends it with
+ * HTA_ERR_INTERNAL "interrupted" and *out NULL.  For callers that stop a
+ * long read on request (the Python package's Ctrl-C). */
+hta_status hta_instance_parse_stop(const char *path,
+                                   volatile sig_atomic_t *stop,
+                                   hta_instance **out, hta_diag *d);
+
 /* Task lines in the plain form "task T S1 S2 ..." (one space between
  * ids, digits only, T the next task) are read in place, without the
  * general path's tokens; on (1) by default.  0 reads every line by the
@@ -144,18 +157,30 @@ hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
                               hta_diag *d);
 
 /* Writes inst in format v1; parse(write(x)) == x.  comment, if not NULL, is
- * written as '#' lines at the top.  Returns HTA_ERR_IO on a write error. */
+ * written as '#' lines at the top.  Returns HTA_ERR_IO on a write error,
+ * HTA_ERR_INTERNAL on out of memory (a name's escape buffer). */
 hta_status hta_instance_write(const hta_instance *inst, FILE *f,
                               const char *comment);
+
+/* The same, polling *stop (NULL: never) every 65,536 tasks: non-zero
+ * ends it with HTA_ERR_INTERNAL, the file cut. */
+hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
+                                   const char *comment,
+                                   volatile sig_atomic_t *stop);
 
 /* 1 when server s holds task t's block.  O(replicas of t). */
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
 
-/* Sets a name (copied); kind 't' task, 's' server, 'r' rack; a server
- * id below n_declared beyond the working ones makes the servers up to it
- * working ones.  Returns HTA_ERR_INTERNAL on out of memory. */
+/* Sets a name (copied, as given: the writer escapes it, gate.h); kind
+ * 't' task, 's' server, 'r' rack path.  A server id below n_declared
+ * beyond the working ones makes the servers up to it working ones.
+ * HTA_ERR_INPUT when the name breaks the gate's rules (hta_gate_name),
+ * the id is out of range (0..m-1 for a task, 0..n_declared-1 for a
+ * server), or a rack path comes after hta_instance_set_levels (whose
+ * groups are made from the paths); HTA_ERR_INTERNAL on out of memory.
+ * O(strlen(name)), plus O(id - n) when the working servers grow. */
 hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
-                                 const char *name);
+                                 const char *name, hta_diag *d);
 
 /* Groups of tasks with the same replica set (as sets): order[0..m) lists
  * the tasks group by group, each group in increasing task id, and group g
@@ -173,5 +198,9 @@ void hta_instance_free(hta_instance *inst);
 
 /* Writes x so that strtod reads back the same double, shortest form. */
 void hta_format_real(char buf[32], double x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,10 +16,15 @@
 #ifndef HTA_JOBS_H
 #define HTA_JOBS_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "hta/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct hta_rng;
 
@@ -110,6 +115,9 @@ typedef struct hta_jobs_gen {
     int32_t max_tasks;   /* K_i uniform on 1..max_tasks, at most R_i */
     double map_only;     /* probability that a job has no reduce phase */
     uint64_t seed;
+    /* Polled every 65,536 jobs, or NULL: non-zero ends the generation
+     * with HTA_ERR_INTERNAL "interrupted". */
+    volatile sig_atomic_t *stop;
 } hta_jobs_gen;
 
 /* Poisson job arrivals (a Poisson process of the rate above, each job in
@@ -157,5 +165,9 @@ typedef struct hta_swim_row {
 
 hta_status hta_swim_read(const char *path, hta_swim_row **rows, int64_t *n,
                          hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

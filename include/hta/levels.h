@@ -36,6 +36,10 @@
 #include "hta/diag.h"
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* N (2 for FSY's model). */
 static inline int hta_levels(const hta_instance *inst)
 {
@@ -81,17 +85,22 @@ int hta_rack_depth(const char *path);
 /* Makes inst an N-level instance, N = 2 + nlev: wlev[i] is the cost of
  * level i + 2 (copied), the groups from the rack paths of every server.
  * HTA_ERR_INPUT, naming the rule, when a server has no rack or depths
- * differ or are not nlev; HTA_ERR_USAGE when the costs fall with
- * closeness.  nlev = 0 makes it a two-level instance again.  O(n d log n
- * + the tables). */
+ * differ or are not nlev, or the costs break the gate's rules (gate.h)
+ * or fall with closeness.  nlev = 0 makes it a two-level instance again.
+ * O(n d log n + the tables). */
 hta_status hta_instance_set_levels(hta_instance *inst, const hta_wrem *wlev,
                                    int nlev, hta_diag *d);
 
-/* The costs' rules alone, for m tasks: w_loc <= w_2(0), w_l(r) <=
- * w_{l+1}(r) up to w_rem, m w_l(m) finite.  HTA_ERR_USAGE naming the first
+/* The costs' rules alone, for m tasks: each function by the gate's rules
+ * (gate.h: finite, w(0) >= w_loc, non-decreasing, m w(m) finite), and
+ * w_l(r) <= w_{l+1}(r) up to w_rem.  HTA_ERR_INPUT naming the first
  * broken one.  O(the tables). */
 hta_status hta_levels_check_costs(double w_loc, const hta_wrem *wrem,
                                   const hta_wrem *wlev, int nlev, int64_t m,
                                   hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hta_maxflow_engine {
     HTA_MAXFLOW_INCREMENTAL, /* Fact 5.1: augment the previous flow */
     HTA_MAXFLOW_IGRAPH       /* igraph_maxflow on G'_rho for every tau */
@@ -195,5 +199,9 @@ void hta_maxcover_free(hta_maxcover *mc);
 hta_status hta_igraph_error(int err, const char *what, hta_diag *d);
 
 void hta_igraph_init(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

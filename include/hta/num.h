@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hta_num_result {
     HTA_NUM_OK = 0,
     HTA_NUM_SYNTAX, /* not a number of the expected form */
@@ -40,5 +44,9 @@ int64_t hta_first_repeat(const int32_t *ids, int32_t *sorted, int64_t k);
 
 /* Monotonic wall-clock seconds (for time limits and reports). */
 double hta_clock_now(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

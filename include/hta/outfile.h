@@ -27,6 +27,10 @@
 
 #include "hta/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_outfile {
     FILE *f;          /* write here */
     const char *path; /* as given ("-" means standard output) */
@@ -63,5 +67,9 @@ void hta_outfile_abort(hta_outfile *o);
 
 /* Removes every temporary file currently open.  Async-signal-safe. */
 void hta_outfile_remove_temps(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_progress {
     const char *phase; /* "ilp", "fsy", "capacity" */
     double elapsed;    /* seconds since the phase began */
@@ -18,5 +22,9 @@ typedef struct hta_progress {
 } hta_progress;
 
 typedef void (*hta_progress_fn)(void *ctx, const hta_progress *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include "hta/cnf.h"
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_reduction {
     hta_cnf *f3;          /* the formula in 3-CNF (hta_cnf_to3) */
     const hta_cnf *orig;  /* borrowed: the formula as read */
@@ -77,5 +81,9 @@ hta_status hta_reduce_recognize(const hta_instance *inst,
 
 /* Releases a reduction from hta_reduce_recognize and its formula. */
 void hta_reduce_match_free(hta_reduction *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hta_rng {
     uint64_t s[4];
 } hta_rng;
@@ -52,9 +56,13 @@ static inline uint32_t hta_rng_below32(hta_rng *r, uint32_t bound)
 /* Uniform double in [0, 1). */
 static inline double hta_rng_unit(hta_rng *r)
 {
-    return (double)(hta_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(hta_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 /* Fisher-Yates shuffle of a[0..len). */
 void hta_rng_shuffle(hta_rng *r, int32_t *a, int64_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 #include "hta/diag.h"
 #include "hta/jobs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HTA_RP_MAX_SLOTS 100000000LL /* 10^8 reduce slots */
 #define HTA_RP_MAX_NODES 10000000LL  /* 10^7 nodes in a topology */
 #define HTA_RP_MAX_LEVELS 8          /* group levels above a node */
@@ -250,5 +254,9 @@ typedef struct hta_rp_result {
  * of jobs; time O(log r) per ReduceTask per policy. */
 hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
                       hta_rp_result *res, hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -36,6 +36,10 @@
 #include "hta/jobs.h"
 #include "hta/progress.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hta_sim_policy {
     HTA_SIM_JSQ_MAXWEIGHT, /* Wang et al. */
     HTA_SIM_PRIORITY,      /* JSQ-Priority (Pandas) */
@@ -197,5 +201,9 @@ void hta_sim_opts_default(hta_sim_opts *o);
  * O(jobs in the queue) per start. */
 hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                        hta_sim_result *r, hta_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "hta/ilp.h"
 #include "hta/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HTA_SOLVE_MAX_ROWS 8
 
 typedef enum hta_algo {
@@ -133,5 +137,9 @@ int hta_solve_proven(const hta_solve_result *r);
 
 /* (makespan - lower bound) / lower bound, NAN without a positive bound. */
 double hta_solve_gap(const hta_solve_result *r, double makespan);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

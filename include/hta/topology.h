@@ -11,6 +11,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The rack of server s.  O(1). */
 int64_t hta_rack_of(int64_t s, int64_t rack_size);
 
@@ -42,5 +46,9 @@ static inline int hta_level_rule(const int32_t *r, int64_t k, int32_t s,
     }
     return best;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -378,11 +378,20 @@ static hta_status lp_glpk(void *arg, hta_diag *d)
         glp_init_smcp(&sm);
         sm.msg_lev = x->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
         glp_adv_basis(P, 0);
-        ret = glp_simplex(P, &sm);
+        /* in slices of 0.25 s when a stop may come: each call goes on
+           from the basis the last one left */
+        volatile sig_atomic_t *stop = x->opts->stop;
+        if (stop)
+            sm.tm_lim = 250;
+        do
+            ret = glp_simplex(P, &sm);
+        while (ret == GLP_ETMLIM && stop && !*stop);
         status = glp_get_status(P);
     }
     hta_status st = HTA_OK;
-    if (ret != 0 || status != GLP_OPT) {
+    if (ret == GLP_ETMLIM) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+    } else if (ret != 0 || status != GLP_OPT) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                           "GLPK could not solve the capacity LP (code %d, "
                           "status %d)",
@@ -717,6 +726,10 @@ static hta_status flow_solve(const hta_cluster *c,
     double rho = sum / (alpha * (double)M), F = 0;
     double started = hta_clock_now();
     for (int it = 0; it < 200; it++) {
+        if (opts->stop && *opts->stop) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+            break;
+        }
         if (opts->progress) {
             hta_progress p = {"capacity flow", hta_clock_now() - started, rho,
                               NAN, it};
@@ -733,6 +746,10 @@ static hta_status flow_solve(const hta_cluster *c,
         if (!(next > rho))
             break;
         rho = next;
+    }
+    if (st != HTA_OK) {
+        localnet_free(&net);
+        return st;
     }
     res->rho = rho;
     if (opts->decomposition) {
@@ -772,7 +789,7 @@ static hta_status gflow_solve(const hta_cluster *c,
 {
     hta_gflow_result g;
     hta_status st = hta_gflow_capacity(c, opts->decomposition, opts->progress,
-                                       opts->progress_ctx, &g, d);
+                                       opts->progress_ctx, opts->stop, &g, d);
     if (st != HTA_OK)
         return st;
     res->rho = g.rho;

@@ -612,6 +612,7 @@ static int entries(const net *n, hta_gflow_result *res)
 
 hta_status hta_gflow_capacity(const hta_cluster *c, int want_entries,
                               hta_progress_fn progress, void *progress_ctx,
+                              volatile sig_atomic_t *stop,
                               hta_gflow_result *res, hta_diag *d)
 {
     memset(res, 0, sizeof *res);
@@ -632,6 +633,10 @@ hta_status hta_gflow_capacity(const hta_cluster *c, int want_entries,
     double upper = INFINITY, lower = n.rho;
     hta_status st = HTA_OK;
     for (int it = 0;; it++) {
+        if (stop && *stop) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+            break;
+        }
         if (!maxflow(&n)) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
                               "the generalized flow did not converge in "

@@ -29,6 +29,7 @@
 #ifndef HTA_GFLOW_H
 #define HTA_GFLOW_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "hta/cluster.h"
@@ -62,6 +63,7 @@ typedef struct hta_gflow_result {
  * rho includes it. */
 hta_status hta_gflow_capacity(const hta_cluster *c, int want_entries,
                               hta_progress_fn progress, void *progress_ctx,
+                              volatile sig_atomic_t *stop,
                               hta_gflow_result *res, hta_diag *d);
 
 void hta_gflow_result_free(hta_gflow_result *res);

@@ -209,7 +209,8 @@ int cmd_capacity(int argc, char **argv)
                               cli_has(&args, "decomposition"),
                               cli_has(&args, "verbose"),
                               cli_progress_fn(cli_has(&args, "quiet")),
-                              &progress};
+                              &progress,
+                              NULL};
     if (cli_has(&args, "method"))
         opts.method = (hta_capacity_method)cli_value(&args, "method")->e;
     if (opts.interior &&

@@ -582,7 +582,7 @@ static int gen_jobs(int argc, char **argv)
     if (!cli_parse(&args, &spec_jobs, argc, argv, &code))
         return code;
     hta_jobs_gen g = {1000, 10, 0.7, {.kind = HTA_DIST_EXP, .a = 10},
-                      {.kind = HTA_DIST_EXP, .a = 10}, 1, 0, 1};
+                      {.kind = HTA_DIST_EXP, .a = 10}, 1, 0, 1, NULL};
     char msg[300];
     const char *names[2] = {"map", "reduce"};
     hta_dist *dists[2] = {&g.map, &g.reduce};

@@ -633,7 +633,7 @@ int cmd_sim(int argc, char **argv)
     for (int i = 0; i < 2; i++) /* default: one skip per server */
         if (o.delay[i] < 0)
             o.delay[i] = c->M;
-    hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL};
+    hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL, NULL};
     hta_capacity_result cap = {0};
     st = hta_capacity_solve(c, &co, &cap, &d);
     double rho1 = cap.rho;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hta/gate.h"
 #include "hta/levels.h"
 #include "hta/num.h"
 #include "core/buf.h"
@@ -114,24 +115,42 @@ static int work_upto(hta_instance *inst, int32_t upto)
 }
 
 hta_status hta_instance_set_name(hta_instance *inst, char kind, int32_t id,
-                                 const char *name)
+                                 const char *name, hta_diag *d)
 {
+    hta_status st = hta_gate_name(kind, name ? name : "",
+                                  name ? strlen(name) : 0, NULL, 0, d);
+    if (st != HTA_OK)
+        return st;
+    int32_t count = kind == 't' ? inst->m : inst->n_declared;
+    if (id < 0 || id >= count)
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected a %s id in [0, %ld], found %ld",
+                            kind == 't' ? "task" : "server", (long)count - 1,
+                            (long)id);
+    if (kind == 'r' && hta_levels(inst) > 2)
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
+                            "expected the rack paths before the levels "
+                            "(hta_instance_set_levels makes the groups "
+                            "from them), found an instance of %d levels",
+                            hta_levels(inst));
     if (kind != 't' && id >= inst->n && !work_upto(inst, id + 1))
-        return HTA_ERR_INTERNAL;
+        goto oom;
     char ***slot = kind == 't' ? &inst->task_name :
                    kind == 's' ? &inst->server_name :
                                  &inst->server_rack;
-    int32_t count = kind == 't' ? inst->m : inst->n;
-    if (!*slot && !(*slot = calloc((size_t)count, sizeof **slot)))
-        return HTA_ERR_INTERNAL;
+    if (!*slot && !(*slot = calloc((size_t)(kind == 't' ? inst->m : inst->n),
+                                   sizeof **slot)))
+        goto oom;
     size_t len = strlen(name);
     char *copy = malloc(len + 1);
     if (!copy)
-        return HTA_ERR_INTERNAL;
+        goto oom;
     memcpy(copy, name, len + 1);
     free((*slot)[id]);
     (*slot)[id] = copy;
     return HTA_OK;
+oom:
+    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s)
@@ -425,38 +444,6 @@ int hta_costs_finite(double w_loc, const hta_wrem *w, int64_t m)
     return isfinite(top) && isfinite((double)m * top);
 }
 
-static hta_status check_costs(double w_loc, const hta_wrem *w, int32_t m,
-                              hta_diag *d)
-{
-    if (!(w_loc > 0.0) || !isfinite(w_loc))
-        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                            "expected w_loc > 0 and finite, found %g", w_loc);
-    if (w->kind == HTA_WREM_AFFINE) {
-        if (!isfinite(w->a) || !isfinite(w->b) || w->b < 0.0 ||
-            w->a < w_loc || !hta_costs_finite(w_loc, w, m))
-            return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                                "expected w_rem affine a b with a >= w_loc, "
-                                "b >= 0, a + b*m finite, found a=%g b=%g",
-                                w->a, w->b);
-        return HTA_OK;
-    }
-    if (w->k < 0 || !w->v)
-        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                            "expected a w_rem table of at least one value");
-    for (int64_t i = 0; i <= w->k; i++)
-        if (!isfinite(w->v[i]) || w->v[i] < (i ? w->v[i - 1] : w_loc))
-            return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                                "expected a non-decreasing w_rem table with "
-                                "w_rem(0) >= w_loc, found w_rem(%lld) = %g",
-                                (long long)i, w->v[i]);
-    if (!hta_costs_finite(w_loc, w, m))
-        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
-                            "expected costs whose largest load m * w_rem(m) "
-                            "is finite, found w_rem(m) = %g for m = %ld",
-                            hta_wrem_at(w, m), (long)m);
-    return HTA_OK;
-}
-
 hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
                               const hta_wrem *wrem, const int64_t *off,
                               const int32_t *srv, hta_instance **out,
@@ -468,7 +455,7 @@ hta_status hta_instance_build(int32_t m, int32_t n, double w_loc,
                             "expected m >= 1 and 1 <= n <= %lld, found m=%ld "
                             "n=%ld",
                             HTA_MAX_SERVERS, (long)m, (long)n);
-    hta_status st = check_costs(w_loc, wrem, m, d);
+    hta_status st = hta_gate_cost(w_loc, wrem, m, "w_rem", NULL, NULL, 0, d);
     if (st != HTA_OK)
         return st;
     if (off[0] != 0)

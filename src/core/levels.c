@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/gate.h"
 #include "hta/topology.h"
 
 #include "levels_apply.h"
@@ -116,17 +117,19 @@ static hta_status check_costs(double w_loc, const hta_wrem *wrem,
 {
     const char *path = where ? where->path : NULL;
     int N = nlev + 2;
-    /* costs from a file are its input; from a caller, its arguments */
-    hta_status bad = where ? HTA_ERR_INPUT : HTA_ERR_USAGE;
+    /* a file's w_rem passed the gate at its line already */
+    hta_status st0 = hta_gate_cost(w_loc, wrem, m, "w_rem", NULL, path, 0, d);
+    if (st0 != HTA_OK)
+        return st0;
     for (int l = 2; l < N; l++) {
         const hta_wrem *w = &wlev[l - 2];
         const hta_wrem *hi = l + 1 < N ? &wlev[l - 1] : wrem;
         long line = where ? where->wlev_line[l] : 0;
-        if (!hta_costs_finite(w_loc, w, m) || hta_wrem_at(w, 0) < w_loc)
-            return hta_diag_set(d, bad, path, line,
-                                "expected w_level %d with w_loc <= w(0) and "
-                                "m * w(m) finite",
-                                l);
+        char name[24];
+        snprintf(name, sizeof name, "w_level %d", l);
+        hta_status st = hta_gate_cost(w_loc, w, m, name, NULL, path, line, d);
+        if (st != HTA_OK)
+            return st;
         int64_t r = first_inversion(w, hi, m);
         if (r >= 0) {
             char a[32], b[32], hname[16];
@@ -136,7 +139,7 @@ static hta_status check_costs(double w_loc, const hta_wrem *wrem,
                 snprintf(hname, sizeof hname, "w_%d", l + 1);
             else
                 snprintf(hname, sizeof hname, "w_rem");
-            return hta_diag_set(d, bad, path, line,
+            return hta_diag_set(d, HTA_ERR_INPUT, path, line,
                                 "expected level %d no dearer than level %d "
                                 "(w_%d(r) <= %s(r) for r = 0..m), found "
                                 "w_%d(%lld) = %s > %s(%lld) = %s",
@@ -241,7 +244,7 @@ hta_status hta_instance_set_levels(hta_instance *inst, const hta_wrem *wlev,
                                    int nlev, hta_diag *d)
 {
     if (nlev < 0 || nlev + 2 > HTA_MAX_LEVELS)
-        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                             "expected 0 to %d levels between local and "
                             "remote, found %d",
                             HTA_MAX_LEVELS - 2, nlev);

@@ -100,8 +100,15 @@ static hta_status append(hta_lex *lx, const char *p, size_t n, hta_diag *d)
 static hta_status refill(hta_lex *lx, hta_diag *d)
 {
     lx->chunk_pos = 0;
+    lx->chunk_len = 0;
+    if (lx->stop && *lx->stop)
+        return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                            "interrupted");
     lx->chunk_len = fread(lx->chunk, 1, CHUNK, lx->f);
     if (lx->chunk_len == 0) {
+        if (lx->stop && *lx->stop) /* a blocked read ends with EINTR */
+            return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
+                                "interrupted");
         if (ferror(lx->f))
             return hta_diag_set(d, HTA_ERR_IO, lx->path, lx->line,
                                 "read error: %s", strerror(errno));

@@ -17,6 +17,7 @@
 #ifndef HTA_LEX_H
 #define HTA_LEX_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@ typedef struct hta_lex {
     char comment;     /* comment character, '#' by default, 0 for none */
     char **tok;       /* tokens of the current line (owned array) */
     size_t ntok, captok;
+    /* Polled before each read of the stream (every 1 MiB), or NULL:
+     * non-zero ends the reading with HTA_ERR_INTERNAL "interrupted". */
+    volatile sig_atomic_t *stop;
 } hta_lex;
 
 /* Opens the file at path ("-" for standard input) for reading.  Returns

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/gate.h"
 #include "hta/levels.h"
 #include "hta/num.h"
 #include "core/buf.h"
@@ -122,16 +123,34 @@ static hta_status header_line(parser *p, const char *keyword, size_t min_tok,
     return HTA_OK;
 }
 
+/* A number of a cost function: its syntax and range only (the gate
+ * checks its rules). */
+static hta_status cost_number(const hta_lex *lx, const char *tok,
+                              const char *what, double *out, hta_diag *d)
+{
+    hta_num_result r = hta_num_real(tok, out);
+    if (r == HTA_NUM_SYNTAX)
+        return hta_lex_expected(lx, what, tok, d);
+    if (r == HTA_NUM_RANGE) {
+        char q[64];
+        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
+                            "expected %s, found out-of-range '%s'", what,
+                            hta_lex_quote(tok, q));
+    }
+    return HTA_OK;
+}
+
 /* A cost function of a count from tokens first.. of the line: values (a
- * table) or 'affine a b'; name ("w_rem", "w_level 2") in messages.  Its
- * value at 0 is at least w_loc, and m times its value at m is finite. */
+ * table) or 'affine a b'; name ("w_rem", "w_level 2") in messages.  The
+ * tokens' syntax is checked here, the values' rules by the gate
+ * (gate.h), which every other way in calls too. */
 static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
                              const char *name, hta_diag *d)
 {
     hta_lex *lx = &p->lx;
     double w_loc = p->inst->w_loc;
     hta_status st;
-    char what[96], buf[32];
+    char what[96];
     if (lx->ntok <= first)
         return hta_lex_expected(lx, "cost values or 'affine'", NULL, d);
     if (strcmp(lx->tok[first], "affine") == 0) {
@@ -139,24 +158,19 @@ static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
         snprintf(what, sizeof what, "%s affine <a> <b>", name);
         if (lx->ntok < first + 3)
             return hta_lex_expected(lx, what, NULL, d);
-        if ((st = hta_lex_real(lx, lx->tok[first + 1], 1,
-                               "a number a >= w_loc", &w->a, d)) != HTA_OK ||
-            (st = hta_lex_real(lx, lx->tok[first + 2], 0, "a slope b >= 0",
-                               &w->b, d)) != HTA_OK)
+        if ((st = cost_number(lx, lx->tok[first + 1], "a number a >= w_loc",
+                              &w->a, d)) != HTA_OK ||
+            (st = cost_number(lx, lx->tok[first + 2], "a slope b >= 0",
+                              &w->b, d)) != HTA_OK ||
+            (st = hta_gate_cost(w_loc, w, p->inst->m, name,
+                                (const char *const *)lx->tok + first + 1,
+                                lx->path, lx->line, d)) != HTA_OK)
             return st;
-        if (w->a < w_loc) {
-            hta_format_real(buf, w_loc);
-            snprintf(what, sizeof what, "%s(0) = a >= w_loc = %s", name, buf);
-            return hta_lex_expected(lx, what, lx->tok[first + 1], d);
-        }
-        if (!hta_costs_finite(w_loc, w, p->inst->m))
-            return hta_lex_expected(lx, "a slope b with m * (a + b*m) finite",
-                                    lx->tok[first + 2], d);
-        snprintf(what, sizeof what, "%s affine <a> <b>", name);
         return expect_eol(p, first + 3, what, d);
     }
     w->kind = HTA_WREM_TABLE;
     w->k = (int64_t)(lx->ntok - first) - 1;
+    /* the gate says the same; checked before the table is allocated */
     if (w->k + 1 > HTA_MAX_WREM_TABLE)
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected at most %lld %s values, found %lld",
@@ -165,29 +179,14 @@ static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
     if (!w->v)
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
                             "out of memory");
-    for (int64_t i = 0; i <= w->k; i++) {
-        const char *tok = lx->tok[first + (size_t)i];
-        snprintf(what, sizeof what, "a %s value", name);
-        if ((st = hta_lex_real(lx, tok, 1, what, &w->v[i], d)) != HTA_OK)
+    snprintf(what, sizeof what, "a %s value", name);
+    for (int64_t i = 0; i <= w->k; i++)
+        if ((st = cost_number(lx, lx->tok[first + (size_t)i], what,
+                              &w->v[i], d)) != HTA_OK)
             return st;
-        double floor_v = i ? w->v[i - 1] : w_loc;
-        if (w->v[i] < floor_v) {
-            hta_format_real(buf, floor_v);
-            if (i)
-                snprintf(what, sizeof what, "a non-decreasing %s value >= %s",
-                         name, buf);
-            else
-                snprintf(what, sizeof what, "%s(0) >= w_loc = %s", name, buf);
-            return hta_lex_expected(lx, what, tok, d);
-        }
-    }
-    if (!hta_costs_finite(w_loc, w, p->inst->m)) {
-        snprintf(what, sizeof what,
-                 "costs whose largest load m * %s(m) is finite, %s value",
-                 name, name);
-        return hta_lex_expected(lx, what, lx->tok[lx->ntok - 1], d);
-    }
-    return HTA_OK;
+    return hta_gate_cost(w_loc, w, p->inst->m, name,
+                         (const char *const *)lx->tok + first, lx->path,
+                         lx->line, d);
 }
 
 static hta_status parse_wrem(parser *p, hta_diag *d)
@@ -607,7 +606,14 @@ static hta_status parse_name(parser *p, hta_diag *d)
         return st;
     /* Kept as read: the name arrays are made once the whole file is, so
      * that their size follows the lines read (check_names). */
-    char *copy = strdup(lx->tok[first + 1]);
+    const char *tok = lx->tok[first + 1];
+    char *copy = malloc(strlen(tok) + 1);
+    size_t len;
+    if (copy && (st = hta_name_unescape(kind, tok, copy, &len, lx->path,
+                                        lx->line, d)) != HTA_OK) {
+        free(copy);
+        return st;
+    }
     if (!copy || !HTA_RESERVE(p->names, p->cap_names, (size_t)p->nnames + 1)) {
         free(copy);
         return hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, lx->line,
@@ -655,10 +661,10 @@ static hta_status apply_names(parser *p, hta_diag *d)
                           (long)dup->id);
     free(sorted);
     for (int64_t i = 0; st == HTA_OK && i < p->nnames; i++)
-        if (hta_instance_set_name(p->inst, p->names[i].kind, p->names[i].id,
-                                  p->names[i].name))
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, lx->path, 0,
-                              "out of memory");
+        if ((st = hta_instance_set_name(p->inst, p->names[i].kind,
+                                        p->names[i].id, p->names[i].name,
+                                        d)) != HTA_OK)
+            d->path = lx->path; /* checked at its line: out of memory */
     return st;
 }
 
@@ -871,12 +877,20 @@ static hta_status parse_lexer(parser *p, hta_instance **out, hta_diag *d)
 hta_status hta_instance_parse(const char *path, hta_instance **out,
                               hta_diag *d)
 {
+    return hta_instance_parse_stop(path, NULL, out, d);
+}
+
+hta_status hta_instance_parse_stop(const char *path,
+                                   volatile sig_atomic_t *stop,
+                                   hta_instance **out, hta_diag *d)
+{
     parser p;
     memset(&p, 0, sizeof p);
     *out = NULL;
     hta_status st = hta_lex_open(&p.lx, path, d);
     if (st != HTA_OK)
         return st;
+    p.lx.stop = stop;
     return parse_lexer(&p, out, d);
 }
 

@@ -2,8 +2,10 @@
 #include "hta/instance.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "hta/gate.h"
 #include "hta/levels.h"
 
 /* A cost function's tokens after its keyword, and the line's end. */
@@ -27,6 +29,13 @@ static void write_cost(FILE *f, const hta_wrem *w)
 hta_status hta_instance_write(const hta_instance *inst, FILE *f,
                               const char *comment)
 {
+    return hta_instance_write_stop(inst, f, comment, NULL);
+}
+
+hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
+                                   const char *comment,
+                                   volatile sig_atomic_t *stop)
+{
     char buf[32];
     if (comment) {
         const char *p = comment;
@@ -48,19 +57,37 @@ hta_status hta_instance_write(const hta_instance *inst, FILE *f,
         write_cost(f, w);
     }
     for (int32_t t = 0; t < inst->m; t++) {
+        if ((t & 0xffff) == 0 && stop && *stop)
+            return HTA_ERR_INTERNAL;
         fprintf(f, "task %ld", (long)t);
         for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
             fprintf(f, " %ld", (long)inst->task_srv[i]);
         fputc('\n', f);
     }
-    for (int32_t t = 0; inst->task_name && t < inst->m; t++)
-        if (inst->task_name[t])
-            fprintf(f, "name task %ld %s\n", (long)t, inst->task_name[t]);
-    for (int32_t s = 0; inst->server_name && s < inst->n; s++)
-        if (inst->server_name[s])
-            fprintf(f, "name server %ld %s\n", (long)s, inst->server_name[s]);
-    for (int32_t s = 0; inst->server_rack && s < inst->n; s++)
-        if (inst->server_rack[s])
-            fprintf(f, "rack %ld %s\n", (long)s, inst->server_rack[s]);
+    static const char *const line[] = {"name task", "name server", "rack"};
+    char *const *names[] = {inst->task_name, inst->server_name,
+                            inst->server_rack};
+    int32_t count[] = {inst->m, inst->n, inst->n};
+    char *esc = NULL;
+    size_t cap = 0;
+    for (int k = 0; k < 3; k++)
+        for (int32_t i = 0; names[k] && i < count[k]; i++) {
+            const char *name = names[k][i];
+            if (!name)
+                continue;
+            size_t need = 3 * strlen(name) + 1;
+            if (need > cap) {
+                char *grown = realloc(esc, need);
+                if (!grown) {
+                    free(esc);
+                    return HTA_ERR_INTERNAL;
+                }
+                esc = grown;
+                cap = need;
+            }
+            fprintf(f, "%s %ld %s\n", line[k], (long)i,
+                    hta_name_escape(name, esc));
+        }
+    free(esc);
     return ferror(f) ? HTA_ERR_IO : HTA_OK;
 }

@@ -33,12 +33,16 @@ const char *const hta_ft_policy_names[HTA_FT_NPOLICIES] = {
 
 void hta_ft_result_free(hta_ft_result *r)
 {
+    if (!r)
+        return;
     free(r->finish);
     r->finish = NULL;
 }
 
 void hta_ft_sched_free(hta_ft_sched *s)
 {
+    if (!s)
+        return;
     free(s->e);
     s->e = NULL;
     s->n = s->cap = 0;

@@ -30,9 +30,9 @@ static hta_status name_levels(const hta_gen_hdfs_params *p,
                      (long long)hta_rack_of(r, P), (long long)r);
         else
             snprintf(path, sizeof path, "/rack%lld", (long long)r);
-        if (hta_instance_set_name(inst, 'r', s, path) != HTA_OK)
-            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                "out of memory");
+        hta_status st = hta_instance_set_name(inst, 'r', s, path, d);
+        if (st != HTA_OK)
+            return st;
     }
     return hta_instance_set_levels(inst, p->wlev, p->nlev, d);
 }
@@ -47,6 +47,14 @@ hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
                             "expected tasks >= 1, servers >= 1 and 1 <= "
                             "replicas <= servers, found %ld, %ld, %ld",
                             (long)m, (long)n, (long)k);
+    if (!(p->zipf >= 0 && p->zipf <= 100)) {
+        char buf[32];
+        hta_format_real(buf, p->zipf);
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "zipf: expected a number in [0, 100] (0: "
+                            "uniform), found '%s'",
+                            buf);
+    }
     hta_rng rng;
     hta_rng_seed(&rng, p->seed);
     int64_t *off = malloc(((size_t)m + 1) * sizeof *off);
@@ -81,6 +89,10 @@ hta_status hta_gen_hdfs(const hta_gen_hdfs_params *p, hta_instance **out,
         }
     }
     for (int32_t t = 0; t < m; t++) {
+        if ((t & 0xffff) == 0 && p->stop && *p->stop) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+            goto cleanup;
+        }
         off[t] = (int64_t)t * k;
         for (int32_t j = 0; j < k; j++) {
             int32_t s;

@@ -2,6 +2,7 @@
  * clusters. */
 #include "hta/gen.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,10 +95,10 @@ hta_status hta_gen_cluster(const hta_gen_cluster_params *p,
     int32_t M = p->servers, D = p->data_servers;
     int64_t T = p->types;
     int32_t k = p->replicas < M ? p->replicas : M;
-    if (M < 1 || T < 1 || k < 1 || !(p->total >= 0))
+    if (M < 1 || T < 1 || k < 1 || !(p->total >= 0) || isinf(p->total))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected servers, types and replicas >= 1 and "
-                            "a total rate >= 0");
+                            "a finite total rate >= 0");
     if (p->kind == HTA_CLUSTER_WANG && (D < 1 || D > M))
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected 1 <= data servers <= servers, found "
@@ -117,6 +118,12 @@ hta_status hta_gen_cluster(const hta_gen_cluster_params *p,
     int64_t n = 0, rack = p->ntopo ? p->topo[0] : M;
     double sum = 0;
     for (int64_t L = 0; L < T; L++) {
+        if ((L & 0xffff) == 0 && p->stop && *p->stop) {
+            free(lambda);
+            free(off);
+            free(srv);
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+        }
         off[L] = n;
         lambda[L] = 1;
         if (p->kind == HTA_CLUSTER_WANG) {

@@ -86,27 +86,15 @@ static int32_t names_get(names *nm, const char *s, size_t n)
     return (int32_t)nm->count++;
 }
 
-/* A name as one token of the instance format: bytes outside '!'..'~', and
- * '#' and '%', become %XX, so that the instance parser reads back the same
- * token (a host or rack name with a space or a '#' would not survive). */
-static char *escape_name(const char *s, size_t n)
+/* A name as read (the instance writer escapes what the reader would
+ * split on, gate.h). */
+static char *copy_name(const char *s, size_t n)
 {
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        len += c > ' ' && c <= '~' && c != '#' && c != '%' ? 1 : 3;
+    char *out = malloc(n + 1);
+    if (out) {
+        memcpy(out, s, n);
+        out[n] = '\0';
     }
-    char *out = malloc(len + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c > ' ' && c <= '~' && c != '#' && c != '%')
-            *o++ = (char)c;
-        else
-            o += sprintf(o, "%%%02X", c);
-    }
-    *o = '\0';
     return out;
 }
 
@@ -186,7 +174,7 @@ static hta_status add_location(importer *im, const char *item,
     while (im->nstamp <= id)
         im->stamp[im->nstamp++] = 0; /* new datanodes */
     if (rack && rack_len > 0 && !im->nm.rack[id] &&
-        !(im->nm.rack[id] = escape_name(rack, rack_len)))
+        !(im->nm.rack[id] = copy_name(rack, rack_len)))
         return OOM(im);
     /* Listed twice for one block: once is enough (linear: a stamp per
      * datanode, not a scan of the block's list). */
@@ -261,7 +249,7 @@ static hta_status parse_block(importer *im, const char *p, const char *end,
         !HTA_RESERVE(im->blk, im->cap_blk, (size_t)im->ntasks + 1))
         return OOM(im);
     im->off[im->ntasks] = im->nsrv;
-    if (!(im->blk[im->ntasks] = escape_name(name, name_len)))
+    if (!(im->blk[im->ntasks] = copy_name(name, name_len)))
         return OOM(im);
     im->ntasks++;
     /* items separated by top-level commas inside [ ... ] */
@@ -316,23 +304,22 @@ static hta_status build(importer *im, double w_loc, const hta_wrem *wrem,
     if (st != HTA_OK)
         return st;
     for (int64_t t = 0; t < im->ntasks && st == HTA_OK; t++)
-        st = hta_instance_set_name(*out, 't', (int32_t)t, im->blk[t]);
+        st = hta_instance_set_name(*out, 't', (int32_t)t, im->blk[t], d);
     for (int64_t j = 0; j < im->nm.cap && st == HTA_OK; j++)
         if (im->nm.key[j]) {
-            char *e = escape_name(im->nm.key[j], strlen(im->nm.key[j]));
-            st = e ? hta_instance_set_name(*out, 's', im->nm.id[j], e) :
-                     HTA_ERR_INTERNAL;
-            free(e);
+            st = hta_instance_set_name(*out, 's', im->nm.id[j],
+                                       im->nm.key[j], d);
         }
     for (int64_t s = 0; s < im->nm.count && st == HTA_OK; s++)
         if (im->nm.rack[s])
-            st = hta_instance_set_name(*out, 'r', (int32_t)s, im->nm.rack[s]);
+            st = hta_instance_set_name(*out, 'r', (int32_t)s, im->nm.rack[s],
+                                       d);
     if (st != HTA_OK) {
         hta_instance_free(*out);
         *out = NULL;
-        return OOM(im);
+        d->path = im->path; /* a name the gate refused, or out of memory */
     }
-    return HTA_OK;
+    return st;
 }
 
 hta_status hta_fsck_import(const char *path, double w_loc,

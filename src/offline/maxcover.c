@@ -148,7 +148,7 @@ oom:
 
 void hta_maxcover_drop_free_counts(hta_maxcover *mc)
 {
-    if (mc->engine != HTA_MAXFLOW_INCREMENTAL)
+    if (!mc || mc->engine != HTA_MAXFLOW_INCREMENTAL)
         return;
     free(mc->nfree);
     mc->nfree = NULL;

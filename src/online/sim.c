@@ -38,7 +38,8 @@ const char *const hta_sim_verdict_names[4] = {"stable", "growing",
 
 void hta_sim_result_free(hta_sim_result *r)
 {
-    memset(r, 0, sizeof *r);
+    if (r)
+        memset(r, 0, sizeof *r);
 }
 
 void hta_sim_opts_default(hta_sim_opts *o)

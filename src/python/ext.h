@@ -5,7 +5,7 @@
  * ValueError with path and line), a bad option ValueError, out of memory
  * MemoryError, an unreadable file OSError, a library failure hta.Error.
  * Long calls run without the GIL inside ext_begin/ext_end, which make
- * SIGINT set ext_stop (the C side's stop flag) instead of Python's flag;
+ * SIGINT set the call's own stop flag (ext_call) instead of Python's;
  * the call then returns what it has with interrupted = True and the
  * Python layer raises hta.Interrupted (a KeyboardInterrupt carrying it).
  *
@@ -34,16 +34,34 @@ extern PyObject *ext_ParseError, *ext_Error;
 /* Sets the exception for st and d; returns NULL. */
 PyObject *ext_raise(hta_status st, const hta_diag *d);
 
-/* The stop flag of the running calls, set by SIGINT between ext_begin
- * and ext_end (main thread only; elsewhere Ctrl-C is Python's). */
-extern volatile sig_atomic_t ext_stop;
+/* The same for an argument the gate refused (gate.h): ValueError
+ * "<arg>: <the gate's words>" (MemoryError and the rest as ext_raise). */
+PyObject *ext_raise_arg(const char *arg, hta_status st, const hta_diag *d);
+
+/* Name kind ('t', 's', 'r') of id from obj (a str), through the gate:
+ * TypeError for a non-str, ValueError with the gate's words (NUL,
+ * empty, too long, id out of range); 0 with the exception set. */
+int ext_set_name(hta_instance *inst, char kind, int32_t id, PyObject *obj,
+                 const char *arg);
+
+/* One long call: its own stop flag (the library polls c.stop through
+ * its options' stop pointer), set by SIGINT between ext_begin and
+ * ext_end when the call runs in the main thread, where Python takes
+ * Ctrl-C.  A call in another thread is never stopped by it, and a stop
+ * ends only the call that took it: no flag is shared between calls. */
 typedef struct ext_call {
+    volatile sig_atomic_t stop;
+    volatile sig_atomic_t *prev; /* the main thread's call around it */
     PyThreadState *ts;
     int handler;
     struct sigaction old;
 } ext_call;
 void ext_begin(ext_call *c); /* releases the GIL */
 int ext_end(ext_call *c);    /* takes it back; 1 when SIGINT came */
+
+/* Raises hta.Interrupted(result) (result borrowed; None when the call
+ * has nothing to show); returns NULL. */
+PyObject *ext_interrupted(PyObject *result);
 
 /* A numpy array taking ownership of data (malloc'd), no copy. */
 PyObject *ext_own_array(void *data, npy_intp n, int type);
@@ -56,10 +74,20 @@ PyObject *ext_copy_f64(const double *data, npy_intp n);
  * floats), or NULL with the exception set. */
 PyArrayObject *ext_int_array(PyObject *obj, const char *what);
 
-/* A cost function from a float (constant), a sequence of floats (a table)
- * or ("affine", a, b).  The table is copied into v (owned by the caller,
+/* A cost function from a number (a table of one value, as the file's
+ * "w_rem 3"; any int, float or numpy scalar), a sequence of numbers (a
+ * table) or ("affine", a, b).  The table is copied into v (owned by the caller,
  * freed with free); 0 with the exception set. */
 int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v);
+
+/* An O& converter for a seed (*out a uint64_t): an integer in [0,
+ * 2^63 - 1], the range of the commands' --seed; TypeError for a
+ * non-integer, ValueError out of range. */
+int ext_seed(PyObject *obj, void *out);
+
+/* A warm-up count from obj: None (*out -1: the default, a tenth) or an
+ * integer >= 0; 0 with the exception set. */
+int ext_warmup(PyObject *obj, long long *out);
 
 /* An O& converter: a path (as PyUnicode_FSConverter, *out a bytes
  * object) or None (*out NULL). */

@@ -34,9 +34,14 @@ static PyObject *instance_read(PyObject *cls, PyObject *args)
     hta_instance *inst = NULL;
     ext_call c;
     ext_begin(&c);
-    hta_status st = hta_instance_parse(path, &inst, &d);
-    ext_end(&c);
-    PyObject *r = st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
+    hta_status st = hta_instance_parse_stop(path, &c.stop, &inst, &d);
+    PyObject *r;
+    if (ext_end(&c)) {
+        hta_instance_free(inst);
+        r = ext_interrupted(Py_None);
+    } else {
+        r = st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
+    }
     Py_DECREF(path_obj);
     return r;
 }
@@ -60,18 +65,12 @@ static int set_levels(hta_instance *inst, PyObject *racks, PyObject *wlev)
     }
     hta_diag d;
     hta_diag_clear(&d);
-    for (Py_ssize_t s = 0; s < k; s++) {
-        const char *p = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, s));
-        if (!p) {
+    for (Py_ssize_t s = 0; s < k; s++)
+        if (!ext_set_name(inst, 'r', (int32_t)s,
+                          PySequence_Fast_GET_ITEM(seq, s), "racks")) {
             Py_DECREF(seq);
             return 0;
         }
-        if (hta_instance_set_name(inst, 'r', (int32_t)s, p) != HTA_OK) {
-            Py_DECREF(seq);
-            PyErr_NoMemory();
-            return 0;
-        }
-    }
     Py_DECREF(seq);
     PyObject *ws = PySequence_Fast(wlev, "w_levels: expected a sequence "
                                          "of cost functions");
@@ -95,7 +94,7 @@ static int set_levels(hta_instance *inst, PyObject *racks, PyObject *wlev)
     if (ok) {
         hta_status st = hta_instance_set_levels(inst, w, (int)nl, &d);
         if (st != HTA_OK) {
-            ext_raise(st == HTA_ERR_INPUT ? HTA_ERR_USAGE : st, &d);
+            ext_raise_arg("w_levels", st, &d);
             ok = 0;
         }
     }
@@ -104,19 +103,50 @@ static int set_levels(hta_instance *inst, PyObject *racks, PyObject *wlev)
     return ok;
 }
 
+/* Names of one kind from a sequence (None entries: unnamed), one per
+ * task or declared server; 0 with the exception set. */
+static int set_names(hta_instance *inst, char kind, PyObject *obj,
+                     const char *arg)
+{
+    if (obj == Py_None)
+        return 1;
+    PyObject *seq = PySequence_Fast(obj, "expected a sequence of names");
+    if (!seq)
+        return 0;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    long want = kind == 't' ? (long)inst->m : (long)inst->n_declared;
+    int ok = 1;
+    if (k != want) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: expected %ld names (one per %s, None for none), "
+                     "found %zd",
+                     arg, want, kind == 't' ? "task" : "server", k);
+        ok = 0;
+    }
+    for (Py_ssize_t i = 0; ok && i < k; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
+        if (x != Py_None)
+            ok = ext_set_name(inst, kind, (int32_t)i, x, arg);
+    }
+    Py_DECREF(seq);
+    return ok;
+}
+
 static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
                                       PyObject *kw)
 {
     (void)cls;
-    static char *kwl[] = {"offsets", "servers", "n",       "w_loc",
-                          "w_rem",   "racks",   "w_levels", NULL};
+    static char *kwl[] = {"offsets", "servers", "n",        "w_loc",
+                          "w_rem",   "racks",   "w_levels", "names",
+                          "task_names", NULL};
     PyObject *off_obj, *srv_obj, *wrem_obj = NULL, *racks = Py_None,
-                                 *wlev = Py_None;
+                                 *wlev = Py_None, *names = Py_None,
+                                 *tnames = Py_None;
     long long n;
     double w_loc = 1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOL|dOOO", kwl, &off_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOL|dOOOOO", kwl, &off_obj,
                                      &srv_obj, &n, &w_loc, &wrem_obj, &racks,
-                                     &wlev))
+                                     &wlev, &names, &tnames))
         return NULL;
     if ((racks == Py_None) != (wlev == Py_None)) {
         PyErr_SetString(PyExc_ValueError,
@@ -124,19 +154,22 @@ static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
         return NULL;
     }
     PyArrayObject *off = ext_int_array(off_obj, "offsets");
-    /* servers: int32 as they are (no copy), any other integers through
-       int64 */
+    /* servers: native int32 as they are (no copy), any other integers
+       (another width, sign or byte order) through native int64 */
     PyArrayObject *srv = NULL;
     if (off && PyArray_Check(srv_obj) &&
         PyArray_TYPE((PyArrayObject *)srv_obj) == NPY_INT32 &&
+        PyArray_ISNOTSWAPPED((PyArrayObject *)srv_obj) &&
         PyArray_NDIM((PyArrayObject *)srv_obj) == 1)
-        srv = (PyArrayObject *)PyArray_FROM_OF(srv_obj, NPY_ARRAY_IN_ARRAY);
+        srv = (PyArrayObject *)PyArray_FROM_OF(
+            srv_obj, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_NOTSWAPPED);
     else if (off)
         srv = ext_int_array(srv_obj, "servers");
     PyObject *r = NULL;
     int32_t *s32 = NULL;
     double *tab = NULL;
-    hta_wrem w = {HTA_WREM_AFFINE, 0, NULL, 3.0, 0.0};
+    static double three = 3.0; /* the commands' default w_rem 3 */
+    hta_wrem w = {HTA_WREM_TABLE, 0, &three, 0, 0};
     if (!srv)
         goto done;
     npy_intp mo = PyArray_SIZE(off), E = PyArray_SIZE(srv);
@@ -200,13 +233,27 @@ static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
     hta_diag d;
     hta_diag_clear(&d);
     hta_instance *inst = NULL;
-    hta_status st = hta_instance_build((int32_t)(mo - 1), (int32_t)n, w_loc,
-                                       &w, o, ids, &inst, &d);
+    /* the costs through the gate under their arguments' names; the
+       build checks them again, and the placement */
+    hta_status st = hta_gate_w_loc(w_loc, NULL, NULL, 0, &d);
     if (st != HTA_OK) {
-        ext_raise(st == HTA_ERR_INPUT ? HTA_ERR_USAGE : st, &d);
+        ext_raise_arg("w_loc", st, &d);
         goto done;
     }
-    if (racks != Py_None && !set_levels(inst, racks, wlev)) {
+    if ((st = hta_gate_cost(w_loc, &w, mo - 1, "w_rem", NULL, NULL, 0,
+                            &d)) != HTA_OK) {
+        ext_raise_arg("w_rem", st, &d);
+        goto done;
+    }
+    st = hta_instance_build((int32_t)(mo - 1), (int32_t)n, w_loc, &w, o, ids,
+                            &inst, &d);
+    if (st != HTA_OK) {
+        ext_raise_arg("servers", st, &d);
+        goto done;
+    }
+    if (!set_names(inst, 's', names, "names") ||
+        !set_names(inst, 't', tnames, "task_names") ||
+        (racks != Py_None && !set_levels(inst, racks, wlev))) {
         hta_instance_free(inst);
         goto done;
     }
@@ -233,16 +280,23 @@ static PyObject *instance_write(ext_instance *self, PyObject *args,
     hta_diag_clear(&d);
     hta_outfile out;
     const char *path = PyBytes_AS_STRING(path_obj);
+    /* without the GIL: a FIFO blocks in open and write until its reader
+       comes, and Ctrl-C (EINTR there) ends the wait */
+    ext_call c;
+    ext_begin(&c);
     hta_status st = hta_outfile_open(&out, path, &d);
     if (st == HTA_OK) {
-        st = hta_instance_write(self->inst, out.f, comment);
+        st = hta_instance_write_stop(self->inst, out.f, comment, &c.stop);
         if (st != HTA_OK)
             hta_diag_set(&d, st, path, 0, "write error");
         else
             st = hta_outfile_commit(&out, &d);
         hta_outfile_abort(&out);
     }
-    PyObject *r = st == HTA_OK ? Py_NewRef(Py_None) : ext_raise(st, &d);
+    int stopped = ext_end(&c);
+    PyObject *r = stopped && st != HTA_OK ? ext_interrupted(Py_None) :
+                  st == HTA_OK            ? Py_NewRef(Py_None) :
+                                            ext_raise(st, &d);
     Py_DECREF(path_obj);
     return r;
 }
@@ -312,16 +366,23 @@ static PyObject *get_servers(ext_instance *s, void *c)
                (size_t)E * sizeof(int32_t));
     return arr;
 }
-static PyObject *get_racks(ext_instance *s, void *c)
+/* The names of one kind as a list (None where unnamed), or None when
+ * the instance has none; bytes that are not UTF-8 (a file may hold
+ * them) come back as surrogate escapes. */
+static PyObject *names_of(const hta_instance *in, char kind)
 {
-    (void)c;
-    const hta_instance *in = s->inst;
-    if (!in->server_rack)
+    char **v = kind == 't' ? in->task_name :
+               kind == 's' ? in->server_name : in->server_rack;
+    int32_t count = kind == 't' ? in->m : in->n_declared;
+    int32_t have = kind == 't' ? in->m : in->n;
+    if (!v)
         Py_RETURN_NONE;
-    PyObject *l = PyList_New(in->n_declared);
-    for (int32_t i = 0; l && i < in->n_declared; i++) {
-        const char *p = i < in->n ? in->server_rack[i] : NULL;
-        PyObject *x = p ? PyUnicode_FromString(p) : Py_NewRef(Py_None);
+    PyObject *l = PyList_New(count);
+    for (int32_t i = 0; l && i < count; i++) {
+        const char *p = i < have ? v[i] : NULL;
+        PyObject *x = p ? PyUnicode_DecodeUTF8(p, (Py_ssize_t)strlen(p),
+                                               "surrogateescape") :
+                          Py_NewRef(Py_None);
         if (!x) {
             Py_DECREF(l);
             return NULL;
@@ -329,6 +390,21 @@ static PyObject *get_racks(ext_instance *s, void *c)
         PyList_SET_ITEM(l, i, x);
     }
     return l;
+}
+static PyObject *get_racks(ext_instance *s, void *c)
+{
+    (void)c;
+    return names_of(s->inst, 'r');
+}
+static PyObject *get_names(ext_instance *s, void *c)
+{
+    (void)c;
+    return names_of(s->inst, 's');
+}
+static PyObject *get_task_names(ext_instance *s, void *c)
+{
+    (void)c;
+    return names_of(s->inst, 't');
 }
 static PyObject *get_w_levels(ext_instance *s, void *c)
 {
@@ -348,6 +424,24 @@ static PyObject *get_w_levels(ext_instance *s, void *c)
     return t;
 }
 
+static PyObject *instance_repr(ext_instance *s)
+{
+    const hta_instance *in = s->inst;
+    char loc[32], rem[32];
+    hta_format_real(loc, in->w_loc);
+    if (hta_wrem_is_constant(&in->wrem))
+        hta_format_real(rem, hta_wrem_at(&in->wrem, 0));
+    else
+        snprintf(rem, sizeof rem, "%s",
+                 in->wrem.kind == HTA_WREM_AFFINE ? "affine" : "a table");
+    return PyUnicode_FromFormat("<hta.Instance: %ld tasks, %ld servers, "
+                                "%lld replicas, w_loc %s, w_rem %s, %d "
+                                "levels>",
+                                (long)in->m, (long)in->n_declared,
+                                (long long)in->edges, loc, rem,
+                                hta_levels(in));
+}
+
 static PyGetSetDef instance_getset[] = {
     {"m", (getter)get_m, NULL, "tasks", NULL},
     {"n", (getter)get_n, NULL, "servers (as declared)", NULL},
@@ -362,6 +456,12 @@ static PyGetSetDef instance_getset[] = {
      "int32 array of replica servers, task by task (a copy)", NULL},
     {"racks", (getter)get_racks, NULL, "rack paths per server, or None",
      NULL},
+    {"names", (getter)get_names, NULL,
+     "server names (a datanode's, from an fsck import), None where a\n"
+     "server has none; None when no server has one",
+     NULL},
+    {"task_names", (getter)get_task_names, NULL,
+     "task names (a block's, from an fsck import), as names", NULL},
     {"w_levels", (getter)get_w_levels, NULL,
      "costs of levels 2..N-1, or None on two levels", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -373,11 +473,14 @@ static PyMethodDef instance_methods[] = {
     {"from_arrays", (PyCFunction)(void (*)(void))instance_from_arrays,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
      "from_arrays(offsets, servers, n, w_loc=1.0, w_rem=3.0, racks=None,\n"
-     "w_levels=None) -> Instance: task t's replicas are\n"
+     "w_levels=None, names=None, task_names=None) -> Instance: task t's\n"
+     "replicas are\n"
      "servers[offsets[t]:offsets[t+1]] (integer arrays; int32 servers are\n"
      "read without a copy), n servers; w_rem a float, a table or\n"
      "('affine', a, b); racks (a path per server) with w_levels (the\n"
-     "costs of levels 2..N-1) for N levels.  The file format's rules;\n"
+     "costs of levels 2..N-1) for N levels; names (a str or None per\n"
+     "server) and task_names (per task): any text without NUL, written\n"
+     "escaped and read back the same.  The file format's rules;\n"
      "ValueError or TypeError naming what is wrong."},
     {"write", (PyCFunction)(void (*)(void))instance_write,
      METH_VARARGS | METH_KEYWORDS,
@@ -403,7 +506,8 @@ PyTypeObject ext_InstanceType = {
     "n, w_loc=1.0, w_rem=3.0, racks=None, w_levels=None) or gen_hdfs(...);\n"
     "write it with inst.write(path) (replaced atomically, as the command\n"
     "does).  Attributes: m, n, edges, w_loc, w_rem, levels, offsets, servers,\n"
-    "racks, w_levels (arrays are copies).",
+    "racks, w_levels, names, task_names (arrays and lists are copies).",
+    .tp_repr = (reprfunc)instance_repr,
     .tp_methods = instance_methods,
     .tp_getset = instance_getset,
 };
@@ -490,14 +594,14 @@ PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
                           "w_rack", "pods",    "w_pod",    "seed",
                           NULL};
     long long tasks, servers, replicas = 3, racks = 0, pods = 0;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     double zipf = 0, w_loc = 1;
     const char *policy = "uniform";
     PyObject *wrem_obj = NULL, *wrack = Py_None, *wpod = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "LL|LdLsdOOLOK", kwl, &tasks,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "LL|LdLsdOOLOO&", kwl, &tasks,
                                      &servers, &replicas, &zipf, &racks,
                                      &policy, &w_loc, &wrem_obj, &wrack,
-                                     &pods, &wpod, &seed))
+                                     &pods, &wpod, ext_seed, &seed))
         return NULL;
     int aware = strcmp(policy, "rack-aware") == 0;
     if (!aware && strcmp(policy, "uniform") != 0) {
@@ -536,7 +640,8 @@ PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
     p.zipf = zipf;
     p.w_loc = w_loc;
     p.seed = seed;
-    p.wrem = (hta_wrem){HTA_WREM_AFFINE, 0, NULL, 3.0, 0.0};
+    static double three = 3.0; /* the command's default --w-rem 3 */
+    p.wrem = (hta_wrem){HTA_WREM_TABLE, 0, &three, 0, 0};
     double *v[3] = {NULL, NULL, NULL};
     int ok = !wrem_obj || ext_wrem(wrem_obj, "w_rem", &p.wrem, &v[0]);
     if (ok && wrack != Py_None) {
@@ -552,17 +657,42 @@ PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
     if (ok) {
         hta_diag d;
         hta_diag_clear(&d);
-        hta_instance *inst = NULL;
-        hta_status st = HTA_OK;
-        if (p.nlev)
+        /* each cost through the gate under its argument's name, then
+           the levels' order */
+        static const char *const arg[] = {"w_rem", "w_rack", "w_pod"};
+        static const char *const name[] = {"w_rem", "w_level 2",
+                                           "w_level 3"};
+        hta_status st = hta_gate_w_loc(p.w_loc, NULL, NULL, 0, &d);
+        const char *bad = "w_loc";
+        for (int i = 0; st == HTA_OK && i <= p.nlev; i++) {
+            st = hta_gate_cost(p.w_loc, i ? &p.wlev[i - 1] : &p.wrem,
+                               p.tasks, name[i], NULL, NULL, 0, &d);
+            bad = arg[i];
+        }
+        if (st == HTA_OK && p.nlev) {
             st = hta_levels_check_costs(p.w_loc, &p.wrem, p.wlev, p.nlev,
                                         p.tasks, &d);
+            bad = p.nlev == 2 ? "w_rack, w_pod" : "w_rack";
+        }
+        if (st != HTA_OK) {
+            ok = 0;
+            ext_raise_arg(bad, st, &d);
+        }
+    }
+    if (ok) {
+        hta_diag d;
+        hta_diag_clear(&d);
+        hta_instance *inst = NULL;
         ext_call c;
+        p.stop = &c.stop;
         ext_begin(&c);
-        if (st == HTA_OK)
-            st = hta_gen_hdfs(&p, &inst, &d);
-        ext_end(&c);
-        r = st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
+        hta_status st = hta_gen_hdfs(&p, &inst, &d);
+        if (ext_end(&c)) {
+            hta_instance_free(inst);
+            r = ext_interrupted(Py_None);
+        } else {
+            r = st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
+        }
     }
     for (int i = 0; i < 3; i++)
         free(v[i]);
@@ -575,10 +705,10 @@ PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwl[] = {"cnf", "vars", "clauses", "seed", NULL};
     PyObject *path_obj = NULL;
     long long vars = 0, clauses = 0;
-    unsigned long long seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&LLK", kwl,
+    uint64_t seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&LLO&", kwl,
                                      ext_path_or_none, &path_obj, &vars,
-                                     &clauses, &seed))
+                                     &clauses, ext_seed, &seed))
         return NULL;
     if ((path_obj != NULL) == (vars > 0 || clauses > 0)) {
         Py_XDECREF(path_obj);

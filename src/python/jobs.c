@@ -111,10 +111,10 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw)
     long long jobs = 1000, machines = 10, tasks = 1;
     double load = 0.7, map_only = 0;
     const char *map = "exp:10", *red = "exp:10";
-    unsigned long long seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LLdssLdK", kwl, &jobs,
+    uint64_t seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LLdssLdO&", kwl, &jobs,
                                      &machines, &load, &map, &red, &tasks,
-                                     &map_only, &seed))
+                                     &map_only, ext_seed, &seed))
         return NULL;
     if (jobs < 1 || jobs > HTA_JOBS_MAX_JOBS || machines < 1 ||
         machines > INT32_MAX || !(load > 0 && load < 1) || tasks < 1 ||
@@ -140,15 +140,20 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw)
     hta_diag_clear(&d);
     hta_jobs *j = NULL;
     ext_call c;
+    g.stop = &c.stop;
     ext_begin(&c);
     hta_status st = hta_dist_load(&g.map, &d);
     if (st == HTA_OK)
         st = hta_dist_load(&g.reduce, &d);
     if (st == HTA_OK)
         st = hta_jobs_generate(&g, &j, &d);
-    ext_end(&c);
+    int stopped = ext_end(&c);
     hta_dist_free(&g.map);
     hta_dist_free(&g.reduce);
+    if (stopped) {
+        hta_jobs_free(j);
+        return ext_interrupted(Py_None);
+    }
     if (st != HTA_OK)
         return ext_raise(st == HTA_ERR_INPUT && !d.path ? HTA_ERR_USAGE : st,
                          &d);
@@ -206,7 +211,6 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
     memset(&o, 0, sizeof o);
     o.machines = (int32_t)machines;
     o.preemptive = pre;
-    o.stop = &ext_stop;
     PyObject *rows = PyList_New(0);
     int interrupted = 0;
     for (int q = 0; rows && q < np && !interrupted; q++) {
@@ -214,6 +218,7 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
         hta_diag_clear(&d);
         hta_ft_result r;
         ext_call c;
+        o.stop = &c.stop;
         ext_begin(&c);
         hta_status st = hta_ft_run(jo->j, (hta_ft_policy)pv[q], &o, &r, &d);
         interrupted = ext_end(&c) || (st == HTA_OK && r.cut);

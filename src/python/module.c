@@ -8,8 +8,9 @@
 #include <string.h>
 
 PyObject *ext_ParseError, *ext_Error;
-volatile sig_atomic_t ext_stop;
-static int active; /* calls between ext_begin and ext_end (GIL held) */
+/* The stop flag of the main thread's running call, or NULL: what SIGINT
+   sets.  Written with the GIL held, read by the handler. */
+static volatile sig_atomic_t *volatile main_stop;
 static unsigned long main_ident; /* threading.main_thread().ident */
 
 PyObject *ext_raise(hta_status st, const hta_diag *d)
@@ -37,17 +38,52 @@ PyObject *ext_raise(hta_status st, const hta_diag *d)
     return NULL;
 }
 
+PyObject *ext_raise_arg(const char *arg, hta_status st, const hta_diag *d)
+{
+    if (st != HTA_ERR_INPUT && st != HTA_ERR_USAGE)
+        return ext_raise(st, d);
+    PyErr_Format(PyExc_ValueError, "%s: %s", arg,
+                 d->msg[0] ? d->msg : "error");
+    return NULL;
+}
+
+int ext_set_name(hta_instance *inst, char kind, int32_t id, PyObject *obj,
+                 const char *arg)
+{
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected str, found %s", arg,
+                     Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(obj, &len);
+    if (!s)
+        return 0;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_status st = hta_gate_name(kind, s, (size_t)len, NULL, 0, &d);
+    if (st == HTA_OK)
+        st = hta_instance_set_name(inst, kind, id, s, &d);
+    if (st != HTA_OK) {
+        ext_raise_arg(arg, st, &d);
+        return 0;
+    }
+    return 1;
+}
+
 static void on_sigint(int sig)
 {
     (void)sig;
-    ext_stop = 1;
+    volatile sig_atomic_t *p = main_stop;
+    if (p)
+        *p = 1;
 }
 
 void ext_begin(ext_call *c)
 {
     c->handler = 0;
-    if (active++ == 0)
-        ext_stop = 0;
+    c->stop = 0;
+    c->prev = NULL;
     /* Ctrl-C is ours only in the main thread, where Python takes it,
        and not where SIGINT is ignored (a background job) */
     struct sigaction sa;
@@ -56,7 +92,11 @@ void ext_begin(ext_call *c)
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigint;
         sigemptyset(&sa.sa_mask);
+        c->prev = main_stop;
+        main_stop = &c->stop;
         c->handler = sigaction(SIGINT, &sa, &c->old) == 0;
+        if (!c->handler)
+            main_stop = c->prev;
     }
     c->ts = PyEval_SaveThread();
 }
@@ -64,10 +104,30 @@ void ext_begin(ext_call *c)
 int ext_end(ext_call *c)
 {
     PyEval_RestoreThread(c->ts);
-    if (c->handler)
+    if (c->handler) {
         sigaction(SIGINT, &c->old, NULL);
-    active--;
-    return c->handler && ext_stop;
+        main_stop = c->prev;
+    }
+    return c->handler && c->stop;
+}
+
+PyObject *ext_interrupted(PyObject *result)
+{
+    PyObject *mod = PyImport_ImportModule("hta");
+    PyObject *cls = mod ? PyObject_GetAttrString(mod, "Interrupted") : NULL;
+    Py_XDECREF(mod);
+    if (!cls) {
+        PyErr_Clear();
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    PyObject *e = PyObject_CallOneArg(cls, result);
+    if (e) {
+        PyErr_SetObject(cls, e);
+        Py_DECREF(e);
+    }
+    Py_DECREF(cls);
+    return NULL;
 }
 
 static void free_capsule(PyObject *cap)
@@ -134,10 +194,18 @@ PyArrayObject *ext_int_array(PyObject *obj, const char *what)
         return NULL;
     }
     if (PyArray_ISUNSIGNED(in) && PyArray_ITEMSIZE(in) == 8) {
-        /* uint64 does not cast safely to int64: check the values */
+        /* uint64 does not cast safely to int64: check the values, in the
+           machine's byte order */
+        PyArrayObject *u = (PyArrayObject *)PyArray_FromArray(
+            in, PyArray_DescrFromType(NPY_UINT64),
+            NPY_ARRAY_IN_ARRAY | NPY_ARRAY_NOTSWAPPED);
+        Py_DECREF(in);
+        if (!(in = u))
+            return NULL;
         npy_intp n = PyArray_SIZE(in);
+        const npy_uint64 *uv = PyArray_DATA(in);
         for (npy_intp i = 0; i < n; i++)
-            if (*(npy_uint64 *)PyArray_GETPTR1(in, i) > (npy_uint64)INT64_MAX) {
+            if (uv[i] > (npy_uint64)INT64_MAX) {
                 PyErr_Format(PyExc_ValueError, "%s: value out of range",
                              what);
                 Py_DECREF(in);
@@ -155,12 +223,23 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
 {
     memset(w, 0, sizeof *w);
     *v = NULL;
-    if (PyFloat_Check(obj) || PyLong_Check(obj)) {
+    /* a number: float, int, numpy's scalars of any width (not a str, a
+       sequence or an array of more than one value) */
+    if (PyFloat_Check(obj) || PyLong_Check(obj) ||
+        (PyNumber_Check(obj) && !PySequence_Check(obj) &&
+         !PyUnicode_Check(obj))) {
+        /* a table of one value, as the file's "w_rem 3" */
         double x = PyFloat_AsDouble(obj);
         if (x == -1 && PyErr_Occurred())
             return 0;
-        w->kind = HTA_WREM_AFFINE;
-        w->a = x;
+        if (!(*v = malloc(sizeof **v))) {
+            PyErr_NoMemory();
+            return 0;
+        }
+        (*v)[0] = x;
+        w->kind = HTA_WREM_TABLE;
+        w->k = 0;
+        w->v = *v;
         return 1;
     }
     if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 3 &&
@@ -210,6 +289,57 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
     w->kind = HTA_WREM_TABLE;
     w->k = k - 1;
     w->v = *v;
+    return 1;
+}
+
+int ext_seed(PyObject *obj, void *out)
+{
+    /* an int (or numpy integer) in the command line's range of --seed */
+    PyObject *i = PyNumber_Index(obj);
+    if (!i) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "seed: expected an integer in [0, %lld], found %s",
+                     (long long)INT64_MAX, Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(i, &over);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return 0;
+    if (over || v < 0) {
+        PyObject *r = PyObject_Repr(obj);
+        PyErr_Format(PyExc_ValueError,
+                     "seed: expected an integer in [0, %lld], found %s",
+                     (long long)INT64_MAX, r ? PyUnicode_AsUTF8(r) : "?");
+        Py_XDECREF(r);
+        return 0;
+    }
+    *(uint64_t *)out = (uint64_t)v;
+    return 1;
+}
+
+int ext_warmup(PyObject *obj, long long *out)
+{
+    *out = -1;
+    if (obj == Py_None)
+        return 1;
+    PyObject *i = PyNumber_Index(obj);
+    if (!i)
+        return 0;
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(i, &over);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return 0;
+    if (over || v < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "warmup: expected an integer >= 0, or None for a "
+                        "tenth of the run");
+        return 0;
+    }
+    *out = v;
     return 1;
 }
 

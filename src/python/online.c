@@ -162,8 +162,9 @@ PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"kind", "seed", NULL};
     const char *kind;
-    unsigned long long seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|K", kwl, &kind, &seed))
+    uint64_t seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|O&", kwl, &kind, ext_seed,
+                                     &seed))
         return NULL;
     static const char *const kinds[] = {"wang", "gbpandas", "random"};
     int k = -1;
@@ -184,9 +185,13 @@ PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
     hta_diag_clear(&d);
     hta_cluster *c = NULL;
     ext_call call;
+    p.stop = &call.stop;
     ext_begin(&call);
     hta_status st = hta_gen_cluster(&p, &c, &d);
-    ext_end(&call);
+    if (ext_end(&call)) {
+        hta_cluster_free(c);
+        return ext_interrupted(Py_None);
+    }
     return st == HTA_OK ? wrap_cluster(c) : ext_raise(st, &d);
 }
 
@@ -227,9 +232,14 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
     hta_diag_clear(&d);
     hta_capacity_result res;
     ext_call c;
+    o.stop = &c.stop;
     ext_begin(&c);
     hta_status st = hta_capacity_solve(cl->c, &o, &res, &d);
-    ext_end(&c);
+    if (ext_end(&c)) {
+        if (st == HTA_OK)
+            hta_capacity_result_free(&res);
+        return ext_interrupted(Py_None);
+    }
     if (st != HTA_OK)
         return ext_raise(st, &d);
     const hta_cluster *k = cl->c;
@@ -357,11 +367,14 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     ext_cluster *cl;
     PyObject *pols = NULL;
     long long slots = 100000, warmup = -1, batches = 30;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     double load = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OLdKLL", kwl,
+    PyObject *warm = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OLdO&OL", kwl,
                                      &ext_ClusterType, &cl, &pols, &slots,
-                                     &load, &seed, &warmup, &batches))
+                                     &load, ext_seed, &seed, &warm, &batches))
+        return NULL;
+    if (!ext_warmup(warm, &warmup))
         return NULL;
     int pv[HTA_SIM_NPOLICIES * 2], np = 0;
     if (!pols) {
@@ -428,7 +441,6 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     o.warmup = warmup;
     o.batches = (int)batches;
     o.seed = seed;
-    o.stop = &ext_stop;
     PyObject *rows = PyList_New(0);
     int interrupted = 0;
     for (int q = 0; rows && q < np && !interrupted; q++) {
@@ -437,6 +449,7 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         hta_diag_clear(&d);
         hta_sim_result r;
         ext_call c;
+        o.stop = &c.stop;
         ext_begin(&c);
         hta_status st = hta_sim_run(cl->c, &o, &r, &d);
         interrupted = ext_end(&c) || (st == HTA_OK && r.cut);

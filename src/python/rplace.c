@@ -73,16 +73,18 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
                           "lam",        "k_limit", "jobs",   "warmup",
                           "batches",    "window",  "seed",   "data",
                           "reducers",   NULL};
-    PyObject *path_obj = NULL, *pols = Py_None;
+    PyObject *path_obj = NULL, *pols = Py_None, *warm = Py_None;
     long long nslots = 1000, K = 10, jobs = 50000, warmup = -1, batches = 30,
               window = 100;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     double lo = 1, hi = 100, lam = 0.4;
     const char *data = "uniform:1:100", *red = "uniform:1:10";
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, "|O&L(dd)OdLLLLLKss", kwl, ext_path_or_none,
-            &path_obj, &nslots, &lo, &hi, &pols, &lam, &K, &jobs, &warmup,
-            &batches, &window, &seed, &data, &red))
+            args, kw, "|O&L(dd)OdLLOLLO&ss", kwl, ext_path_or_none,
+            &path_obj, &nslots, &lo, &hi, &pols, &lam, &K, &jobs, &warm,
+            &batches, &window, ext_seed, &seed, &data, &red))
+        return NULL;
+    if (!ext_warmup(warm, &warmup))
         return NULL;
     hta_rp_opts o;
     memset(&o, 0, sizeof o);
@@ -136,7 +138,6 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
     o.batches = (int)batches;
     o.window = (int)window;
     o.seed = seed;
-    o.stop = &ext_stop;
     o.warmup = warmup < 0 ? jobs / 10 : warmup;
     if (o.warmup >= jobs || jobs - o.warmup < batches) {
         PyErr_SetString(PyExc_ValueError,
@@ -179,12 +180,13 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
     o.X = &X;
     o.R = &R;
     ext_call c;
+    o.stop = &c.stop;
     ext_begin(&c);
     st = hta_rp_law_jobs(&X, &R, &law, &d);
     if (st == HTA_OK)
-        st = hta_rp_opts_law(&o, &law, &table, &ext_stop, &d);
+        st = hta_rp_opts_law(&o, &law, &table, &c.stop, &d);
     hta_rp_result res;
-    int ran = st == HTA_OK && !ext_stop;
+    int ran = st == HTA_OK && !c.stop;
     if (ran)
         st = hta_rp_run(s, &o, &res, &d);
     int stopped = ext_end(&c);

@@ -232,11 +232,11 @@ PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
             return NULL;
         }
     }
-    o.stop = &ext_stop;
     hta_diag d;
     hta_diag_clear(&d);
     hta_solve_result r;
     ext_call c;
+    o.stop = &c.stop;
     ext_begin(&c);
     hta_status st = hta_solve(ins->inst, &o, &r, &d);
     ext_end(&c);

@@ -165,6 +165,8 @@ hta_status hta_dist_load(hta_dist *dist, hta_diag *d)
 
 void hta_dist_free(hta_dist *dist)
 {
+    if (!dist)
+        return;
     free(dist->val);
     free(dist->cum);
     dist->val = NULL;

@@ -30,6 +30,10 @@ hta_status hta_jobs_gen_stream(const hta_jobs_gen *g, hta_jobs_emit emit,
     double time = 0;
     int64_t work = 0;
     for (int64_t i = 0; i < g->jobs && st == HTA_OK; i++) {
+        if ((i & 0xffff) == 0 && g->stop && *g->stop) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+            break;
+        }
         time += -log(1.0 - hta_rng_unit(&r)) / rate;
         double slot = floor(time) + 1;
         if (slot > (double)HTA_JOBS_MAX_ARRIVAL) {

@@ -218,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hta_status st = hta_cluster_parse(input_file(data, size), &c, &d);
     check(st, &d);
     if (st == HTA_OK && c->T <= 200 && c->M <= 200 && c->off[c->T] <= 2000) {
-        hta_capacity_opts o = {HTA_CAP_LP, 0, 1, 0, NULL, NULL};
+        hta_capacity_opts o = {HTA_CAP_LP, 0, 1, 0, NULL, NULL, NULL};
         hta_capacity_result a, b;
         if (hta_capacity_solve(c, &o, &a, &d) != HTA_OK)
             abort();

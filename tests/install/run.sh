@@ -48,13 +48,20 @@ check "the program needs libhta.so.0" sh -c "objdump -p '$tmp/prog' | grep -q 'N
 cc -std=c11 -o "$tmp/prog_static" "$root/tests/install/solve_example.c" \
     $(echo " $flags " | sed 's| -lhta | |') "$dest/usr/lib/libhta.a" $(echo " $flags " | sed -n 's|.* -lhta \(.*\)|\1|p') 2>>"$tmp/cc.log"
 check "builds against the installed static library" [ $? -eq 0 ]
+# the same program as C++, every public header included (extern "C")
+# shellcheck disable=SC2086
+c++ -std=c++11 -Wall -Wextra -Werror -x c++ -include hta/hta.h -o "$tmp/prog_cxx" \
+    "$root/tests/install/solve_example.c" $flags 2>>"$tmp/cc.log"
+check "builds as C++ against every installed header" [ $? -eq 0 ]
 for i in example.txt zipf-1k.txt hdfs-rack-1k.txt; do
+    got_cxx=$(LD_LIBRARY_PATH="$dest/usr/lib" "$tmp/prog_cxx" "$root/instances/$i")
     got=$(LD_LIBRARY_PATH="$dest/usr/lib" "$tmp/prog" "$root/instances/$i")
     got_static=$("$tmp/prog_static" "$root/instances/$i")
     want=$("$HTA" solve "$root/instances/$i" | sed -n 's/^best [a-z]* \([^ ]*\) \(proven\|within\).*/best \1 \2/p' |
         sed 's/ within$/ open/')
     check "shared library = command on $i ($got / $want)" [ "$got" = "$want" ]
     check "static library = command on $i ($got_static / $want)" [ "$got_static" = "$want" ]
+    check "C++ program = command on $i ($got_cxx / $want)" [ "$got_cxx" = "$want" ]
 done
 
 # the Python package, installed where Debian's python3 finds it

@@ -31,7 +31,7 @@ static hta_cluster *make(int32_t M, const double *rates, int nrates,
 static double solve(const hta_cluster *c, hta_capacity_method m,
                     int decomposition, hta_capacity_result *keep)
 {
-    hta_capacity_opts o = {m, 0, decomposition, 0, NULL, NULL};
+    hta_capacity_opts o = {m, 0, decomposition, 0, NULL, NULL, NULL};
     hta_capacity_result res;
     hta_diag d;
     if (hta_capacity_solve(c, &o, &res, &d) != HTA_OK)
@@ -520,7 +520,7 @@ static void test_instance_groups(void **state)
                 snprintf(paths[s], 32, "/r%d", k);
             else
                 snprintf(paths[s], 32, "/p%d/r%d", k % 2, k);
-            assert_int_equal(hta_instance_set_name(inst, 'r', s, paths[s]),
+            assert_int_equal(hta_instance_set_name(inst, 'r', s, paths[s], NULL),
                              HTA_OK);
         }
         hta_wrem w[2] = {inst->wrem, inst->wrem};

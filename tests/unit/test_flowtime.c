@@ -488,7 +488,7 @@ static void test_efficiency_ratio(void **state)
         hta_jobs_gen g = {20000, 20, loads[q],
                           {.kind = HTA_DIST_EXP, .a = 5},
                           {.kind = HTA_DIST_EXP, .a = 8}, 3, 0.2,
-                          11 + (uint64_t)q};
+                          11 + (uint64_t)q, NULL};
         hta_jobs *J = NULL;
         hta_diag d;
         assert_int_equal(hta_jobs_generate(&g, &J, &d), HTA_OK);

@@ -51,7 +51,7 @@ static hta_instance *random_levels(hta_rng *r, int max_m, int max_n,
             snprintf(path, sizeof path, "/r%d", p * 3 + k);
         else
             snprintf(path, sizeof path, "/p%d/r%d", p, k);
-        assert_int_equal(hta_instance_set_name(inst, 'r', s, path), HTA_OK);
+        assert_int_equal(hta_instance_set_name(inst, 'r', s, path, NULL), HTA_OK);
     }
     static const double shares[] = {0.0, 0.25, 0.5, 1.0};
     double f[2] = {shares[hta_rng_below(r, 4)], shares[hta_rng_below(r, 4)]};
@@ -199,7 +199,7 @@ static void test_equal_costs_two_levels(void **state)
         hta_instance *lv = parse_text(buf);
         free(buf);
         for (int32_t s = 0; s < lv->n_declared; s++)
-            hta_instance_set_name(lv, 'r', s, s % 2 ? "/a" : "/b");
+            hta_instance_set_name(lv, 'r', s, s % 2 ? "/a" : "/b", NULL);
         hta_diag d;
         assert_int_equal(hta_instance_set_levels(lv, &two->wrem, 1, &d),
                          HTA_OK);
@@ -449,15 +449,15 @@ static void test_set_levels_errors(void **state)
     /* no racks */
     assert_int_equal(hta_instance_set_levels(inst, &w, 1, &d), HTA_ERR_INPUT);
     assert_non_null(strstr(d.msg, "rack line for every server"));
-    hta_instance_set_name(inst, 'r', 0, "/a");
+    hta_instance_set_name(inst, 'r', 0, "/a", NULL);
     assert_int_equal(hta_instance_set_levels(inst, &w, 1, &d), HTA_ERR_INPUT);
-    hta_instance_set_name(inst, 'r', 1, "/b/c");
+    hta_instance_set_name(inst, 'r', 1, "/b/c", NULL);
     assert_int_equal(hta_instance_set_levels(inst, &w, 1, &d), HTA_ERR_INPUT);
     assert_non_null(strstr(d.msg, "rack path of 1 name"));
-    hta_instance_set_name(inst, 'r', 1, "/b");
-    /* w_2 above w_rem: the caller's costs, a usage error */
+    hta_instance_set_name(inst, 'r', 1, "/b", NULL);
+    /* w_2 above w_rem: the caller's costs, refused by the gate as input */
     w.k = 1;
-    assert_int_equal(hta_instance_set_levels(inst, &w, 1, &d), HTA_ERR_USAGE);
+    assert_int_equal(hta_instance_set_levels(inst, &w, 1, &d), HTA_ERR_INPUT);
     assert_non_null(strstr(d.msg, "no dearer"));
     w.k = 0;
     assert_int_equal(hta_instance_set_levels(inst, &w, 1, &d), HTA_OK);

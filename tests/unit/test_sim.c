@@ -160,7 +160,7 @@ static hta_cluster *random_cluster(hta_rng *g, int M, int T, int levels)
 
 static double rho_star(const hta_cluster *c)
 {
-    hta_capacity_opts o = {HTA_CAP_LP, 0, 0, 0, NULL, NULL};
+    hta_capacity_opts o = {HTA_CAP_LP, 0, 0, 0, NULL, NULL, NULL};
     hta_capacity_result r;
     hta_diag d;
     if (hta_capacity_solve(c, &o, &r, &d) != HTA_OK)

@@ -142,7 +142,7 @@ def sim(cluster, policies=("jsq-maxweight", "priority", "gb-pandas", "fcfs"),
     throughput, levels, verdict, ...).  Ctrl-C raises Interrupted with the
     rows so far."""
     rows, interrupted = _hta.sim(cluster, policies, slots, load, seed,
-                                 -1 if warmup is None else warmup, batches)
+                                 warmup, batches)
     if interrupted:
         raise Interrupted(rows)
     return rows
@@ -175,7 +175,7 @@ def reduce_place(slots_file=None, slots=1000, costs=(1.0, 100.0),
     policy its fetching cost and its saving against random and greedy."""
     rep, interrupted = _hta.reduce_place(
         slots_file, slots, tuple(costs), policies, lam, k_limit, jobs,
-        -1 if warmup is None else warmup, batches, window, seed, data,
+        warmup, batches, window, seed, data,
         reducers)
     if interrupted:
         raise Interrupted(rep)

@@ -1,0 +1,318 @@
+/* The one gate (gate.h): every C door refuses the same costs and names
+ * with the reader's words; names written and read back are the bytes
+ * given; every release function takes NULL. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hta/hta.h"
+
+#include "helpers.h"
+
+/* The message of d after "expected " (the words every door shares). */
+static const char *words(const hta_diag *d)
+{
+    const char *p = strstr(d->msg, "expected ");
+    return p ? p : d->msg;
+}
+
+/* A cost line's text for the reader, and the same function as a
+ * struct, each refused. */
+typedef struct bad_cost {
+    const char *line; /* after "w_rem " */
+    hta_wrem w;
+    double v[3];
+    const char *says; /* a piece of the shared message */
+} bad_cost;
+
+static hta_instance *two_tasks(void)
+{
+    return parse_text("hta-instance 1\ntasks 2\nservers 2\nw_loc 1\n"
+                      "w_rem 3\ntask 0 0\ntask 1 1\nrack 0 /a\nrack 1 /b\n");
+}
+
+/* NaN, infinities, negative slopes, decreasing tables and costs below
+ * w_loc: through the reader (its words are the reference), through
+ * hta_instance_build, as a level through hta_instance_set_levels and
+ * through hta_levels_check_costs: the same status and words. */
+static void test_costs_every_door(void **state)
+{
+    (void)state;
+    bad_cost cases[] = {
+        {"affine 3 -1", {HTA_WREM_AFFINE, 0, NULL, 3, -1}, {0}, "slope b"},
+        {"affine 0.5 0", {HTA_WREM_AFFINE, 0, NULL, 0.5, 0}, {0},
+         "a >= w_loc"},
+        {"3 2", {HTA_WREM_TABLE, 1, NULL, 0, 0}, {3, 2, 0},
+         "non-decreasing"},
+        {"0.5", {HTA_WREM_TABLE, 0, NULL, 0, 0}, {0.5, 0, 0}, ">= w_loc"},
+        {"affine 3 1e+308", {HTA_WREM_AFFINE, 0, NULL, 3, 1e308}, {0},
+         "finite"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        bad_cost *c = &cases[i];
+        if (c->w.kind == HTA_WREM_TABLE)
+            c->w.v = c->v;
+        char text[256], path[64] = "/tmp/hta-gate-XXXXXX";
+        snprintf(text, sizeof text,
+                 "hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem %s\n"
+                 "task 0 0\ntask 1 1\n",
+                 c->line);
+        temp_text(path, text);
+        hta_instance *inst = NULL;
+        hta_diag df, db, dl, dc;
+        assert_int_equal(hta_instance_parse(path, &inst, &df), HTA_ERR_INPUT);
+        remove(path);
+        assert_int_equal(df.line, 5);
+        assert_non_null(strstr(df.msg, c->says));
+        int64_t off[3] = {0, 1, 2};
+        int32_t srv[2] = {0, 1};
+        assert_int_equal(
+            hta_instance_build(2, 2, 1.0, &c->w, off, srv, &inst, &db),
+            HTA_ERR_INPUT);
+        assert_null(inst);
+        assert_string_equal(words(&db), words(&df));
+        /* as level 2's cost: the same rule under the level's name */
+        hta_instance *lv = two_tasks();
+        hta_wrem hi = {HTA_WREM_AFFINE, 0, NULL, 1e300, 0};
+        lv->wrem = hi;
+        assert_int_equal(hta_instance_set_levels(lv, &c->w, 1, &dl),
+                         HTA_ERR_INPUT);
+        assert_int_equal(hta_levels(lv), 2);
+        assert_int_equal(
+            hta_levels_check_costs(1.0, &hi, &c->w, 1, 2, &dc),
+            HTA_ERR_INPUT);
+        assert_string_equal(dl.msg, dc.msg);
+        assert_non_null(strstr(dl.msg, c->says));
+        hta_instance_free(lv);
+    }
+    /* NaN and infinities, which no file can write */
+    double bad[] = {NAN, INFINITY, -INFINITY, -1.0};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        hta_wrem t = {HTA_WREM_TABLE, 0, &bad[i], 0, 0};
+        hta_wrem a = {HTA_WREM_AFFINE, 0, NULL, 3, bad[i]};
+        hta_wrem a0 = {HTA_WREM_AFFINE, 0, NULL, bad[i], 0};
+        hta_diag d;
+        assert_int_equal(hta_gate_cost(1, &t, 5, "w_rem", NULL, NULL, 0, &d),
+                         HTA_ERR_INPUT);
+        assert_int_equal(hta_gate_cost(1, &a, 5, "w_rem", NULL, NULL, 0, &d),
+                         HTA_ERR_INPUT);
+        assert_non_null(strstr(d.msg, "slope b >= 0"));
+        assert_int_equal(hta_gate_cost(1, &a0, 5, "w_rem", NULL, NULL, 0, &d),
+                         HTA_ERR_INPUT);
+        assert_int_equal(hta_gate_w_loc(bad[i], NULL, NULL, 0, &d),
+                         HTA_ERR_INPUT);
+        hta_instance *lv = two_tasks();
+        assert_int_equal(hta_instance_set_levels(lv, &a, 1, &d),
+                         HTA_ERR_INPUT);
+        assert_int_equal(hta_levels(lv), 2);
+        hta_instance_free(lv);
+    }
+    /* a table longer than a file may hold */
+    double *big = malloc((size_t)(HTA_MAX_WREM_TABLE + 1) * sizeof *big);
+    assert_non_null(big);
+    for (int64_t i = 0; i <= HTA_MAX_WREM_TABLE; i++)
+        big[i] = 3;
+    hta_wrem t = {HTA_WREM_TABLE, HTA_MAX_WREM_TABLE, big, 0, 0};
+    hta_diag d;
+    assert_int_equal(hta_gate_cost(1, &t, 5, "w_rem", NULL, NULL, 0, &d),
+                     HTA_ERR_INPUT);
+    assert_non_null(strstr(d.msg, "at most 1000000 w_rem values"));
+    t.k--;
+    assert_int_equal(hta_gate_cost(1, &t, 5, "w_rem", NULL, NULL, 0, &d),
+                     HTA_OK);
+    free(big);
+}
+
+/* Ids out of range, empty names, NUL bytes, racks after the levels:
+ * refused, the instance unchanged (before: heap corruption). */
+static void test_set_name_refusals(void **state)
+{
+    (void)state;
+    hta_instance *inst = two_tasks();
+    hta_diag d;
+    assert_int_equal(hta_instance_set_name(inst, 't', 2, "x", &d),
+                     HTA_ERR_INPUT);
+    assert_non_null(strstr(d.msg, "task id in [0, 1], found 2"));
+    assert_int_equal(hta_instance_set_name(inst, 's', -1, "x", &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_instance_set_name(inst, 's', 1 << 30, "x", &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_instance_set_name(inst, 't', 0, "", &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_instance_set_name(inst, 't', 0, NULL, &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_instance_set_name(inst, 'x', 0, "a", &d),
+                     HTA_ERR_INPUT);
+    assert_int_equal(hta_gate_name('s', "a\0b", 3, NULL, 0, &d),
+                     HTA_ERR_INPUT);
+    assert_non_null(strstr(d.msg, "without NUL bytes, found one at byte 1"));
+    char *longname = malloc(HTA_MAX_NAME + 2);
+    assert_non_null(longname);
+    memset(longname, 'a', HTA_MAX_NAME + 1);
+    longname[HTA_MAX_NAME + 1] = '\0';
+    assert_int_equal(hta_instance_set_name(inst, 's', 0, longname, &d),
+                     HTA_ERR_INPUT);
+    longname[HTA_MAX_NAME] = '\0';
+    assert_int_equal(hta_instance_set_name(inst, 's', 0, longname, &d),
+                     HTA_OK);
+    free(longname);
+    hta_wrem w2 = {HTA_WREM_AFFINE, 0, NULL, 2, 0};
+    assert_int_equal(hta_instance_set_levels(inst, &w2, 1, &d), HTA_OK);
+    assert_int_equal(hta_instance_set_name(inst, 'r', 0, "/b", &d),
+                     HTA_ERR_INPUT);
+    assert_string_equal(inst->server_rack[0], "/a");
+    assert_int_equal(hta_level(inst, 0, 1), 3);
+    hta_instance_free(inst);
+}
+
+/* write then read gives back every byte of every name (1..255, seeded
+ * random names and the hostile ones), and the optimum of an instance
+ * whose rack names hold '#' stays (before: two racks merged). */
+static void test_names_round_trip(void **state)
+{
+    (void)state;
+    hta_rng rng;
+    hta_rng_seed(&rng, 58);
+    const char *hostile[] = {"a#b", "%", "%41", "a b", "t\tab", "new\nline",
+                             "\xc3\xa9t\xc3\xa9", "\x7f", "#", "%%", " "};
+    size_t nh = sizeof hostile / sizeof *hostile;
+    for (int round = 0; round < 200; round++) {
+        hta_instance *inst = two_tasks();
+        char name[3][40];
+        for (int k = 0; k < 3; k++) {
+            if (round < (int)nh) {
+                snprintf(name[k], sizeof name[k], "%s%d", hostile[round], k);
+            } else {
+                int len = 1 + (int)hta_rng_below(&rng, 30);
+                for (int i = 0; i < len; i++)
+                    name[k][i] = (char)(1 + hta_rng_below(&rng, 255));
+                name[k][len] = '\0';
+            }
+        }
+        hta_diag d;
+        assert_int_equal(hta_instance_set_name(inst, 't', 1, name[0], &d),
+                         HTA_OK);
+        assert_int_equal(hta_instance_set_name(inst, 's', 0, name[1], &d),
+                         HTA_OK);
+        assert_int_equal(hta_instance_set_name(inst, 'r', 1, name[2], &d),
+                         HTA_OK);
+        char path[64] = "/tmp/hta-gate-XXXXXX";
+        temp_text(path, "");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        assert_int_equal(hta_instance_write(inst, f, NULL), HTA_OK);
+        fclose(f);
+        hta_instance *back = NULL;
+        assert_int_equal(hta_instance_parse(path, &back, &d), HTA_OK);
+        remove(path);
+        assert_string_equal(back->task_name[1], name[0]);
+        assert_string_equal(back->server_name[0], name[1]);
+        assert_string_equal(back->server_rack[1], name[2]);
+        assert_null(back->task_name[0]);
+        assert_int_equal(hta_instance_equal(inst, back), 1);
+        hta_instance_free(back);
+        hta_instance_free(inst);
+    }
+    /* a '%' not followed by two hex digits, and %00, are refused */
+    const char *bad[] = {"rack 0 /a%2", "rack 0 /a%zz", "name task 0 %00"};
+    for (size_t i = 0; i < 3; i++) {
+        char text[256], path[64] = "/tmp/hta-gate-XXXXXX";
+        snprintf(text, sizeof text,
+                 "hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\n"
+                 "task 0 0\ntask 1 1\n%s\n",
+                 bad[i]);
+        temp_text(path, text);
+        hta_instance *inst = NULL;
+        hta_diag d;
+        assert_int_equal(hta_instance_parse(path, &inst, &d), HTA_ERR_INPUT);
+        assert_int_equal(d.line, 8);
+        remove(path);
+    }
+}
+
+/* Racks "/a#x" and "/a#y" are two racks, so server 1 is remote to every
+ * task: the optimum is 4 (all local), read from the written file or not
+ * (before, the writer let '#' cut both names to "/a": one rack, and an
+ * optimum of 3 with rack-local work at 1.5). */
+static void test_hash_racks_keep_the_optimum(void **state)
+{
+    (void)state;
+    hta_instance *inst = parse_text(
+        "hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 5\n"
+        "w_level 2 1.5\ntask 0 0\ntask 1 0\ntask 2 0\ntask 3 0\n"
+        "rack 0 /a%23x\nrack 1 /a%23y\n");
+    assert_string_equal(inst->server_rack[0], "/a#x");
+    assert_int_equal(inst->ngrp[2], 2);
+    char path[64] = "/tmp/hta-gate-XXXXXX";
+    temp_text(path, "");
+    FILE *f = fopen(path, "w");
+    assert_int_equal(hta_instance_write(inst, f, NULL), HTA_OK);
+    fclose(f);
+    hta_instance *back = NULL;
+    hta_diag d;
+    assert_int_equal(hta_instance_parse(path, &back, &d), HTA_OK);
+    remove(path);
+    assert_int_equal(back->ngrp[2], 2);
+    int32_t best[4];
+    assert_int_equal(brute_opt(inst, best, &d), HTA_OK);
+    double opt_a = evaluate(inst, best, NULL);
+    assert_int_equal(brute_opt(back, best, &d), HTA_OK);
+    double opt_b = evaluate(back, best, NULL);
+    assert_true(opt_a == opt_b);
+    assert_true(opt_a == 4.0);
+    /* the oracle tells the two apart: one rack "/a" gives 3 */
+    hta_instance *one = parse_text(
+        "hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 5\n"
+        "w_level 2 1.5\ntask 0 0\ntask 1 0\ntask 2 0\ntask 3 0\n"
+        "rack 0 /a\nrack 1 /a\n");
+    assert_int_equal(brute_opt(one, best, &d), HTA_OK);
+    assert_true(evaluate(one, best, NULL) == 3.0);
+    hta_instance_free(one);
+    hta_instance_free(back);
+    hta_instance_free(inst);
+}
+
+/* Every release function of the public headers takes NULL. */
+static void test_free_null(void **state)
+{
+    (void)state;
+    hta_eval_free(NULL);
+    hta_capacity_result_free(NULL);
+    hta_cluster_free(NULL);
+    hta_cnf_free(NULL);
+    hta_ft_result_free(NULL);
+    hta_ft_sched_free(NULL);
+    hta_fsck_result_free(NULL);
+    hta_fsy_result_free(NULL);
+    hta_instance_free(NULL);
+    hta_jobs_free(NULL);
+    hta_dist_free(NULL);
+    hta_maxcover_drop_free_counts(NULL);
+    hta_maxcover_free(NULL);
+    hta_reduce_free(NULL);
+    hta_reduce_match_free(NULL);
+    hta_slots_free(NULL);
+    hta_rp_law_free(NULL);
+    hta_rp_table_free(NULL);
+    hta_sim_result_free(NULL);
+    hta_solve_result_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_costs_every_door),
+        cmocka_unit_test(test_set_name_refusals),
+        cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_hash_racks_keep_the_optimum),
+        cmocka_unit_test(test_free_null),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
