@@ -163,7 +163,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhta.a $(HEADERS) $(STAMP)
 	    -lcmocka -o $@
 
 demo: deps
-	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
+	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta python
 	$(BUILD)/hta solve instances/example.txt --algo rr,fsy,brute
 
 # The library never includes from the command line above it.
@@ -280,7 +280,7 @@ COMPDIR = $(PREFIX)/share/bash-completion/completions
 DOCDIR  = $(PREFIX)/share/doc/hta
 INSTALL ?= install
 STRIP_FLAG ?=
-VERSION = $(shell sed -n 's/^\#define HTA_VERSION "\(.*\)"/\1/p' src/cli/main.c)
+VERSION = $(shell sed -n 's/^\#define HTA_VERSION "\(.*\)"/\1/p' include/hta/version.h)
 PUBHDR  = $(wildcard include/hta/*.h)
 SCHEMAS = $(wildcard src/cli/doc/*.schema.json)
 

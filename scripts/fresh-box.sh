@@ -49,6 +49,24 @@ echo "$out" | grep -q 'apt-get install -y --no-install-recommends.*gcc.*make' ||
 echo "fresh-box: as nobody: the apt-get line to run, exit 1"
 chown -R root "$box/hta"
 
+# The README's Python blocks, each as printed, with Debian's python3
+# and the package the first command built (nothing else installed).
+readme_python() {
+    /usr/bin/python3 - "$top/README.md" "$box/hta/readme-blocks" <<'PY'
+import os, re, sys
+text = open(sys.argv[1]).read()
+os.makedirs(sys.argv[2], exist_ok=True)
+for i, b in enumerate(re.findall(r"```python\n(.*?)```", text, re.S)):
+    open(os.path.join(sys.argv[2], "block%d.py" % i), "w").write(b)
+PY
+    for b in "$box"/hta/readme-blocks/block*.py; do
+        chroot "$box" sh -c "cd /hta && PYTHONPATH=build/python python3 readme-blocks/$(basename "$b")" \
+            >"$box/py.log" 2>&1 || {
+            cat "$box/py.log"; echo "fresh-box: README's Python $(basename "$b") failed"; exit 1; }
+        echo "fresh-box: README's Python $(basename "$b"): $(tail -n 1 "$box/py.log")"
+    done
+}
+
 for c in "$demo" "$test"; do
     t0=$(date +%s)
     echo "fresh-box: \$ $c"
@@ -56,9 +74,19 @@ for c in "$demo" "$test"; do
         tail -40 "$box/out.log"; echo "fresh-box: '$c' failed"; exit 1; }
     tail -n 3 "$box/out.log"
     echo "fresh-box: '$c' in $(( $(date +%s) - t0 )) s"
+    [ "$c" = "$demo" ] && readme_python
 done
 grep -q '^[0-9]* passed, 0 failed$' "$box/out.log" || { echo "fresh-box: no clean closing line"; exit 1; }
 # the Python package the test command built, with Debian's python3
 chroot "$box" sh -c "cd /hta && PYTHONPATH=build/python python3 -c 'import hta; r = hta.solve(hta.Instance.read(\"instances/example.txt\")); print(\"python: best\", r[\"best\"][\"makespan\"])'" ||
     { echo "fresh-box: the Python package does not import"; exit 1; }
+# pip, as the README says: a venv, the package built from the tree with
+# Debian's tools and no index, imported and run outside the tree
+chroot "$box" sh -c "cd /hta && python3 -m venv --system-site-packages /venv &&
+    /venv/bin/pip install -q --no-build-isolation --no-index ./src/python" >"$box/pip.log" 2>&1 || {
+    tail -30 "$box/pip.log"; echo "fresh-box: pip install ./src/python failed"; exit 1; }
+got=$(chroot "$box" sh -c "cd / && /venv/bin/python -c 'import hta; print(hta.__version__, hta.solve(hta.Instance.read(\"/hta/instances/example.txt\"))[\"best\"][\"makespan\"])'")
+want="$(chroot "$box" sh -c "/hta/build/hta --version" | sed -n '1s/^hta //p') 3.0"
+[ "$got" = "$want" ] || { echo "fresh-box: pip's package says '$got', expected '$want'"; exit 1; }
+echo "fresh-box: pip install in a venv: $got"
 echo "fresh-box: both README commands work on a fresh Debian 12"

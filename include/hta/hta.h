@@ -5,7 +5,8 @@
  *       levels.h (N locality levels), assign.h (the evaluator)
  *   the offline optimizer: solve.h (what `hta solve` runs: rr, fsy,
  *       hadoop, the bounds, the exact engines), fsy.h, maxcover.h and
- *       ilp.h (the options' types), version.h (optional engines)
+ *       ilp.h (the options' types), version.h (the version, optional
+ *       engines)
  *   inputs: gen.h (generators), fsck.h (hdfs fsck), cnf.h and reduce.h
  *       (3SAT and its reduction), jobs.h (job traces, distributions),
  *       topology.h (racks and the level rule), rng.h (random streams)

@@ -1,4 +1,4 @@
-/* What this build of the library has: the optional engines.
+/* The library's version and what this build has: the optional engines.
  *
  * Ownership: static strings.
  */
@@ -8,6 +8,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The one source of the version: `hta --version`, hta.pc, the Python
+ * package's __version__ (semantic versioning, CHANGELOG.md). */
+#define HTA_VERSION "0.3.0"
+
+/* HTA_VERSION as the library was built (a program may run against
+ * another libhta.so.0 than the headers it was built with). */
+const char *hta_version(void);
 
 /* 1 when hta was built with CBC, the optional second MIP engine (make
  * CBC=yes). */

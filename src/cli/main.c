@@ -12,10 +12,6 @@
 #include "hta/version.h"
 #include "cli.h"
 
-#ifndef HTA_VERSION
-#define HTA_VERSION "0.3.0"
-#endif
-
 const cli_command cli_commands[] = {
     {"solve", cmd_solve,
      "best assignment, lower bound and gaps (rr, fsy, ilp, brute)"},

@@ -368,7 +368,16 @@ PyObject *ext_real(double x)
     return PyFloat_FromDouble(x);
 }
 
+static PyObject *ext_version(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    return PyUnicode_FromString(hta_version());
+}
+
 static PyMethodDef methods[] = {
+    {"version", ext_version, METH_NOARGS,
+     "The C library's version (hta --version's)."},
     {"solve", (PyCFunction)(void (*)(void))ext_solve,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"evaluate", (PyCFunction)(void (*)(void))ext_evaluate,

@@ -64,6 +64,31 @@ for i in example.txt zipf-1k.txt hdfs-rack-1k.txt; do
     check "C++ program = command on $i ($got_cxx / $want)" [ "$got_cxx" = "$want" ]
 done
 
+# pip: the package built by pip in a venv (Debian's python3, its numpy
+# through --system-site-packages, no index), from the tree and against
+# the library installed above (pkg-config); __version__ is the command's
+if /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    want=$("$HTA" solve "$root/instances/example.txt" | sed -n 's/^best [a-z]* \([^ ]*\) .*/\1/p')
+    ver=$("$HTA" --version | sed -n '1s/^hta //p')
+    for how in tree installed; do
+        venv=$tmp/venv-$how
+        /usr/bin/python3 -m venv --system-site-packages "$venv" >"$tmp/venv.log" 2>&1
+        if [ $how = tree ]; then
+            HTA_BUILD=$tmp/pipbuild "$venv/bin/pip" install -q --no-build-isolation \
+                --no-index "$root/src/python" >"$tmp/pip-$how.log" 2>&1
+        else
+            HTA_USE_INSTALLED=1 PKG_CONFIG_PATH="$dest/usr/lib/pkgconfig" \
+                PKG_CONFIG_SYSROOT_DIR="$dest" "$venv/bin/pip" install -q \
+                --no-build-isolation --no-index "$root/src/python" >"$tmp/pip-$how.log" 2>&1
+        fi
+        check "pip install ./src/python ($how)" [ $? -eq 0 ]
+        got=$(cd "$tmp" && "$venv/bin/python" -c "import hta; print(hta.__version__, format(hta.solve(hta.Instance.read('$root/instances/example.txt'))['best']['makespan'], 'g'))" 2>>"$tmp/pip-$how.log")
+        check "pip's package ($how): version and best ($got / $ver $want)" [ "$got" = "$ver $want" ]
+    done
+else
+    check "python3-venv is installed (scripts/deps.sh test)" false
+fi
+
 # the Python package, installed where Debian's python3 finds it
 pyd=$dest/usr/lib/python3/dist-packages
 check "installed the Python package" [ -f "$pyd/hta/__init__.py" ]

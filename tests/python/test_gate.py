@@ -162,7 +162,7 @@ names = st.text(
         ["#", "%", "%41", "a b", "\t", "\n", "a#b", "é", " ", "%%", "\x7f"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, database=None)
 @given(st.lists(names, min_size=3, max_size=3), st.lists(names, min_size=2,
                                                           max_size=2))
 def test_write_then_read_gives_the_names_back(tmp_path_factory, srv_names,

@@ -27,6 +27,8 @@ what the call had when it stopped (the best assignment so far for
 
 from . import _hta
 
+__version__ = _hta.version()
+
 __all__ = [
     "Instance", "Cluster", "Jobs", "ParseError", "Error", "Interrupted",
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
