@@ -33,6 +33,13 @@ hta_status hta_fsck_import(const char *path, double w_loc,
                            hta_instance **out, hta_fsck_result *res,
                            hta_diag *d);
 
+/* Makes the imported inst an N-level instance (levels.h), N = 2 + nlev,
+ * its racks the datanodes' racks: HTA_ERR_INPUT at path when a datanode
+ * has none (fsck without -racks) or the levels refuse (wrong depths,
+ * costs).  O(n d log n). */
+hta_status hta_fsck_set_levels(hta_instance *inst, const char *path,
+                               const hta_wrem *wlev, int nlev, hta_diag *d);
+
 /* Releases the result's arrays; safe on a zeroed or freed result. */
 void hta_fsck_result_free(hta_fsck_result *res);
 

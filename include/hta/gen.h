@@ -99,6 +99,30 @@ typedef struct hta_gen_cluster_params {
 void hta_gen_cluster_defaults(hta_gen_cluster_params *p,
                               hta_cluster_kind kind);
 
+/* What a caller asks of a set-up: each field 0 (NaN for the rates) when
+ * not given, so the set-up's default holds.  The command line's options
+ * and the Python package's arguments of the same names. */
+typedef struct hta_gen_cluster_ask {
+    hta_cluster_kind kind;
+    int32_t servers, data_servers, replicas;
+    int64_t types;
+    double total, load;   /* NaN: not given; at most one of them */
+    double rates[HTA_MAX_LEVELS];
+    int nrates;           /* 0: the set-up's */
+    int32_t topo[HTA_MAX_LEVELS];
+    int ntopo;            /* 0: the set-up's (when it fits the rates) */
+    int has_seed;
+    uint64_t seed;
+} hta_gen_cluster_ask;
+
+/* The parameters of a request: the set-up's defaults, then what it
+ * gives, with the rules between them (data servers within the servers,
+ * wang's replicas within the data servers, rates strictly decreasing,
+ * 2 + #topology levels rates, total or load).  HTA_ERR_USAGE naming the
+ * options (--data-servers, ...) as the command line does.  O(1). */
+hta_status hta_gen_cluster_resolve(const hta_gen_cluster_ask *ask,
+                                   hta_gen_cluster_params *p, hta_diag *d);
+
 /* Builds the cluster.  wang: type L local to data server L mod D, equal
  * rates; gbpandas: replicas by HDFS's rack-aware rule (a random server,
  * one in another rack, another one in that second rack), equal rates;

@@ -21,28 +21,6 @@ static const cli_spec spec = {
     "each locality level (remote counts every task not local).\n",
     options, 2, 2, 2, NULL};
 
-/* Server s's counts and load, for every declared server: working ones from
- * the arrays, the tail from its sorted list (*cursor walks it). */
-static void server_row(const hta_instance *inst, const hta_eval *ev, int32_t s,
-                       int64_t *cursor, int32_t *loc, int32_t *rem,
-                       double *load)
-{
-    if (s < ev->n) {
-        *loc = ev->nloc[s];
-        *rem = ev->nrem[s];
-        *load = ev->load[s];
-        return;
-    }
-    *loc = 0;
-    *rem = 0;
-    *load = 0;
-    if (*cursor < ev->ntail && ev->tail_srv[*cursor] == s) {
-        *rem = ev->tail_nrem[*cursor];
-        *load = hta_eval_tail_load(inst, ev, *cursor);
-        ++*cursor;
-    }
-}
-
 static void print_json(const hta_instance *inst, const hta_eval *ev)
 {
     fputs("{\"makespan\": ", stdout);
@@ -68,7 +46,7 @@ static void print_json(const hta_instance *inst, const hta_eval *ev)
     for (int32_t s = 0; s < inst->n_declared; s++) {
         int32_t loc, rem;
         double load;
-        server_row(inst, ev, s, &cursor, &loc, &rem, &load);
+        hta_eval_server(inst, ev, s, &cursor, &loc, &rem, &load);
         printf("%s{\"local\": %ld, \"remote\": %ld, \"load\": ", s ? ", " : "",
                (long)loc, (long)rem);
         json_number(stdout, load);
@@ -98,7 +76,7 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
     for (int32_t s = 0; loads && s < inst->n_declared; s++) {
         int32_t loc, rem;
         double load;
-        server_row(inst, ev, s, &cursor, &loc, &rem, &load);
+        hta_eval_server(inst, ev, s, &cursor, &loc, &rem, &load);
         hta_format_real(x, load);
         printf("server %ld local %ld remote %ld load %s\n", (long)s,
                (long)loc, (long)rem, x);

@@ -1,5 +1,6 @@
 /* hta gen: instance, formula and cluster generators (same seed, same
  * bytes). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,7 +340,8 @@ static const cli_spec spec_cl = {
     options_cl, (int)(sizeof options_cl / sizeof options_cl[0]), 1, 1,
     cluster_modes};
 
-/* The parameters from the options; 0 after a usage error. */
+/* The parameters from the options (the library resolves them, with its
+ * rules); 0 after a usage error. */
 static int cluster_params(const cli_args *a, hta_gen_cluster_params *p)
 {
     const char *kind = a->pos[0];
@@ -353,62 +355,37 @@ static int cluster_params(const cli_args *a, hta_gen_cluster_params *p)
                0;
     if (!cli_check_modes(a, 1u << k))
         return 0;
-    hta_gen_cluster_defaults(p, (hta_cluster_kind)k);
-    if (cli_has(a, "total") && cli_has(a, "load"))
-        return cli_usage_error(a, "give --total or --load, not both"), 0;
+    hta_gen_cluster_ask ask;
+    memset(&ask, 0, sizeof ask);
+    ask.kind = (hta_cluster_kind)k;
+    ask.total = cli_has(a, "total") ? cli_value(a, "total")->x : NAN;
+    ask.load = cli_has(a, "load") ? cli_value(a, "load")->x : NAN;
     if (cli_has(a, "servers"))
-        p->servers = (int32_t)cli_value(a, "servers")->i;
+        ask.servers = (int32_t)cli_value(a, "servers")->i;
     if (cli_has(a, "data-servers"))
-        p->data_servers = (int32_t)cli_value(a, "data-servers")->i;
-    if (k == HTA_CLUSTER_WANG && p->data_servers > p->servers)
-        return cli_usage_error(a, "--data-servers exceeds --servers"), 0;
-    p->types = cli_has(a, "types") ? cli_value(a, "types")->i :
-               k == HTA_CLUSTER_WANG ? p->data_servers :
-                                       p->servers;
+        ask.data_servers = (int32_t)cli_value(a, "data-servers")->i;
+    if (cli_has(a, "types"))
+        ask.types = cli_value(a, "types")->i;
     if (cli_has(a, "replicas"))
-        p->replicas = (int32_t)cli_value(a, "replicas")->i;
-    if (k == HTA_CLUSTER_WANG && p->replicas > p->data_servers) {
-        if (cli_has(a, "replicas"))
-            return cli_usage_error(a, "--replicas %ld exceeds the %ld data "
-                                      "servers",
-                                   (long)p->replicas, (long)p->data_servers),
-                   0;
-        p->replicas = p->data_servers; /* the default, 3, capped */
-    }
+        ask.replicas = (int32_t)cli_value(a, "replicas")->i;
     const cli_val *rates = cli_value(a, "rates"), *topo = cli_value(a, "topology");
     if (rates->given) {
-        p->nrates = rates->n;
-        memcpy(p->rates, rates->list, (size_t)rates->n * sizeof *p->rates);
+        ask.nrates = rates->n;
+        memcpy(ask.rates, rates->list, (size_t)rates->n * sizeof *ask.rates);
     }
-    for (int i = 1; i < p->nrates; i++)
-        if (!(p->rates[i] < p->rates[i - 1]))
-            return cli_usage_error(a, "--rates must be strictly decreasing, "
-                                      "found '%s'",
-                                   rates->raw),
-                   0;
     if (topo->given) {
-        p->ntopo = topo->n;
+        ask.ntopo = topo->n;
         for (int i = 0; i < topo->n; i++)
-            p->topo[i] = (int32_t)topo->list[i];
-    } else if (rates->given && p->nrates != p->ntopo + 2) {
-        p->ntopo = 0; /* the set-up's topology does not fit the rates */
+            ask.topo[i] = (int32_t)topo->list[i];
     }
-    if (p->ntopo + 2 != p->nrates)
-        return cli_usage_error(a, "%d rates need %d topology levels, found "
-                                  "%d",
-                               p->nrates, p->nrates - 2, p->ntopo),
-               0;
-    if (cli_has(a, "load"))
-        p->total = cli_value(a, "load")->x * (double)p->servers;
-    else if (cli_has(a, "total"))
-        p->total = cli_value(a, "total")->x;
-    else if (k == HTA_CLUSTER_WANG)
-        p->total = p->rates[0] * p->data_servers +
-                   p->rates[p->nrates - 1] * (p->servers - p->data_servers);
-    else
-        p->total = 0.5 * (double)p->servers;
-    if (cli_has(a, "seed"))
-        p->seed = (uint64_t)cli_value(a, "seed")->i;
+    if (cli_has(a, "seed")) {
+        ask.has_seed = 1;
+        ask.seed = (uint64_t)cli_value(a, "seed")->i;
+    }
+    hta_diag d;
+    hta_diag_clear(&d);
+    if (hta_gen_cluster_resolve(&ask, p, &d) != HTA_OK)
+        return cli_usage_error(a, "%s", d.msg), 0;
     return 1;
 }
 

@@ -125,19 +125,8 @@ int cmd_import(int argc, char **argv)
     hta_fsck_result res = {0};
     hta_status st = hta_fsck_import(args.pos[1], w_loc, &w,
                                     cli_has(&args, "strict"), &inst, &res, &d);
-    if (st == HTA_OK && nlev) {
-        for (int32_t s = 0; s < inst->n_declared && st == HTA_OK; s++)
-            if (!inst->server_rack || s >= inst->n || !inst->server_rack[s])
-                st = hta_diag_set(&d, HTA_ERR_INPUT, args.pos[1], 0,
-                                  "expected a rack for every datanode with "
-                                  "--w-rack (hdfs fsck ... -racks), found "
-                                  "none for datanode %ld",
-                                  (long)s);
-        if (st == HTA_OK)
-            st = hta_instance_set_levels(inst, wlev, nlev, &d);
-        if (st == HTA_ERR_INPUT)
-            d.path = args.pos[1];
-    }
+    if (st == HTA_OK && nlev)
+        st = hta_fsck_set_levels(inst, args.pos[1], wlev, nlev, &d);
     if (st == HTA_OK) {
         for (int64_t i = 0; i < res.missing; i++)
             fprintf(stderr, "%s:%ld: warning: MISSING block (no replica) "

@@ -42,6 +42,26 @@ int64_t hta_room_remote(const hta_instance *inst, int64_t x, double c,
     return j;
 }
 
+void hta_eval_server(const hta_instance *inst, const hta_eval *ev, int32_t s,
+                     int64_t *cursor, int32_t *loc, int32_t *rem,
+                     double *load)
+{
+    if (s < ev->n) {
+        *loc = ev->nloc[s];
+        *rem = ev->nrem[s];
+        *load = ev->load[s];
+        return;
+    }
+    *loc = 0;
+    *rem = 0;
+    *load = 0;
+    if (*cursor < ev->ntail && ev->tail_srv[*cursor] == s) {
+        *rem = ev->tail_nrem[*cursor];
+        *load = hta_eval_tail_load(inst, ev, *cursor);
+        ++*cursor;
+    }
+}
+
 void hta_eval_free(hta_eval *ev)
 {
     if (!ev)

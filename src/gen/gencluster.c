@@ -88,6 +88,107 @@ static int64_t random_servers(hta_rng *r, int32_t M, int32_t k, int32_t *srv,
     return n;
 }
 
+hta_status hta_gen_cluster_resolve(const hta_gen_cluster_ask *a,
+                                   hta_gen_cluster_params *p, hta_diag *d)
+{
+    int k = (int)a->kind;
+    if (k < 0 || k > HTA_CLUSTER_RANDOM)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected wang, gbpandas or random, found kind "
+                            "%d",
+                            k);
+    if (a->data_servers && k != HTA_CLUSTER_WANG)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "--data-servers is for wang only");
+    hta_gen_cluster_defaults(p, a->kind);
+    int has_total = !isnan(a->total), has_load = !isnan(a->load);
+    if (has_total && has_load)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "give --total or --load, not both");
+    if ((has_total && !(a->total >= 0 && a->total <= 1e300)) ||
+        (has_load && !(a->load >= 0 && a->load <= 1e300)))
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "--%s expects a number in [0, 1e+300]",
+                            has_total ? "total" : "load");
+    if (a->servers < 0 || a->servers > HTA_MAX_SERVERS ||
+        a->data_servers < 0 || a->data_servers > HTA_MAX_SERVERS ||
+        a->types < 0 || a->types > 100000000 || a->replicas < 0 ||
+        a->replicas > 64 || a->nrates < 0 || a->nrates > HTA_MAX_LEVELS ||
+        a->nrates == 1 || a->ntopo < 0 || a->ntopo > 6)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "expected --servers and --data-servers in [1, "
+                            "%lld], --types in [1, 100000000], --replicas in "
+                            "[1, 64], 2 to %d --rates, 1 to 6 --topology "
+                            "levels",
+                            HTA_MAX_SERVERS, HTA_MAX_LEVELS);
+    if (a->servers)
+        p->servers = a->servers;
+    if (a->data_servers)
+        p->data_servers = a->data_servers;
+    if (k == HTA_CLUSTER_WANG && p->data_servers > p->servers)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "--data-servers exceeds --servers");
+    p->types = a->types ? a->types :
+               k == HTA_CLUSTER_WANG ? p->data_servers : p->servers;
+    if (a->replicas)
+        p->replicas = a->replicas;
+    if (k == HTA_CLUSTER_WANG && p->replicas > p->data_servers) {
+        if (a->replicas)
+            return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                                "--replicas %ld exceeds the %ld data servers",
+                                (long)p->replicas, (long)p->data_servers);
+        p->replicas = p->data_servers; /* the default, 3, capped */
+    }
+    if (a->nrates) {
+        p->nrates = a->nrates;
+        memcpy(p->rates, a->rates, (size_t)a->nrates * sizeof *p->rates);
+    }
+    for (int i = 0; i < p->nrates; i++)
+        if (!(p->rates[i] > 0 && p->rates[i] <= 1e300) ||
+            (i && !(p->rates[i] < p->rates[i - 1]))) {
+            char list[HTA_MAX_LEVELS * 33] = "", x[32];
+            for (int j = 0; j < p->nrates; j++) {
+                hta_format_real(x, p->rates[j]);
+                if (j)
+                    strcat(list, ",");
+                strcat(list, x);
+            }
+            return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                                "--rates must be strictly decreasing, found "
+                                "'%s'",
+                                list);
+        }
+    if (a->ntopo) {
+        p->ntopo = a->ntopo;
+        for (int i = 0; i < a->ntopo; i++) {
+            if (a->topo[i] < 1 || a->topo[i] > HTA_MAX_SERVERS)
+                return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                                    "--topology expects integers in [1, "
+                                    "%lld]",
+                                    HTA_MAX_SERVERS);
+            p->topo[i] = a->topo[i];
+        }
+    } else if (a->nrates && p->nrates != p->ntopo + 2) {
+        p->ntopo = 0; /* the set-up's topology does not fit the rates */
+    }
+    if (p->ntopo + 2 != p->nrates)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "%d rates need %d topology levels, found %d",
+                            p->nrates, p->nrates - 2, p->ntopo);
+    if (has_load)
+        p->total = a->load * (double)p->servers;
+    else if (has_total)
+        p->total = a->total;
+    else if (k == HTA_CLUSTER_WANG)
+        p->total = p->rates[0] * p->data_servers +
+                   p->rates[p->nrates - 1] * (p->servers - p->data_servers);
+    else
+        p->total = 0.5 * (double)p->servers;
+    if (a->has_seed)
+        p->seed = a->seed;
+    return HTA_OK;
+}
+
 hta_status hta_gen_cluster(const hta_gen_cluster_params *p,
                            hta_cluster **out, hta_diag *d)
 {

@@ -1,5 +1,6 @@
 /* hdfs fsck importer (Hadoop 2 and 3 formats). */
 #include "hta/fsck.h"
+#include "hta/levels.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -319,6 +320,22 @@ static hta_status build(importer *im, double w_loc, const hta_wrem *wrem,
         *out = NULL;
         d->path = im->path; /* a name the gate refused, or out of memory */
     }
+    return st;
+}
+
+hta_status hta_fsck_set_levels(hta_instance *inst, const char *path,
+                               const hta_wrem *wlev, int nlev, hta_diag *d)
+{
+    for (int32_t s = 0; s < inst->n_declared; s++)
+        if (!inst->server_rack || s >= inst->n || !inst->server_rack[s])
+            return hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+                                "expected a rack for every datanode with "
+                                "--w-rack (hdfs fsck ... -racks), found "
+                                "none for datanode %ld",
+                                (long)s);
+    hta_status st = hta_instance_set_levels(inst, wlev, nlev, d);
+    if (st == HTA_ERR_INPUT)
+        d->path = path;
     return st;
 }
 

@@ -89,6 +89,20 @@ int ext_seed(PyObject *obj, void *out);
  * integer >= 0; 0 with the exception set. */
 int ext_warmup(PyObject *obj, long long *out);
 
+/* A sequence of 1..max numbers (any int, float or numpy scalar) into
+ * out[0..*n); 0 with the exception set (TypeError, ValueError naming
+ * what). */
+int ext_reals(PyObject *obj, const char *what, double *out, int max, int *n);
+
+/* An integer argument (int, numpy integer) in [lo, hi], or None (*out
+ * untouched); 0 with the exception set. */
+int ext_int_in(PyObject *obj, const char *what, long long lo, long long hi,
+               long long *out);
+
+/* A number argument, or None (*out untouched); 0 with the exception
+ * set. */
+int ext_real_or_none(PyObject *obj, const char *what, double *out);
+
 /* An O& converter: a path (as PyUnicode_FSConverter, *out a bytes
  * object) or None (*out NULL). */
 int ext_path_or_none(PyObject *obj, void *out);
@@ -113,6 +127,7 @@ typedef struct ext_jobs {
     PyObject_HEAD hta_jobs *j;
 } ext_jobs;
 extern PyTypeObject ext_JobsType;
+PyObject *ext_wrap_jobs(hta_jobs *j); /* takes ownership */
 
 PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw);
@@ -124,5 +139,7 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_import_swim(PyObject *self, PyObject *args, PyObject *kw);
 
 #endif

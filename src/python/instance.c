@@ -568,8 +568,27 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
     free(a);
     if (st != HTA_OK)
         return ext_raise(st, &d);
+    /* every declared server, as hta eval --json lists them */
+    npy_intp nd = ins->inst->n_declared;
+    PyObject *loads = PyArray_SimpleNew(1, &nd, NPY_FLOAT64);
+    PyObject *sloc = PyArray_SimpleNew(1, &nd, NPY_INT64);
+    PyObject *srem = PyArray_SimpleNew(1, &nd, NPY_INT64);
+    if (loads && sloc && srem) {
+        double *lv = PyArray_DATA((PyArrayObject *)loads);
+        int64_t *lo = PyArray_DATA((PyArrayObject *)sloc);
+        int64_t *re = PyArray_DATA((PyArrayObject *)srem);
+        int64_t cursor = 0;
+        for (npy_intp s = 0; s < nd; s++) {
+            int32_t x, y;
+            hta_eval_server(ins->inst, &ev, (int32_t)s, &cursor, &x, &y,
+                            &lv[s]);
+            lo[s] = x;
+            re[s] = y;
+        }
+    }
     PyObject *r = PyDict_New();
-    int ok = r && ext_set(r, "makespan", PyFloat_FromDouble(ev.makespan)) &&
+    int ok = r && loads && sloc && srem &&
+             ext_set(r, "makespan", PyFloat_FromDouble(ev.makespan)) &&
              ext_set(r, "total", PyFloat_FromDouble(ev.total)) &&
              ext_set(r, "local", PyLong_FromLongLong(ev.local)) &&
              ext_set(r, "remote", PyLong_FromLongLong(ev.remote)) &&
@@ -579,7 +598,12 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
                      ext_copy_i64(ev.count, (npy_intp)ev.levels)) &&
              ext_set(r, "level_costs",
                      ext_copy_f64(ev.cost, (npy_intp)ev.levels)) &&
-             ext_set(r, "loads", ext_copy_f64(ev.load, (npy_intp)ev.n));
+             ext_set(r, "loads", Py_NewRef(loads)) &&
+             ext_set(r, "server_local", Py_NewRef(sloc)) &&
+             ext_set(r, "server_remote", Py_NewRef(srem));
+    Py_XDECREF(loads);
+    Py_XDECREF(sloc);
+    Py_XDECREF(srem);
     hta_eval_free(&ev);
     if (!ok)
         Py_CLEAR(r);

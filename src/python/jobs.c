@@ -11,7 +11,7 @@ static void jobs_dealloc(ext_jobs *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *wrap_jobs(hta_jobs *j)
+PyObject *ext_wrap_jobs(hta_jobs *j)
 {
     ext_jobs *o = PyObject_New(ext_jobs, &ext_JobsType);
     if (!o) {
@@ -32,7 +32,7 @@ static PyObject *jobs_read(PyObject *cls, PyObject *args)
     hta_diag_clear(&d);
     hta_jobs *j = NULL;
     hta_status st = hta_jobs_parse(PyBytes_AS_STRING(path_obj), &j, &d);
-    PyObject *r = st == HTA_OK ? wrap_jobs(j) : ext_raise(st, &d);
+    PyObject *r = st == HTA_OK ? ext_wrap_jobs(j) : ext_raise(st, &d);
     Py_DECREF(path_obj);
     return r;
 }
@@ -81,6 +81,15 @@ static PyMethodDef jobs_methods[] = {
      "read(path) -> Jobs: a job trace (hta-jobs 1)."},
     {NULL, NULL, 0, NULL}};
 
+static PyObject *jobs_repr(ext_jobs *self)
+{
+    const hta_jobs *j = self->j;
+    return PyUnicode_FromFormat("<hta.Jobs: %lld jobs, %lld units of work, "
+                                "last arrival slot %lld>",
+                                (long long)j->n, (long long)j->work,
+                                (long long)(j->n ? j->arrival[j->n - 1] : 0));
+}
+
 PyTypeObject ext_JobsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "hta._hta.Jobs",
@@ -88,6 +97,7 @@ PyTypeObject ext_JobsType = {
     .tp_dealloc = (destructor)jobs_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A MapReduce job trace (hta-jobs 1).",
+    .tp_repr = (reprfunc)jobs_repr,
     .tp_methods = jobs_methods,
     .tp_getset = jobs_getset,
 };
@@ -157,7 +167,7 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw)
     if (st != HTA_OK)
         return ext_raise(st == HTA_ERR_INPUT && !d.path ? HTA_ERR_USAGE : st,
                          &d);
-    return wrap_jobs(j);
+    return ext_wrap_jobs(j);
 }
 
 PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)

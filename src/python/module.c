@@ -343,6 +343,79 @@ int ext_warmup(PyObject *obj, long long *out)
     return 1;
 }
 
+int ext_reals(PyObject *obj, const char *what, double *out, int max, int *n)
+{
+    PyObject *seq = PyUnicode_Check(obj) ? NULL :
+                                           PySequence_Fast(obj, "not a list");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a sequence of numbers",
+                     what);
+        return 0;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k < 1 || k > max) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: expected 1 to %d numbers, found "
+                                       "%zd",
+                     what, max, k);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: expected numbers", what);
+            return 0;
+        }
+    }
+    Py_DECREF(seq);
+    *n = (int)k;
+    return 1;
+}
+
+int ext_int_in(PyObject *obj, const char *what, long long lo, long long hi,
+               long long *out)
+{
+    if (obj == Py_None)
+        return 1;
+    PyObject *i = PyNumber_Index(obj);
+    if (!i) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected an integer, found %s",
+                     what, Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(i, &over);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return 0;
+    if (over || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: expected an integer in [%lld, %lld]", what, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int ext_real_or_none(PyObject *obj, const char *what, double *out)
+{
+    if (obj == Py_None)
+        return 1;
+    double x = PyFloat_AsDouble(obj);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a number, found %s", what,
+                     Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
 int ext_path_or_none(PyObject *obj, void *out)
 {
     if (obj == Py_None) {
@@ -397,6 +470,10 @@ static PyMethodDef methods[] = {
     {"gen_sat", (PyCFunction)(void (*)(void))ext_gen_sat,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"reduce_place", (PyCFunction)(void (*)(void))ext_reduce_place,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"import_fsck", (PyCFunction)(void (*)(void))ext_import_fsck,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"import_swim", (PyCFunction)(void (*)(void))ext_import_swim,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {NULL, NULL, 0, NULL}};
 

@@ -146,6 +146,19 @@ static PyMethodDef cluster_methods[] = {
      "(its own racks)."},
     {NULL, NULL, 0, NULL}};
 
+static PyObject *cluster_repr(ext_cluster *self)
+{
+    const hta_cluster *c = self->c;
+    double total = 0;
+    for (int64_t L = 0; L < c->T; L++)
+        total += c->lambda[L];
+    char x[32];
+    hta_format_real(x, total);
+    return PyUnicode_FromFormat("<hta.Cluster: %ld servers, %lld types, %d "
+                                "levels, total arrival rate %s>",
+                                (long)c->M, (long long)c->T, c->levels, x);
+}
+
 PyTypeObject ext_ClusterType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "hta._hta.Cluster",
@@ -153,6 +166,7 @@ PyTypeObject ext_ClusterType = {
     .tp_dealloc = (destructor)cluster_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A cluster for the capacity region and the simulator.",
+    .tp_repr = (reprfunc)cluster_repr,
     .tp_methods = cluster_methods,
     .tp_getset = cluster_getset,
 };
@@ -160,11 +174,19 @@ PyTypeObject ext_ClusterType = {
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"kind", "seed", NULL};
+    static char *kwl[] = {"kind",  "servers", "data_servers", "types",
+                          "replicas", "total", "load", "rates",
+                          "topology", "seed", NULL};
     const char *kind;
-    uint64_t seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|O&", kwl, &kind, ext_seed,
-                                     &seed))
+    PyObject *o[8] = {Py_None, Py_None, Py_None, Py_None,
+                      Py_None, Py_None, Py_None, Py_None};
+    hta_gen_cluster_ask ask;
+    memset(&ask, 0, sizeof ask);
+    ask.has_seed = 1;
+    ask.seed = 1; /* the command's default */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|OOOOOOOOO&", kwl, &kind,
+                                     &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                                     &o[6], &o[7], ext_seed, &ask.seed))
         return NULL;
     static const char *const kinds[] = {"wang", "gbpandas", "random"};
     int k = -1;
@@ -178,16 +200,48 @@ PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
                      kind);
         return NULL;
     }
+    ask.kind = (hta_cluster_kind)k;
+    long long servers = 0, data = 0, types = 0, replicas = 0;
+    ask.total = ask.load = NAN;
+    if (!ext_int_in(o[0], "servers", 1, HTA_MAX_SERVERS, &servers) ||
+        !ext_int_in(o[1], "data_servers", 1, HTA_MAX_SERVERS, &data) ||
+        !ext_int_in(o[2], "types", 1, 100000000, &types) ||
+        !ext_int_in(o[3], "replicas", 1, 64, &replicas) ||
+        !ext_real_or_none(o[4], "total", &ask.total) ||
+        !ext_real_or_none(o[5], "load", &ask.load) ||
+        (o[6] != Py_None &&
+         !ext_reals(o[6], "rates", ask.rates, HTA_MAX_LEVELS, &ask.nrates)))
+        return NULL;
+    if (o[7] != Py_None) {
+        double t[6];
+        if (!ext_reals(o[7], "topology", t, 6, &ask.ntopo))
+            return NULL;
+        for (int i = 0; i < ask.ntopo; i++) {
+            if (!(t[i] >= 1 && t[i] <= (double)HTA_MAX_SERVERS) ||
+                t[i] != (double)(int32_t)t[i]) {
+                PyErr_Format(PyExc_ValueError,
+                             "topology: expected integers in [1, %lld]",
+                             HTA_MAX_SERVERS);
+                return NULL;
+            }
+            ask.topo[i] = (int32_t)t[i];
+        }
+    }
+    ask.servers = (int32_t)servers;
+    ask.data_servers = (int32_t)data;
+    ask.types = types;
+    ask.replicas = (int32_t)replicas;
     hta_gen_cluster_params p;
-    hta_gen_cluster_defaults(&p, (hta_cluster_kind)k);
-    p.seed = seed;
     hta_diag d;
     hta_diag_clear(&d);
+    hta_status st = hta_gen_cluster_resolve(&ask, &p, &d);
+    if (st != HTA_OK)
+        return ext_raise(st, &d);
     hta_cluster *c = NULL;
     ext_call call;
     p.stop = &call.stop;
     ext_begin(&call);
-    hta_status st = hta_gen_cluster(&p, &c, &d);
+    st = hta_gen_cluster(&p, &c, &d);
     if (ext_end(&call)) {
         hta_cluster_free(c);
         return ext_interrupted(Py_None);

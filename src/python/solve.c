@@ -159,19 +159,30 @@ PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *kwl[] = {"instance",   "algos",       "time_limit",
                           "seed",       "rr_runs",     "ilp_max_tasks",
-                          "maxflow",    "ilp_engine",  NULL};
+                          "maxflow",    "ilp_engine",  "no_prune",
+                          "no_jump",    "literal_balance", "sat_generic",
+                          "ilp_plain",  "ilp_naive",   NULL};
     ext_instance *ins;
     PyObject *algos = NULL, *seed = Py_None, *rr_runs = Py_None;
     double time_limit = 60;
     long long ilp_max = 20000;
     const char *maxflow = "incremental", *engine = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLsz", kwl,
+    int no_prune = 0, no_jump = 0, literal = 0, generic = 0, plain = 0,
+        naive = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszpppppp", kwl,
                                      &ext_InstanceType, &ins, &algos,
                                      &time_limit, &seed, &rr_runs, &ilp_max,
-                                     &maxflow, &engine))
+                                     &maxflow, &engine, &no_prune, &no_jump,
+                                     &literal, &generic, &plain, &naive))
         return NULL;
     hta_solve_opts o;
     hta_solve_opts_default(&o);
+    /* as the command's flags of the same names */
+    o.prune = no_prune ? 0 : no_jump ? 1 : 2;
+    o.literal_balance = literal;
+    o.sat_generic = generic;
+    o.ilp_plain = plain;
+    o.model = naive ? HTA_ILP_NAIVE : HTA_ILP_COMPACT;
     if (algos && !parse_algos(algos, &o))
         return NULL;
     if (!(time_limit > 0) || time_limit > 1e9) {
@@ -187,11 +198,8 @@ PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
     o.ilp_max_tasks = ilp_max;
     if (seed != Py_None || rr_runs != Py_None) {
         o.rr_randomized = 1;
-        if (seed != Py_None) {
-            o.seed = PyLong_AsUnsignedLongLong(seed);
-            if (PyErr_Occurred())
-                return NULL;
-        }
+        if (seed != Py_None && !ext_seed(seed, &o.seed))
+            return NULL;
         if (rr_runs != Py_None) {
             long long k = PyLong_AsLongLong(rr_runs);
             if (k == -1 && PyErr_Occurred())

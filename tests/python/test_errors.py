@@ -113,7 +113,7 @@ def test_options():
     with pytest.raises(ValueError):
         hta.flowtime(j, 0)
     with pytest.raises(ValueError):
-        hta.flowtime(j, 2, policies=["dsrpt"], preemptive=False)
+        hta.flowtime(j, 2, policies=["dsrpt"], mode="non-preemptive")
     lv = hta.gen_hdfs(50, 8, racks=2, policy="rack-aware", w_rack=1.5)
     with pytest.raises(ValueError):  # N-level instance: its own groups
         hta.Cluster.from_instance(lv, 0.1, [1, 0.5, 0.2], topology=[4])

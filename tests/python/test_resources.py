@@ -114,8 +114,11 @@ def test_ignored_sigint_stays_ignored():
     # a process ignoring SIGINT: hta does not take it over
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     c = hta.gen_cluster("random")
-    interrupt_after(0.2)
+    t = interrupt_after(0.2)
     rows = hta.sim(c, policies="gb-pandas", slots=40000)
+    # the signal lands while SIGINT is still ignored, even when the run
+    # ended first (else it would reach the next test's call)
+    t.join()
     assert not rows[0]["cut"] and rows[0]["slots"] == 40000
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 

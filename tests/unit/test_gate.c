@@ -81,6 +81,8 @@ static void test_costs_every_door(void **state)
         /* as level 2's cost: the same rule under the level's name */
         hta_instance *lv = two_tasks();
         hta_wrem hi = {HTA_WREM_AFFINE, 0, NULL, 1e300, 0};
+        if (lv->wrem.kind == HTA_WREM_TABLE)
+            free(lv->wrem.v); /* the instance's own table, replaced */
         lv->wrem = hi;
         assert_int_equal(hta_instance_set_levels(lv, &c->w, 1, &dl),
                          HTA_ERR_INPUT);

@@ -33,6 +33,7 @@ __all__ = [
     "Instance", "Cluster", "Jobs", "ParseError", "Error", "Interrupted",
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
     "capacity", "sim", "flowtime", "reduce_place", "gen_sat", "records",
+    "import_fsck", "import_swim", "__version__",
 ]
 
 Instance = _hta.Instance
@@ -62,12 +63,16 @@ class Interrupted(KeyboardInterrupt):
 
 def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
           rr_runs=None, ilp_max_tasks=20000, maxflow="incremental",
-          ilp_engine=None):
+          ilp_engine=None, no_prune=False, no_jump=False,
+          literal_balance=False, sat_generic=False, ilp_plain=False,
+          ilp_naive=False):
     """Runs the algorithms of ``hta solve`` on an instance.
 
     algos: names among rr, fsy, hadoop, ilp, brute, close, sat, exact (a
     sequence or "rr,fsy"), run in order; time_limit: seconds for the exact
-    engines; seed / rr_runs: randomized round robin (as --seed, --rr-runs).
+    engines; seed / rr_runs: randomized round robin (as --seed, --rr-runs);
+    the other arguments are the command's options of the same names
+    (``hta solve --help``).
 
     Returns the report of ``hta solve --json`` as a dict (instance,
     lower_bound, lower_bound_source, guarantee, results: one dict per row
@@ -78,7 +83,8 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
     report as its result.
     """
     rep = _hta.solve(instance, algos, time_limit, seed, rr_runs,
-                     ilp_max_tasks, maxflow, ilp_engine)
+                     ilp_max_tasks, maxflow, ilp_engine, no_prune, no_jump,
+                     literal_balance, sat_generic, ilp_plain, ilp_naive)
     if rep["interrupted"]:
         raise Interrupted(rep)
     return rep
@@ -86,9 +92,11 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
 
 def evaluate(instance, assignment):
     """The makespan of an assignment (one server id per task, any integer
-    array) and what ``hta eval`` reports: total, local, remote, w_rem_r,
-    argmax, per_level and level_costs (arrays over levels 1..N), loads
-    (the load of every working server)."""
+    array) and what ``hta eval --json`` reports: total, local, remote,
+    w_rem_r, argmax, per_level and level_costs (arrays over levels
+    1..N), and per declared server (numpy arrays, indexed by server id as
+    ``instance.names`` is) loads, server_local and server_remote (on N
+    levels, remote counts every task not local)."""
     return _hta.evaluate(instance, assignment)
 
 
@@ -103,6 +111,33 @@ def gen_hdfs(tasks, servers, replicas=3, zipf=0.0, racks=0,
                          w_loc, w_rem, w_rack, pods, w_pod, seed)
 
 
+def import_fsck(path, w_loc=1.0, w_rem=3.0, w_rack=None, w_pod=None,
+                strict=False):
+    """An instance from the output of ``hdfs fsck <path> -files -blocks
+    -locations [-racks]`` (``hta import fsck``): a task per block, a
+    server per datanode, the block ids, datanodes and racks as names
+    (``Instance.task_names``, ``names``, ``racks``).  Costs as in
+    ``from_arrays``; w_rack (and w_pod) make the racks locality levels.
+    A MISSING block (no replica) is left out with a ``UserWarning``
+    naming its line, or with strict a ParseError."""
+    import warnings
+    inst, missing = _hta.import_fsck(path, w_loc, w_rem, w_rack, w_pod,
+                                     strict)
+    for line in missing:
+        warnings.warn(f"{path}:{line}: warning: MISSING block (no replica) "
+                      "left out", stacklevel=2)
+    return inst
+
+
+def import_swim(path, block_mb=64.0, slot_seconds=10.0, reducer_mb=1024.0):
+    """A job trace (``Jobs``) from a SWIM workload (``hta import swim``):
+    a job submitted at s seconds arrives in slot floor(s / slot_seconds)
+    + 1, its map work is ceil(input / block_mb) units, its reduce work
+    ceil(shuffle / block_mb) units over ceil(shuffle / reducer_mb)
+    tasks."""
+    return _hta.import_swim(path, block_mb, slot_seconds, reducer_mb)
+
+
 def gen_sat(cnf=None, vars=0, clauses=0, seed=1):
     """FSY's 3SAT reduction (``hta gen sat`` / ``gen random3sat``): the
     instance of a DIMACS formula (cnf: a path), or of a uniform random
@@ -111,11 +146,18 @@ def gen_sat(cnf=None, vars=0, clauses=0, seed=1):
     return _hta.gen_sat(cnf, vars, clauses, seed)
 
 
-def gen_cluster(kind, seed=1):
+def gen_cluster(kind, servers=None, data_servers=None, types=None,
+                replicas=None, total=None, load=None, rates=None,
+                topology=None, seed=1):
     """The clusters of the papers (``hta gen cluster``): "wang" (Wang et
-    al., Section V), "gbpandas" (GB-PANDAS, Section 5) or "random", with
-    their default parameters."""
-    return _hta.gen_cluster(kind, seed)
+    al., Section V), "gbpandas" (GB-PANDAS, Section 5) or "random", each
+    parameter None for the set-up's default, as the command's options of
+    the same names: servers, data_servers (wang), types, replicas, total
+    or load (the total arrival rate, or per server), rates (service rates
+    by level, strictly decreasing), topology (servers per rack, racks per
+    pod, ...: 2 + len(topology) rates)."""
+    return _hta.gen_cluster(kind, servers, data_servers, types, replicas,
+                            total, load, rates, topology, seed)
 
 
 def gen_jobs(jobs=1000, machines=10, load=0.7, map="exp:10",
@@ -150,12 +192,19 @@ def sim(cluster, policies=("jsq-maxweight", "priority", "gb-pandas", "fcfs"),
     return rows
 
 
-def flowtime(jobs, machines, policies=None, preemptive=True):
+def flowtime(jobs, machines, policies=None, mode="preemptive"):
     """Total flow time of a job trace on `machines` machines under the
-    policies (srpt, dsrpt, asrpt, fifo, fair; default all): one dict per
-    policy with total, mean, slots, last, cut, seconds and finish (the
-    completion slot of every job, numpy int64)."""
-    rows, interrupted = _hta.flowtime(jobs, machines, policies, preemptive)
+    policies (srpt, dsrpt, asrpt, fifo, fair; default all), mode
+    "preemptive" (work divisible per slot) or "non-preemptive" (a started
+    reduce task keeps its machine), as ``hta flowtime``'s options of the
+    same names: one dict per policy with total, mean, slots, last, cut,
+    seconds and finish (the completion slot of every job, numpy
+    int64)."""
+    if mode not in ("preemptive", "non-preemptive"):
+        raise ValueError("mode: expected 'preemptive' or 'non-preemptive', "
+                         f"found {mode!r}")
+    rows, interrupted = _hta.flowtime(jobs, machines, policies,
+                                      mode == "preemptive")
     if interrupted:
         raise Interrupted(rows)
     return rows
