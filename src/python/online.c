@@ -171,6 +171,17 @@ PyTypeObject ext_ClusterType = {
     .tp_getset = cluster_getset,
 };
 
+/* A number given must be one the command reads: NaN (the library's
+ * "not given") and infinities are refused. */
+static int finite_or_none(PyObject *obj, const char *what, double x)
+{
+    if (obj == Py_None || isfinite(x))
+        return 1;
+    PyErr_Format(PyExc_ValueError, "%s: expected a number in [0, 1e+300]",
+                 what);
+    return 0;
+}
+
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -209,6 +220,8 @@ PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
         !ext_int_in(o[3], "replicas", 1, 64, &replicas) ||
         !ext_real_or_none(o[4], "total", &ask.total) ||
         !ext_real_or_none(o[5], "load", &ask.load) ||
+        !finite_or_none(o[4], "total", ask.total) ||
+        !finite_or_none(o[5], "load", ask.load) ||
         (o[6] != Py_None &&
          !ext_reals(o[6], "rates", ask.rates, HTA_MAX_LEVELS, &ask.nrates)))
         return NULL;

@@ -17,6 +17,16 @@ from hypothesis import given, settings, strategies as st
 import hta
 
 
+@pytest.fixture(autouse=True)
+def python_takes_sigint():
+    """Ctrl-C as an interactive Python has it, whatever the test runner
+    inherited (make test runs in the background, where SIGINT is ignored,
+    and so does hta then)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 def one_each(m=2):
     return np.arange(m + 1), np.arange(m)
 
@@ -232,6 +242,7 @@ def test_stop_in_one_thread_leaves_other_calls_alone():
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     with pytest.raises(hta.Interrupted):
+        # 10^7 slots take minutes: only the signal ends it soon
         hta.sim(cl, policies="jsq-maxweight", slots=10**7, load=0.5)
     t.join()
     assert len(done["rows"]) == 1
@@ -321,9 +332,27 @@ def test_read_from_a_silent_fifo_ends_on_ctrl_c(tmp_path):
 def test_write_to_a_fifo_with_no_reader_ends_on_ctrl_c(tmp_path):
     fifo = str(tmp_path / "f")
     os.mkfifo(fifo)
+
+    def watchdog():  # a missed signal must not hang the suite
+        time.sleep(20)
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        os.close(fd)
+
+    threading.Thread(target=watchdog, daemon=True).start()
     t0 = time.monotonic()
     timer = _interrupt_after(0.5)
     with pytest.raises(hta.Interrupted):
         hta.gen_hdfs(10, 6).write(fifo)
     timer.join()
     assert time.monotonic() - t0 < 2.5
+
+
+@pytest.mark.parametrize("kw", [dict(total=float("nan")),
+                                dict(load=float("nan")),
+                                dict(total=float("inf")), dict(load=-1),
+                                dict(rates=[0.9, float("nan")]),
+                                dict(servers=0), dict(servers=2**24 + 1)])
+def test_cluster_parameters_refused(kw):
+    # before: NaN stood for "not given" and was silently the default
+    with pytest.raises(ValueError):
+        hta.gen_cluster("random", **kw)
