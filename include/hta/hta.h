@@ -14,6 +14,7 @@
  *       sim.h (the simulator), flowtime.h (map-then-reduce flow time),
  *       rplace.h (ReduceTask placement)
  *   around them: diag.h (errors), progress.h (progress callbacks),
+ *       pool.h (threads for independent runs),
  *       num.h (numbers as hta reads and prints them), outfile.h (outputs
  *       replaced atomically)
  *
@@ -40,6 +41,7 @@
 #include "hta/maxcover.h"
 #include "hta/num.h"
 #include "hta/outfile.h"
+#include "hta/pool.h"
 #include "hta/progress.h"
 #include "hta/reduce.h"
 #include "hta/rng.h"

@@ -2,51 +2,18 @@
 #include "pool.h"
 
 #include <pthread.h>
-#include <unistd.h>
 
-typedef struct pool {
-    pthread_mutex_t lock;
-    int next, n;
-    cli_job_fn fn;
-    void *ctx;
-    volatile sig_atomic_t *stop;
-} pool;
-
-static void *worker(void *arg)
-{
-    pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        int job = p->stop && *p->stop ? p->n : p->next;
-        if (job < p->n)
-            p->next++;
-        pthread_mutex_unlock(&p->lock);
-        if (job >= p->n)
-            return NULL;
-        p->fn(p->ctx, job);
-    }
-}
+#include "hta/pool.h"
 
 void cli_pool_run(int threads, int n, cli_job_fn fn, void *ctx,
                   volatile sig_atomic_t *stop)
 {
-    pool p = {PTHREAD_MUTEX_INITIALIZER, 0, n, fn, ctx, stop};
-    int extra = (threads < n ? threads : n) - 1;
-    pthread_t tid[1024];
-    int started = 0;
-    for (int i = 0; i < extra && i < 1024; i++)
-        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
-            started++;
-    worker(&p); /* the caller works too */
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&p.lock);
+    hta_pool_run(threads, n, fn, ctx, stop);
 }
 
 int cli_threads_default(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+    return hta_threads_default();
 }
 
 int cli_threads(const cli_args *a)

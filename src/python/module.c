@@ -4,6 +4,8 @@
 #include "ext.h"
 
 #include <pythread.h>
+
+#include "hta/pool.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -448,7 +450,16 @@ static PyObject *ext_version(PyObject *self, PyObject *args)
     return PyUnicode_FromString(hta_version());
 }
 
+static PyObject *ext_threads_default(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    return PyLong_FromLong(hta_threads_default());
+}
+
 static PyMethodDef methods[] = {
+    {"threads_default", ext_threads_default, METH_NOARGS,
+     "The processors available (--threads' default)."},
     {"version", ext_version, METH_NOARGS,
      "The C library's version (hta --version's)."},
     {"solve", (PyCFunction)(void (*)(void))ext_solve,

@@ -3,6 +3,8 @@
  * --json` and `hta sim --json` do (ext.h). */
 #include "ext.h"
 
+#include "hta/pool.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,111 +428,277 @@ static PyObject *sim_row(const hta_cluster *c, const hta_sim_result *r,
     return d;
 }
 
+/* One run of a sim call: a load and a policy, on the pool. */
+typedef struct sim_run {
+    hta_sim_opts o;
+    hta_sim_result r;
+    hta_status st;
+    hta_diag d;
+    int ran;
+} sim_run;
+
+typedef struct sim_batch {
+    const hta_cluster *c;
+    sim_run *runs;
+} sim_batch;
+
+static void sim_run_one(void *ctx, int k)
+{
+    sim_batch *b = ctx;
+    sim_run *j = &b->runs[k];
+    hta_diag_clear(&j->d);
+    j->st = hta_sim_run(b->c, &j->o, &j->r, &j->d);
+    j->ran = 1;
+}
+
+/* The report of `hta sim --json` for one load: the head and its rows
+ * (delays per time unit, throughput per unit, as the command prints). */
+static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
+                          double total, double rho)
+{
+    static const char *const arr[] = {"poisson", "bernoulli", "jobs"};
+    static const char *const svc[] = {"geometric", "lognormal",
+                                      "exponential", "deterministic"};
+    PyObject *h = PyDict_New();
+    int ok = h && ext_set(h, "servers", PyLong_FromLong(c->M)) &&
+             ext_set(h, "types", PyLong_FromLongLong(c->T)) &&
+             ext_set(h, "levels", PyLong_FromLong(c->levels)) &&
+             ext_set(h, "rate", ext_real(total * o->load)) &&
+             ext_set(h, "rho", ext_real(rho)) &&
+             ext_set(h, "slots", PyLong_FromLongLong(o->slots)) &&
+             ext_set(h, "warmup", PyLong_FromLongLong(o->warmup)) &&
+             ext_set(h, "batches", PyLong_FromLong(o->batches)) &&
+             ext_set(h, "slots_per_unit", ext_real(o->per_unit)) &&
+             ext_set(h, "arrivals", PyUnicode_FromString(arr[o->arrivals])) &&
+             ext_set(h, "service", PyUnicode_FromString(svc[o->service])) &&
+             ext_set(h, "subqueues", PyBool_FromLong(o->subqueues)) &&
+             ext_set(h, "seed", PyLong_FromUnsignedLongLong(o->seed)) &&
+             ext_set(h, "policies", PyList_New(0));
+    if (!ok)
+        Py_CLEAR(h);
+    return h;
+}
+
+/* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
+ * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
+ * max_backlog, threads) -> ([report per load], interrupted); the
+ * arguments checked by hta/__init__.py as the command checks its
+ * options, the cluster's own limits here. */
 PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"cluster", "policies", "slots", "load", "seed",
-                          "warmup",  "batches",  NULL};
+    (void)kw;
     ext_cluster *cl;
-    PyObject *pols = NULL;
-    long long slots = 100000, warmup = -1, batches = 30;
-    uint64_t seed = 1;
-    double load = 1;
-    PyObject *warm = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OLdO&OL", kwl,
-                                     &ext_ClusterType, &cl, &pols, &slots,
-                                     &load, ext_seed, &seed, &warm, &batches))
+    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj;
+    long long slots, warmup, batches, per_unit, max_backlog;
+    uint64_t seed;
+    int arrivals, service, subqueues, threads;
+    double cv;
+    const char *job_size;
+    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLi", &ext_ClusterType, &cl,
+                          &pols, &loads_obj, &slots, &warmup, &batches,
+                          ext_seed, &seed, &arrivals, &service, &cv,
+                          &per_unit, &job_size, &jobs_obj, &subqueues,
+                          &delay_obj, &max_backlog, &threads))
         return NULL;
-    if (!ext_warmup(warm, &warmup))
+    const hta_cluster *c = cl->c;
+    double loads[64];
+    int nloads = 0, pv[HTA_SIM_NPOLICIES], np = 0;
+    if (!ext_reals(loads_obj, "loads", loads, 64, &nloads))
         return NULL;
-    int pv[HTA_SIM_NPOLICIES * 2], np = 0;
-    if (!pols) {
-        pv[np++] = HTA_SIM_JSQ_MAXWEIGHT;
-        pv[np++] = HTA_SIM_PRIORITY;
-        pv[np++] = HTA_SIM_GB_PANDAS;
-        pv[np++] = HTA_SIM_FCFS;
-    } else {
-        PyObject *seq = NULL;
-        if (PyUnicode_Check(pols)) { /* "a,b": split on commas */
-            PyObject *sep = PyUnicode_FromString(",");
-            seq = sep ? PyUnicode_Split(pols, sep, -1) : NULL;
-            Py_XDECREF(sep);
-        } else {
-            seq = PySequence_List(pols);
-        }
-        if (!seq)
-            return NULL;
-        Py_ssize_t k = PyList_GET_SIZE(seq);
-        for (Py_ssize_t i = 0; i < k; i++) {
-            const char *nm = PyUnicode_AsUTF8(PyList_GET_ITEM(seq, i));
-            int p = -1;
-            for (int j = 0; nm && j < HTA_SIM_NPOLICIES; j++)
-                if (strcmp(nm, hta_sim_policy_names[j]) == 0)
-                    p = j;
-            if (nm && strcmp(nm, "balanced-pandas") == 0)
-                p = HTA_SIM_GB_PANDAS;
-            if (p < 0 || p == HTA_SIM_FAIR || p == HTA_SIM_DELAY ||
-                np >= HTA_SIM_NPOLICIES * 2) {
-                if (nm)
-                    PyErr_Format(PyExc_ValueError,
-                                 "policies: expected jsq-maxweight, "
-                                 "priority, gb-pandas or fcfs (at most "
-                                 "%d), found '%s'",
-                                 HTA_SIM_NPOLICIES * 2, nm);
-                Py_DECREF(seq);
-                return NULL;
-            }
-            pv[np++] = p;
-        }
-        Py_DECREF(seq);
-        if (np == 0) {
-            PyErr_SetString(PyExc_ValueError, "policies: expected one or more");
-            return NULL;
-        }
+    PyObject *seq = PySequence_Fast(pols, "policies: expected names");
+    if (!seq)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) &&
+                           np < HTA_SIM_NPOLICIES;
+         i++) {
+        const char *nm = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+        for (int j = 0; nm && j < HTA_SIM_NPOLICIES; j++)
+            if (strcmp(nm, hta_sim_policy_names[j]) == 0)
+                pv[np++] = j;
     }
-    if (warmup < 0)
-        warmup = slots / 10;
-    if (slots < 1 || slots > 4000000000000LL || batches < 2 ||
-        batches > 1000 || warmup >= slots || slots - warmup < batches) {
-        PyErr_SetString(PyExc_ValueError,
-                        "expected slots > warmup >= 0 with slots - warmup "
-                        ">= batches >= 2");
-        return NULL;
-    }
-    if (!(load >= 0) || !isfinite(load)) {
-        PyErr_SetString(PyExc_ValueError, "load: expected a finite x >= 0");
+    Py_DECREF(seq);
+    if (np == 0) {
+        PyErr_SetString(PyExc_ValueError, "policies: expected one or more");
         return NULL;
     }
     hta_sim_opts o;
     hta_sim_opts_default(&o);
-    o.load = load;
     o.slots = slots;
     o.warmup = warmup;
     o.batches = (int)batches;
     o.seed = seed;
-    PyObject *rows = PyList_New(0);
-    int interrupted = 0;
-    for (int q = 0; rows && q < np && !interrupted; q++) {
-        o.policy = (hta_sim_policy)pv[q];
-        hta_diag d;
-        hta_diag_clear(&d);
-        hta_sim_result r;
-        ext_call c;
-        o.stop = &c.stop;
-        ext_begin(&c);
-        hta_status st = hta_sim_run(cl->c, &o, &r, &d);
-        interrupted = ext_end(&c) || (st == HTA_OK && r.cut);
-        if (st != HTA_OK) {
-            Py_DECREF(rows);
-            return ext_raise(st, &d);
-        }
-        PyObject *row = sim_row(cl->c, &r, hta_sim_policy_names[o.policy]);
-        hta_sim_result_free(&r);
-        if (!row || PyList_Append(rows, row) < 0)
-            Py_CLEAR(rows);
-        Py_XDECREF(row);
+    o.arrivals = (hta_sim_arrivals)arrivals;
+    o.service = (hta_sim_service)service;
+    o.cv = cv;
+    o.per_unit = (double)per_unit;
+    o.subqueues = subqueues;
+    if (max_backlog > 0)
+        o.max_backlog = max_backlog;
+    if (delay_obj != Py_None) {
+        double dv[2];
+        int nd = 0;
+        if (!ext_reals(delay_obj, "delay", dv, 2, &nd))
+            return NULL;
+        o.delay[0] = (int)dv[0];
+        o.delay[1] = nd > 1 ? (int)dv[1] : 0;
     }
-    if (!rows)
+    if (jobs_obj != Py_None) {
+        if (!PyObject_TypeCheck(jobs_obj, &ext_JobsType)) {
+            PyErr_SetString(PyExc_TypeError, "jobs_trace: expected Jobs");
+            return NULL;
+        }
+        o.trace_jobs = ((ext_jobs *)jobs_obj)->j;
+    }
+    char msg[300];
+    hta_diag d;
+    hta_diag_clear(&d);
+    if (job_size && hta_dist_parse(job_size, &o.job_size, msg, sizeof msg)) {
+        PyErr_Format(PyExc_ValueError, "job_size: %s", msg);
         return NULL;
-    return Py_BuildValue("(NO)", rows, interrupted ? Py_True : Py_False);
+    }
+    hta_status st = hta_dist_load(&o.job_size, &d);
+    if (st != HTA_OK)
+        return ext_raise(st, &d);
+    /* the cluster's limits, as the command checks them */
+    double total = 0, top = 0, maxload = 0;
+    for (int k = 0; k < nloads; k++)
+        maxload = loads[k] > maxload ? loads[k] : maxload;
+    for (int64_t L = 0; L < c->T; L++) {
+        total += c->lambda[L];
+        top = c->lambda[L] > top ? c->lambda[L] : top;
+    }
+    const char *bad = NULL;
+    if (o.arrivals == HTA_ARR_BERNOULLI && top * maxload > o.per_unit) {
+        snprintf(msg, sizeof msg,
+                 "Bernoulli arrivals need every lambda_L * load / K <= 1, "
+                 "found %g",
+                 top * maxload / o.per_unit);
+        bad = msg;
+    }
+    for (int n = 0; !bad && n < c->levels; n++)
+        if (c->rate[n] > o.per_unit) {
+            snprintf(msg, sizeof msg,
+                     "the service rate %g of level %d is %g tasks a slot, "
+                     "above 1 (a server ends at most one a slot): give "
+                     "slots_per_unit=%.0f or more (rates per time unit of K "
+                     "slots)",
+                     c->rate[n], n + 1, c->rate[n] / o.per_unit,
+                     ceil(c->rate[n]));
+            bad = msg;
+        }
+    if (!bad && !o.trace_jobs &&
+        !(total * maxload / o.per_unit <= HTA_SIM_MAX_ARRIVALS)) {
+        snprintf(msg, sizeof msg,
+                 "the arrivals are %g tasks a slot, above 10^9 (a slot's "
+                 "draws are 64-bit counts): a smaller load or arrival rates",
+                 total * maxload / o.per_unit);
+        bad = msg;
+    }
+    if (bad) {
+        hta_dist_free(&o.job_size);
+        PyErr_SetString(PyExc_ValueError, bad);
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) /* default: one skip per server */
+        if (o.delay[i] < 0)
+            o.delay[i] = c->M;
+    int n = nloads * np;
+    sim_run *runs = calloc((size_t)n, sizeof *runs);
+    if (!runs) {
+        hta_dist_free(&o.job_size);
+        return PyErr_NoMemory();
+    }
+    ext_call call;
+    for (int k = 0; k < n; k++) {
+        runs[k].o = o;
+        runs[k].o.load = loads[k / np];
+        runs[k].o.policy = (hta_sim_policy)pv[k % np];
+        runs[k].o.stop = &call.stop;
+    }
+    hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL, &call.stop};
+    hta_capacity_result cap = {0};
+    ext_begin(&call);
+    st = hta_capacity_solve(c, &co, &cap, &d);
+    double rho1 = cap.rho;
+    hta_capacity_result_free(&cap);
+    if (st == HTA_OK) {
+        sim_batch b = {c, runs};
+        hta_pool_run(threads, n, sim_run_one, &b, &call.stop);
+    }
+    int interrupted = ext_end(&call);
+    PyObject *reps = st == HTA_OK ? PyList_New(0) : NULL, *rep = NULL;
+    if (st != HTA_OK && !interrupted)
+        ext_raise(st, &d);
+    else if (st != HTA_OK)
+        ext_interrupted(Py_None);
+    for (int k = 0; reps && k < n; k++) {
+        sim_run *j = &runs[k];
+        hta_sim_opts ok_o = j->o;
+        if (!j->ran || j->st != HTA_OK) {
+            if (j->ran) {
+                Py_CLEAR(reps);
+                ext_raise(j->st, &j->d);
+            }
+            interrupted = 1;
+            break;
+        }
+        if (k % np == 0) {
+            double rho = rho1 * ok_o.load;
+            const hta_jobs *tj = ok_o.trace_jobs;
+            if (tj) { /* the trace's own rate, the cluster's type mix */
+                double span = (double)(tj->arrival[tj->n - 1] -
+                                       tj->arrival[0] + 1);
+                double tasks = 0;
+                for (int64_t i = 0; i < tj->n; i++)
+                    tasks += (double)tj->map[i];
+                double rate = tasks / span * ok_o.per_unit;
+                rho = total > 0 ? rho1 * rate / total : 0;
+                ok_o.load = total > 0 ? rate / total : 1;
+            }
+            rep = sim_head(c, &ok_o, total, rho);
+            if (!rep || PyList_Append(reps, rep) < 0) {
+                Py_XDECREF(rep);
+                Py_CLEAR(reps);
+                break;
+            }
+            Py_DECREF(rep); /* the list holds it */
+        }
+        hta_sim_result *r = &j->r;
+        double K = ok_o.per_unit; /* delays per time unit */
+        r->mean_delay /= K;
+        r->ci_delay /= K;
+        r->mean_job_delay /= K;
+        r->ci_job_delay /= K;
+        for (int q = 0; q < HTA_SIM_CLASSES; q++)
+            for (int i = 0; i < 3; i++)
+                r->class_pct[q][i] /= K;
+        r->throughput *= K;
+        PyObject *row = sim_row(c, r, hta_sim_policy_names[ok_o.policy]);
+        if (!row ||
+            PyList_Append(PyDict_GetItemString(rep, "policies"), row) < 0) {
+            Py_XDECREF(row);
+            Py_CLEAR(reps);
+            break;
+        }
+        Py_DECREF(row);
+        if (r->cut) {
+            interrupted = 1;
+            break;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        hta_sim_result_free(&runs[k].r);
+    free(runs);
+    hta_dist_free(&o.job_size);
+    if (!reps)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(reps); i++)
+        if (!ext_set(PyList_GET_ITEM(reps, i), "interrupted",
+                     PyBool_FromLong(interrupted &&
+                                     i == PyList_GET_SIZE(reps) - 1))) {
+            Py_DECREF(reps);
+            return NULL;
+        }
+    return Py_BuildValue("(NO)", reps, interrupted ? Py_True : Py_False);
 }

@@ -27,7 +27,7 @@ c = hta.Cluster.from_instance(lv, 0.05, [1, 0.5, 0.2])
 assert hta.capacity(c)["rho"] > 0
 c = hta.gen_cluster("random")
 hta.capacity(c, method="lp")
-rows = hta.sim(c, slots=300, batches=2)
+rows = hta.sim(c, slots=300, batches=2)["policies"]
 assert len(rows) == 4
 j = hta.gen_jobs(jobs=20, machines=2)
 assert len(hta.flowtime(j, 2)) == 5

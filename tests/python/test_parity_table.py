@@ -108,11 +108,15 @@ TABLE = {
         "policy": ("sim", "policies"), "slots": ("sim", "slots"),
         "warmup": ("sim", "warmup"), "batches": ("sim", "batches"),
         "load": ("sim", "load"), "seed": ("sim", "seed"),
-        "arrivals": "GAP", "job-size": "GAP", "jobs-trace": "GAP",
-        "time-scale": "GAP", "block-mb": "GAP", "subqueues": "GAP",
-        "delay": "GAP", "service": "GAP", "cv": "GAP",
-        "slots-per-unit": "GAP", "sweep": "GAP", "trace-file": "GAP",
-        "trace-every": "GAP", "max-backlog": "GAP", "threads": "GAP",
+        "arrivals": ("sim", "arrivals"), "job-size": ("sim", "job_size"),
+        "jobs-trace": ("sim", "jobs_trace"),
+        "time-scale": ("sim", "time_scale"), "block-mb": ("sim", "block_mb"),
+        "subqueues": ("sim", "subqueues"), "delay": ("sim", "delay"),
+        "service": ("sim", "service"), "cv": ("sim", "cv"),
+        "slots-per-unit": ("sim", "slots_per_unit"),
+        "sweep": ("sim", "sweep"), "trace-file": "GAP",
+        "trace-every": "GAP", "max-backlog": ("sim", "max_backlog"),
+        "threads": ("sim", "threads"),
         "json": PRINT, "no-timing": PRINT, "quiet": PRINT,
     },
     "flowtime": {
@@ -152,11 +156,7 @@ GAPS = {
     ("capacity", "interior"), ("capacity", "decomposition"),
     ("capacity", "from-instance"), ("capacity", "rate"),
     ("capacity", "rates"), ("capacity", "topology"),
-    ("sim", "arrivals"), ("sim", "job-size"), ("sim", "jobs-trace"),
-    ("sim", "time-scale"), ("sim", "block-mb"), ("sim", "subqueues"),
-    ("sim", "delay"), ("sim", "service"), ("sim", "cv"),
-    ("sim", "slots-per-unit"), ("sim", "sweep"), ("sim", "trace-file"),
-    ("sim", "trace-every"), ("sim", "max-backlog"), ("sim", "threads"),
+    ("sim", "trace-file"), ("sim", "trace-every"),
     ("flowtime", "load"), ("flowtime", "sweep"),
     ("flowtime", "exact-max-vars"), ("flowtime", "time-limit"),
     ("flowtime", "classes"), ("flowtime", "stepwise"),
@@ -410,3 +410,73 @@ def test_import_swim_options(root, tmp_path):
     assert want.n == got.n
     for k in ("arrival", "map_work", "reduce_work"):
         assert np.array_equal(getattr(want, k), getattr(got, k)), k
+
+
+SIM_CASES = [
+    (["--policy", "fcfs,priority", "--slots", 3000, "--warmup", 500,
+      "--batches", 10, "--load", 0.7, "--seed", 4, "--max-backlog", 100000],
+     dict(policies="fcfs,priority", slots=3000, warmup=500, batches=10,
+          load=0.7, seed=4, max_backlog=100000)),
+    (["--sweep", "0.5,0.9,0.2", "--threads", 2, "--slots", 2000,
+      "--service", "lognormal", "--cv", 2],
+     dict(sweep=(0.5, 0.9, 0.2), threads=2, slots=2000, service="lognormal",
+          cv=2)),
+    (["--arrivals", "bernoulli", "--service", "deterministic", "--slots",
+      2000, "--load", 0.5, "-p", "gb-pandas"],
+     dict(arrivals="bernoulli", service="deterministic", slots=2000,
+          load=0.5, policies=["balanced-pandas"])),
+    (["--arrivals", "jobs", "--job-size", "uniform:1:6", "--subqueues",
+      "--delay", "3,2", "--slots", 3000, "--load", 0.6],
+     dict(arrivals="jobs", job_size="uniform:1:6", subqueues=True,
+          delay=(3, 2), slots=3000, load=0.6)),
+    (["--slots-per-unit", 4, "--service", "exponential", "--slots", 4000],
+     dict(slots_per_unit=4, service="exponential", slots=4000)),
+]
+
+
+@pytest.mark.parametrize("cli_args, kw", SIM_CASES)
+def test_sim_options(tmp_path, cli_args, kw):
+    f = tmp_path / "c.txt"
+    run("gen", "cluster", "random", "--servers", 30, "--types", 30,
+        "--rates", "0.9,0.5,0.2", "--topology", 5, "-o", f)
+    want = json.loads(run("sim", f, *cli_args, "--json", "--quiet"))
+    same(want, hta.sim(hta.Cluster.read(str(f)), **kw),
+         " ".join(map(str, cli_args)))
+
+
+def test_sim_jobs_trace(root, tmp_path):
+    f = tmp_path / "c.txt"
+    run("gen", "cluster", "wang", "--servers", 40, "--data-servers", 30,
+        "-o", f)
+    trace = root / "instances" / "swim" / "FB-2009_samples_24_times_1hr_0.tsv"
+    args = ["--arrivals", "jobs", "--jobs-trace", trace, "--time-scale", 40,
+            "--block-mb", 256, "--slots", 3000, "-p", "fcfs,fair"]
+    want = json.loads(run("sim", f, *args, "--json", "--quiet"))
+    got = hta.sim(hta.Cluster.read(str(f)), arrivals="jobs",
+                  jobs_trace=str(trace), time_scale=40, block_mb=256,
+                  slots=3000, policies="fcfs,fair")
+    same(want, got, "jobs trace")
+
+
+@pytest.mark.parametrize("cli_args, kw", [
+    (["--job-size", "fixed:3"], dict(job_size="fixed:3")),
+    (["--subqueues"], dict(subqueues=True)),
+    (["--arrivals", "jobs", "-p", "fcfs", "--delay", 3],
+     dict(arrivals="jobs", policies="fcfs", delay=3)),
+    (["--cv", 2], dict(cv=2)), (["--load", 1, "--sweep", "1,2,1"],
+                                dict(load=1, sweep=(1, 2, 1))),
+    (["-p", "fair"], dict(policies="fair")),
+    (["-p", "gb-pandas,balanced-pandas"],
+     dict(policies="gb-pandas,balanced-pandas")),
+    (["--slots", 100, "--warmup", 90], dict(slots=100, warmup=90)),
+    (["--time-scale", 2], dict(time_scale=2)),
+])
+def test_sim_refuses_what_the_command_refuses(tmp_path, cli_args, kw):
+    f = tmp_path / "c.txt"
+    run("gen", "cluster", "random", "--servers", 10, "--types", 10,
+        "-o", f)
+    r = subprocess.run([os.environ["HTA"], "sim", str(f),
+                        *map(str, cli_args)], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    with pytest.raises(ValueError):
+        hta.sim(hta.Cluster.read(str(f)), **kw)

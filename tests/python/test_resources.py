@@ -91,7 +91,7 @@ def test_ctrl_c_sim():
         hta.sim(c, policies="gb-pandas", slots=10**8)
     except hta.Interrupted as e:
         assert time.monotonic() - t0 < 1.3
-        rows = e.result
+        rows = e.result["policies"]
         assert rows[-1]["cut"] and 0 < rows[-1]["slots"] < 10**8
     else:
         raise AssertionError("no Interrupted")
@@ -115,7 +115,7 @@ def test_ignored_sigint_stays_ignored():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     c = hta.gen_cluster("random")
     t = interrupt_after(0.2)
-    rows = hta.sim(c, policies="gb-pandas", slots=40000)
+    rows = hta.sim(c, policies="gb-pandas", slots=40000)["policies"]
     # the signal lands while SIGINT is still ignored, even when the run
     # ended first (else it would reach the next test's call)
     t.join()

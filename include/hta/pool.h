@@ -1,0 +1,34 @@
+/* A pool of threads for independent runs (sweep points, policies): each
+ * job writes only its own result slot and the caller reads the slots in
+ * job order once the pool is done, so that the number of threads changes
+ * how fast, never what.  The command line's --threads and the Python
+ * package's threads= run on it.
+ *
+ * Ownership: nothing is kept; ctx is the caller's.
+ */
+#ifndef HTA_POOL_H
+#define HTA_POOL_H
+
+#include <signal.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void (*hta_job_fn)(void *ctx, int job);
+
+/* Jobs 0..n-1, each once, on at most `threads` threads (the caller's
+ * among them), taken in order; no job starts once *stop is set (stop may
+ * be NULL; the caller tells the runs that did by its own slots).  Where
+ * a thread cannot be created the jobs run on fewer. */
+void hta_pool_run(int threads, int n, hta_job_fn fn, void *ctx,
+                  volatile sig_atomic_t *stop);
+
+/* The processors available, 1..1024: the default number of threads. */
+int hta_threads_default(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
