@@ -619,8 +619,8 @@ static int gen_jobs(int argc, char **argv)
     }
     char comment[700];
     snprintf(comment, sizeof comment,
-             "# hta gen jobs --jobs %lld --machines %ld --load %g --map %s "
-             "--reduce %s --tasks %ld --map-only %g --seed %llu\n",
+             "hta gen jobs --jobs %lld --machines %ld --load %g --map %s "
+             "--reduce %s --tasks %ld --map-only %g --seed %llu",
              (long long)g.jobs, (long)g.machines, g.load,
              cli_has(&args, "map") ? cli_str(&args, "map") : "exp:10",
              cli_has(&args, "reduce") ? cli_str(&args, "reduce") : "exp:10",

@@ -78,9 +78,9 @@ static int import_swim(const cli_args *a)
         for (int64_t i = 0; i < J->n; i++)
             maponly += J->roff[i + 1] == J->roff[i];
         snprintf(comment, sizeof comment,
-                 "# hta import swim %.200s --block-mb %g --slot-seconds %g "
-                 "--reducer-mb %g\n# %lld jobs (%lld map-only), %lld units "
-                 "of work, last arrival slot %lld\n",
+                 "hta import swim %.200s --block-mb %g --slot-seconds %g "
+                 "--reducer-mb %g\n%lld jobs (%lld map-only), %lld units "
+                 "of work, last arrival slot %lld",
                  a->pos[1], o.block_bytes / mib, o.slot_seconds,
                  o.reducer_bytes / mib, (long long)J->n, (long long)maponly,
                  (long long)J->work, (long long)J->arrival[J->n - 1]);

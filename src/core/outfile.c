@@ -288,3 +288,13 @@ void hta_outfile_abort(hta_outfile *o)
     memset(o, 0, sizeof *o);
     o->slot = -1;
 }
+
+void hta_write_comment(FILE *f, const char *comment)
+{
+    for (const char *p = comment; p && *p;) {
+        const char *eol = strchr(p, '\n');
+        int len = eol ? (int)(eol - p) : (int)strlen(p);
+        fprintf(f, "# %.*s\n", len, p);
+        p += len + (eol != NULL);
+    }
+}

@@ -7,6 +7,7 @@
 
 #include "hta/gate.h"
 #include "hta/levels.h"
+#include "hta/outfile.h"
 
 /* A cost function's tokens after its keyword, and the line's end. */
 static void write_cost(FILE *f, const hta_wrem *w)
@@ -37,15 +38,7 @@ hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
                                    volatile sig_atomic_t *stop)
 {
     char buf[32];
-    if (comment) {
-        const char *p = comment;
-        while (*p) {
-            const char *eol = strchr(p, '\n');
-            int len = eol ? (int)(eol - p) : (int)strlen(p);
-            fprintf(f, "# %.*s\n", len, p);
-            p += len + (eol != NULL);
-        }
-    }
+    hta_write_comment(f, comment);
     fprintf(f, "hta-instance 1\ntasks %ld\nservers %ld\n", (long)inst->m,
             (long)inst->n_declared);
     hta_format_real(buf, inst->w_loc);

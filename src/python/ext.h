@@ -59,6 +59,15 @@ typedef struct ext_call {
 void ext_begin(ext_call *c); /* releases the GIL */
 int ext_end(ext_call *c);    /* takes it back; 1 when SIGINT came */
 
+/* obj written to path as a file is replaced (hta_outfile: atomically,
+ * a special file written through), without the GIL, Ctrl-C ending a
+ * wait on a FIFO: the Python objects' write(path, comment=None). */
+typedef hta_status (*ext_writer)(const void *obj, FILE *f,
+                                 const char *comment,
+                                 volatile sig_atomic_t *stop);
+PyObject *ext_write(const void *obj, ext_writer fn, PyObject *args,
+                    PyObject *kw);
+
 /* Raises hta.Interrupted(result) (result borrowed; None when the call
  * has nothing to show); returns NULL. */
 PyObject *ext_interrupted(PyObject *result);
@@ -139,6 +148,7 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_gen_rr(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_import_swim(PyObject *self, PyObject *args, PyObject *kw);
 

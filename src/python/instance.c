@@ -266,39 +266,17 @@ done:
     return r;
 }
 
+static hta_status write_instance(const void *obj, FILE *f,
+                                 const char *comment,
+                                 volatile sig_atomic_t *stop)
+{
+    return hta_instance_write_stop(obj, f, comment, stop);
+}
+
 static PyObject *instance_write(ext_instance *self, PyObject *args,
                                 PyObject *kw)
 {
-    static char *kwl[] = {"path", "comment", NULL};
-    PyObject *path_obj;
-    const char *comment = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|z", kwl,
-                                     PyUnicode_FSConverter, &path_obj,
-                                     &comment))
-        return NULL;
-    hta_diag d;
-    hta_diag_clear(&d);
-    hta_outfile out;
-    const char *path = PyBytes_AS_STRING(path_obj);
-    /* without the GIL: a FIFO blocks in open and write until its reader
-       comes, and Ctrl-C (EINTR there) ends the wait */
-    ext_call c;
-    ext_begin(&c);
-    hta_status st = hta_outfile_open(&out, path, &d);
-    if (st == HTA_OK) {
-        st = hta_instance_write_stop(self->inst, out.f, comment, &c.stop);
-        if (st != HTA_OK)
-            hta_diag_set(&d, st, path, 0, "write error");
-        else
-            st = hta_outfile_commit(&out, &d);
-        hta_outfile_abort(&out);
-    }
-    int stopped = ext_end(&c);
-    PyObject *r = stopped && st != HTA_OK ? ext_interrupted(Py_None) :
-                  st == HTA_OK            ? Py_NewRef(Py_None) :
-                                            ext_raise(st, &d);
-    Py_DECREF(path_obj);
-    return r;
+    return ext_write(self->inst, write_instance, args, kw);
 }
 
 static PyObject *wrem_value(const hta_wrem *w)
@@ -769,4 +747,29 @@ PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw)
     hta_cnf_free(f);
     Py_XDECREF(path_obj);
     return r;
+}
+
+/* gen_rr(kind, servers, tasks, extra): Theorems 4.1 ("replica") and 4.3
+ * ("worst"), the command's ranges (servers 2..2^24, tasks 1..). */
+PyObject *ext_gen_rr(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    (void)kw;
+    const char *kind;
+    PyObject *so, *to;
+    int extra;
+    if (!PyArg_ParseTuple(args, "sOOp", &kind, &so, &to, &extra))
+        return NULL;
+    long long n = 0, m = 0;
+    int worst = strcmp(kind, "worst") == 0;
+    if (!ext_int_in(so, "servers", 2, HTA_MAX_SERVERS, &n) ||
+        (worst && !ext_int_in(to, "tasks", 1, HTA_MAX_TASKS, &m)))
+        return NULL;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_instance *inst = NULL;
+    hta_status st = worst ? hta_gen_rr_worst((int32_t)n, (int32_t)m, &inst,
+                                             &d) :
+                            hta_gen_rr_replica((int32_t)n, extra, &inst, &d);
+    return st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
 }

@@ -76,7 +76,23 @@ static PyGetSetDef jobs_getset[] = {
     {"reduce_work", (getter)get_reduce, NULL, "reduce work per job", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
+static hta_status write_jobs(const void *obj, FILE *f, const char *comment,
+                             volatile sig_atomic_t *stop)
+{
+    (void)stop; /* blocked on a FIFO, the write ends with EINTR */
+    return hta_jobs_write(obj, f, comment);
+}
+
+static PyObject *jobs_write(ext_jobs *self, PyObject *args, PyObject *kw)
+{
+    return ext_write(self->j, write_jobs, args, kw);
+}
+
 static PyMethodDef jobs_methods[] = {
+    {"write", (PyCFunction)(void (*)(void))jobs_write,
+     METH_VARARGS | METH_KEYWORDS,
+     "write(path, comment=None): the trace (hta-jobs 1), replaced\n"
+     "atomically as the command does (a special file written through)."},
     {"read", (PyCFunction)jobs_read, METH_VARARGS | METH_STATIC,
      "read(path) -> Jobs: a job trace (hta-jobs 1)."},
     {NULL, NULL, 0, NULL}};

@@ -132,6 +132,39 @@ PyObject *ext_interrupted(PyObject *result)
     return NULL;
 }
 
+PyObject *ext_write(const void *obj, ext_writer fn, PyObject *args,
+                    PyObject *kw)
+{
+    static char *kwl[] = {"path", "comment", NULL};
+    PyObject *path_obj;
+    const char *comment = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|z", kwl,
+                                     PyUnicode_FSConverter, &path_obj,
+                                     &comment))
+        return NULL;
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_outfile out;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    ext_call c;
+    ext_begin(&c);
+    hta_status st = hta_outfile_open(&out, path, &d);
+    if (st == HTA_OK) {
+        st = fn(obj, out.f, comment, &c.stop);
+        if (st != HTA_OK)
+            hta_diag_set(&d, st, path, 0, "write error");
+        else
+            st = hta_outfile_commit(&out, &d);
+        hta_outfile_abort(&out);
+    }
+    int stopped = ext_end(&c);
+    PyObject *r = stopped && st != HTA_OK ? ext_interrupted(Py_None) :
+                  st == HTA_OK            ? Py_NewRef(Py_None) :
+                                            ext_raise(st, &d);
+    Py_DECREF(path_obj);
+    return r;
+}
+
 static void free_capsule(PyObject *cap)
 {
     free(PyCapsule_GetPointer(cap, "hta.array"));
@@ -481,6 +514,8 @@ static PyMethodDef methods[] = {
     {"gen_sat", (PyCFunction)(void (*)(void))ext_gen_sat,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"reduce_place", (PyCFunction)(void (*)(void))ext_reduce_place,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"gen_rr", (PyCFunction)(void (*)(void))ext_gen_rr,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"import_fsck", (PyCFunction)(void (*)(void))ext_import_fsck,
      METH_VARARGS | METH_KEYWORDS, NULL},

@@ -136,7 +136,26 @@ static PyGetSetDef cluster_getset[] = {
     {"arrival_rates", (getter)get_arrival, NULL, "lambda per type", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
+static hta_status write_cluster(const void *obj, FILE *f,
+                                const char *comment,
+                                volatile sig_atomic_t *stop)
+{
+    (void)stop; /* a cluster file is written in well under a second */
+    return hta_cluster_write(obj, f, comment);
+}
+
+static PyObject *cluster_write(ext_cluster *self, PyObject *args,
+                               PyObject *kw)
+{
+    return ext_write(self->c, write_cluster, args, kw);
+}
+
 static PyMethodDef cluster_methods[] = {
+    {"write", (PyCFunction)(void (*)(void))cluster_write,
+     METH_VARARGS | METH_KEYWORDS,
+     "write(path, comment=None): the cluster in its file format (the one\n"
+     "hta capacity and hta sim read), replaced atomically as the command\n"
+     "does (a special file written through)."},
     {"read", (PyCFunction)cluster_read, METH_VARARGS | METH_STATIC,
      "read(path) -> Cluster: a cluster file (hta-cluster 1)."},
     {"from_instance", (PyCFunction)(void (*)(void))cluster_from_instance,
@@ -277,14 +296,19 @@ static double total_rate(const hta_cluster *c)
 PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"cluster", "method", NULL};
+    static char *kwl[] = {"cluster", "method", "interior", "decomposition",
+                          NULL};
     ext_cluster *cl;
     const char *method = "auto";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|s", kwl, &ext_ClusterType,
-                                     &cl, &method))
+    int interior = 0, decomposition = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|spp", kwl,
+                                     &ext_ClusterType, &cl, &method,
+                                     &interior, &decomposition))
         return NULL;
     hta_capacity_opts o;
     memset(&o, 0, sizeof o);
+    o.interior = interior;
+    o.decomposition = decomposition;
     int m = -1;
     for (int i = 0; i < 5; i++)
         if (strcmp(method, hta_capacity_method_names[i]) == 0)
@@ -343,6 +367,35 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
     if (ok) {
         ok = ext_set(r, "bottlenecks", b);
         b = NULL;
+    }
+    if (ok && decomposition) { /* the rows of hta capacity --decomposition */
+        PyObject *dd = PyDict_New();
+        npy_intp nd = (npy_intp)res.ndec;
+        PyObject *ty = PyArray_SimpleNew(1, &nd, NPY_INT64),
+                 *sv = PyArray_SimpleNew(1, &nd, NPY_INT64),
+                 *rt = PyArray_SimpleNew(1, &nd, NPY_FLOAT64),
+                 *lv = PyArray_SimpleNew(1, &nd, NPY_INT64);
+        ok = dd && ty && sv && rt && lv;
+        for (npy_intp i = 0; ok && i < nd; i++) {
+            ((int64_t *)PyArray_DATA((PyArrayObject *)ty))[i] =
+                res.dec_type[i];
+            ((int64_t *)PyArray_DATA((PyArrayObject *)sv))[i] =
+                res.dec_server[i];
+            ((double *)PyArray_DATA((PyArrayObject *)rt))[i] =
+                res.dec_rate[i];
+            ((int64_t *)PyArray_DATA((PyArrayObject *)lv))[i] =
+                res.dec_level[i];
+        }
+        ok = ok && ext_set(dd, "type", Py_NewRef(ty)) &&
+             ext_set(dd, "server", Py_NewRef(sv)) &&
+             ext_set(dd, "rate", Py_NewRef(rt)) &&
+             ext_set(dd, "level", Py_NewRef(lv)) &&
+             ext_set(r, "decomposition", Py_NewRef(dd));
+        Py_XDECREF(ty);
+        Py_XDECREF(sv);
+        Py_XDECREF(rt);
+        Py_XDECREF(lv);
+        Py_XDECREF(dd);
     }
     hta_capacity_result_free(&res);
     Py_XDECREF(b);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/outfile.h"
 #include "hta/rng.h"
 
 #include "build.h"
@@ -104,8 +105,7 @@ static hta_status emit_line(void *ctx, int64_t arrival, int64_t map,
 hta_status hta_jobs_gen_write(const hta_jobs_gen *g, FILE *f,
                               const char *comment, hta_diag *d)
 {
-    if (comment)
-        fprintf(f, "%s", comment);
+    hta_write_comment(f, comment);
     fprintf(f, "hta-jobs 1\n");
     hta_status st = hta_jobs_gen_stream(g, emit_line, f, d);
     if (st == HTA_OK && ferror(f))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hta/num.h"
+#include "hta/outfile.h"
 #include "hta/rng.h"
 #include "core/buf.h"
 #include "core/lex.h"
@@ -211,8 +212,7 @@ done:
 
 hta_status hta_jobs_write(const hta_jobs *j, FILE *f, const char *comment)
 {
-    if (comment)
-        fprintf(f, "%s", comment);
+    hta_write_comment(f, comment);
     fprintf(f, "hta-jobs 1\n");
     for (int64_t i = 0; i < j->n; i++) {
         fprintf(f, "job %lld %lld", (long long)j->arrival[i],

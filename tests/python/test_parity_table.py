@@ -43,7 +43,9 @@ TABLE = {
         "ilp-naive": ("solve", "ilp_naive"),
         "json": PRINT, "output": "the best assignment is the report's "
                                  "'assignment' array",
-        "plot": "GAP", "no-timing": PRINT, "quiet": PRINT,
+        "plot": "presentation: a picture of the loads, which evaluate() "
+                "returns for the caller's plotting",
+        "no-timing": PRINT, "quiet": PRINT,
     },
     "eval": {"json": PRINT, "loads": "the loads and per-server counts are "
                                      "always in the result"},
@@ -64,7 +66,7 @@ TABLE = {
         "load": ("gen_jobs", "load"), "map": ("gen_jobs", "map"),
         "reduce": ("gen_jobs", "reduce"), "tasks": ("gen_jobs", "tasks"),
         "map-only": ("gen_jobs", "map_only"), "seed": ("gen_jobs", "seed"),
-        "output": "GAP",
+        "output": "the package returns the trace (Jobs.write writes it)",
     },
     "gen cluster": {
         "servers": ("gen_cluster", "servers"),
@@ -74,7 +76,9 @@ TABLE = {
         "total": ("gen_cluster", "total"), "load": ("gen_cluster", "load"),
         "rates": ("gen_cluster", "rates"),
         "topology": ("gen_cluster", "topology"),
-        "seed": ("gen_cluster", "seed"), "output": "GAP",
+        "seed": ("gen_cluster", "seed"),
+        "output": "the package returns the cluster (Cluster.write writes "
+                  "it)",
     },
     "gen random3sat": {"vars": ("gen_sat", "vars"),
                        "clauses": ("gen_sat", "clauses"),
@@ -82,9 +86,12 @@ TABLE = {
                        "output": "the formula goes straight into gen_sat's "
                                  "instance"},
     "gen sat": {"output": OUT, "model": "GAP"},
-    "gen rr-replica": {"servers": "GAP", "tasks": "GAP", "extra": "GAP",
-                       "output": OUT},
-    "gen rr-worst": {"servers": "GAP", "tasks": "GAP", "extra": "GAP",
+    "gen rr-replica": {"servers": ("gen_rr_replica", "servers"),
+                       "tasks": "rr-worst's (the command refuses it here)",
+                       "extra": ("gen_rr_replica", "extra"), "output": OUT},
+    "gen rr-worst": {"servers": ("gen_rr_worst", "servers"),
+                     "tasks": ("gen_rr_worst", "tasks"),
+                     "extra": "rr-replica's (the command refuses it here)",
                      "output": OUT},
     "import": {
         "w-loc": ("import_fsck", "w_loc"), "w-rem": ("import_fsck", "w_rem"),
@@ -99,10 +106,14 @@ TABLE = {
         "reducer-mb": ("import_swim", "reducer_mb"), "output": OUT,
     },
     "capacity": {
-        "method": ("capacity", "method"), "interior": "GAP",
-        "decomposition": "GAP", "json": PRINT, "verbose": "GLPK's own "
-        "progress on stderr", "quiet": PRINT, "from-instance": "GAP",
-        "rate": "GAP", "rates": "GAP", "topology": "GAP",
+        "method": ("capacity", "method"),
+        "interior": ("capacity", "interior"),
+        "decomposition": ("capacity", "decomposition"), "json": PRINT,
+        "verbose": "GLPK's own progress on stderr", "quiet": PRINT,
+        "from-instance": ("Cluster.from_instance", "instance"),
+        "rate": ("Cluster.from_instance", "rate"),
+        "rates": ("Cluster.from_instance", "rates"),
+        "topology": ("Cluster.from_instance", "topology"),
     },
     "sim": {
         "policy": ("sim", "policies"), "slots": ("sim", "slots"),
@@ -148,14 +159,8 @@ TABLE = {
 # What issue 58 still has to bind (the test fails when this list is not
 # exactly the table's GAP rows).
 GAPS = {
-    ("solve", "write-cnf"), ("solve", "write-lp"), ("solve", "plot"),
-    ("gen jobs", "output"), ("gen cluster", "output"), ("gen sat", "model"),
-    ("gen rr-replica", "servers"), ("gen rr-replica", "tasks"),
-    ("gen rr-replica", "extra"), ("gen rr-worst", "servers"),
-    ("gen rr-worst", "tasks"), ("gen rr-worst", "extra"),
-    ("capacity", "interior"), ("capacity", "decomposition"),
-    ("capacity", "from-instance"), ("capacity", "rate"),
-    ("capacity", "rates"), ("capacity", "topology"),
+    ("solve", "write-cnf"), ("solve", "write-lp"),
+    ("gen sat", "model"),
     ("sim", "trace-file"), ("sim", "trace-every"),
     ("flowtime", "load"), ("flowtime", "sweep"),
     ("flowtime", "exact-max-vars"), ("flowtime", "time-limit"),
@@ -206,9 +211,16 @@ def test_every_argument_is_an_option_of_the_same_name():
                 # algos, policies, lam, and w_rem for both forms of a cost)
                 assert row[1] in (opt.replace("-", "_"), "algos",
                                   "policies", "lam") or \
-                    opt.endswith("-affine"), (opt, row)
+                    opt.endswith("-affine") or \
+                    (opt, row[1]) == ("from-instance", "instance"), \
+                    (opt, row)
     for fn, args in names.items():
-        params = set(inspect.signature(getattr(hta, fn)).parameters)
+        obj = hta
+        for part in fn.split("."):
+            obj = getattr(obj, part)
+        if fn == "Cluster.from_instance":  # a C method: its documented form
+            continue
+        params = set(inspect.signature(obj).parameters)
         extra = params - args - POSITIONAL.get(fn, set())
         assert not extra, f"{fn} has arguments no option names: {extra}"
 
@@ -480,3 +492,64 @@ def test_sim_refuses_what_the_command_refuses(tmp_path, cli_args, kw):
     assert r.returncode == 2, r.stderr
     with pytest.raises(ValueError):
         hta.sim(hta.Cluster.read(str(f)), **kw)
+
+
+def test_gen_rr(tmp_path):
+    for cli_args, fn, kw in [
+            (["rr-replica", "--servers", 9], "gen_rr_replica",
+             dict(servers=9)),
+            (["rr-replica", "--servers", 9, "--extra"], "gen_rr_replica",
+             dict(servers=9, extra=True)),
+            (["rr-worst", "--servers", 8, "--tasks", 45], "gen_rr_worst",
+             dict(servers=8, tasks=45))]:
+        f = tmp_path / "i.txt"
+        run("gen", *cli_args, "-o", f)
+        same_instance(hta.Instance.read(str(f)), getattr(hta, fn)(**kw))
+    with pytest.raises(ValueError):
+        hta.gen_rr_worst(8, 49)  # M <= N(N-2), as the command refuses
+
+
+def test_capacity_options(root, tmp_path):
+    f = tmp_path / "c.txt"
+    run("gen", "cluster", "random", "--servers", 30, "--types", 40,
+        "--rates", "0.9,0.5,0.2", "--topology", 5, "-o", f)
+    c = hta.Cluster.read(str(f))
+    for args, kw in [(["--method", "lp", "--interior"],
+                      dict(method="lp", interior=True)),
+                     (["--method", "plain"], dict(method="plain"))]:
+        same(json.loads(run("capacity", f, *args, "--json", "--quiet")),
+             hta.capacity(c, **kw), " ".join(args))
+    dec = tmp_path / "d.txt"
+    run("capacity", f, "--method", "lp", "--decomposition", dec, "--quiet")
+    rows = [l.split() for l in dec.read_text().splitlines()
+            if l and not l.startswith(("#", "hta-"))]
+    got = hta.capacity(c, method="lp", decomposition=True)["decomposition"]
+    assert [int(r[0]) for r in rows] == list(got["type"])
+    assert [int(r[1]) for r in rows] == list(got["server"])
+    assert [float(r[2]) for r in rows] == list(got["rate"])
+    assert [int(r[3]) for r in rows] == list(got["level"])
+    inst = root / "instances" / "racks-tiny.txt"
+    for args, kw in [(["--rate", 0.3, "--rates", "1,0.5,0.2"],
+                      dict(rate=0.3, rates=[1, 0.5, 0.2])),
+                     (["--rate", 0.1, "--rates", "0.8,0.2"],
+                      dict(rate=0.1, rates=[0.8, 0.2]))]:
+        two = inst if len(kw["rates"]) == 3 else \
+            root / "instances" / "example.txt"
+        want = json.loads(run("capacity", "--from-instance", two, *args,
+                              "--json", "--quiet"))
+        got = hta.capacity(hta.Cluster.from_instance(
+            hta.Instance.read(str(two)), **kw))
+        same(want, got, " ".join(map(str, args)))
+
+
+def test_cluster_and_jobs_write(tmp_path):
+    c = hta.gen_cluster("gbpandas", servers=100, topology=(10, 5), seed=2)
+    c.write(str(tmp_path / "c.txt"), comment="a\nb")
+    back = hta.Cluster.read(str(tmp_path / "c.txt"))
+    assert np.array_equal(back.arrival_rates, c.arrival_rates)
+    assert (tmp_path / "c.txt").read_text().startswith("# a\n# b\n")
+    j = hta.gen_jobs(jobs=40, seed=3)
+    j.write(str(tmp_path / "j.txt"), comment="x\ny")
+    back = hta.Jobs.read(str(tmp_path / "j.txt"))
+    assert np.array_equal(back.arrival, j.arrival)
+    assert np.array_equal(back.reduce_work, j.reduce_work)

@@ -33,7 +33,8 @@ __all__ = [
     "Instance", "Cluster", "Jobs", "ParseError", "Error", "Interrupted",
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
     "capacity", "sim", "flowtime", "reduce_place", "gen_sat", "records",
-    "import_fsck", "import_swim", "__version__",
+    "import_fsck", "import_swim", "gen_rr_replica", "gen_rr_worst",
+    "__version__",
 ]
 
 Instance = _hta.Instance
@@ -138,6 +139,20 @@ def import_swim(path, block_mb=64.0, slot_seconds=10.0, reducer_mb=1024.0):
     return _hta.import_swim(path, block_mb, slot_seconds, reducer_mb)
 
 
+def gen_rr_replica(servers, extra=False):
+    """Theorem 4.1's pair (``hta gen rr-replica``): the identity
+    placement on `servers` servers, with extra a second replica of the
+    last task on server 0."""
+    return _hta.gen_rr("replica", servers, 0, extra)
+
+
+def gen_rr_worst(servers, tasks):
+    """Theorem 4.3's placement (``hta gen rr-worst``), tasks <= servers *
+    (servers - 2): round robin's worst case, floor(m/n) w_rem against the
+    optimum ceil(m/n) w_loc."""
+    return _hta.gen_rr("worst", servers, tasks, False)
+
+
 def gen_sat(cnf=None, vars=0, clauses=0, seed=1):
     """FSY's 3SAT reduction (``hta gen sat`` / ``gen random3sat``): the
     instance of a DIMACS formula (cnf: a path), or of a uniform random
@@ -170,12 +185,17 @@ def gen_jobs(jobs=1000, machines=10, load=0.7, map="exp:10",
                          seed)
 
 
-def capacity(cluster, method="auto"):
+def capacity(cluster, method="auto", interior=False, decomposition=False):
     """rho*, the least utilisation every server can meet (``hta
     capacity --json``): servers, types, levels, total_rate, method, rho,
     status (inside, boundary, outside), headroom, bottlenecks (level,
-    group, name)."""
-    return _hta.capacity(cluster, method)
+    group, name).  interior: the LP by interior point (lp, plain), as
+    --interior; decomposition: also the work of every type at every
+    server that serves it at rho* (``--decomposition FILE``'s rows), as
+    arrays type, server, rate, level.  A cluster from an instance (the
+    command's --from-instance, --rate, --rates, --topology) is
+    ``Cluster.from_instance(instance, rate, rates, topology)``."""
+    return _hta.capacity(cluster, method, interior, decomposition)
 
 
 _SIM_POLICIES = ("jsq-maxweight", "priority", "gb-pandas", "fcfs", "fair",
