@@ -148,6 +148,8 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_sat_witness(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_decode(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_rr(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_import_swim(PyObject *self, PyObject *args, PyObject *kw);

@@ -773,3 +773,101 @@ PyObject *ext_gen_rr(PyObject *self, PyObject *args, PyObject *kw)
                             hta_gen_rr_replica((int32_t)n, extra, &inst, &d);
     return st == HTA_OK ? ext_wrap_instance(inst) : ext_raise(st, &d);
 }
+
+/* The formula at path and its reduction; 0 with the exception set. */
+static int reduction_of(PyObject *path_obj, hta_cnf **f, hta_reduction **r)
+{
+    hta_diag d;
+    hta_diag_clear(&d);
+    *f = NULL;
+    *r = NULL;
+    hta_status st = hta_cnf_parse(PyBytes_AS_STRING(path_obj), f, &d);
+    if (st == HTA_OK)
+        st = hta_reduce_build(*f, r, &d);
+    if (st != HTA_OK) {
+        hta_cnf_free(*f);
+        ext_raise(st, &d);
+        return 0;
+    }
+    return 1;
+}
+
+/* sat_witness(cnf, model) -> the assignment of Lemma 3.4 (hta gen sat
+ * FORMULA --model MODEL): int32 numpy array, makespan <= 3. */
+PyObject *ext_sat_witness(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"cnf", "model", NULL};
+    PyObject *cnf_obj, *model_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&", kwl,
+                                     PyUnicode_FSConverter, &cnf_obj,
+                                     PyUnicode_FSConverter, &model_obj))
+        return NULL;
+    hta_cnf *f;
+    hta_reduction *r;
+    PyObject *res = NULL;
+    if (reduction_of(cnf_obj, &f, &r)) {
+        hta_diag d;
+        hta_diag_clear(&d);
+        signed char *model = NULL;
+        const char *mpath = PyBytes_AS_STRING(model_obj);
+        int32_t *a = malloc((size_t)r->inst->m * sizeof *a);
+        hta_status st = a ? hta_model_parse(mpath, f->nvars, &model, &d) :
+                            hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
+                                         "out of memory");
+        if (st == HTA_OK &&
+            (st = hta_reduce_witness(r, model, a, NULL, &d)) ==
+                HTA_ERR_INPUT)
+            d.path = mpath;
+        if (st == HTA_OK) {
+            res = ext_own_array(a, (npy_intp)r->inst->m, NPY_INT32);
+            a = NULL;
+        } else {
+            ext_raise(st, &d);
+        }
+        free(a);
+        free(model);
+        hta_reduce_free(r);
+        hta_cnf_free(f);
+    }
+    Py_DECREF(cnf_obj);
+    Py_DECREF(model_obj);
+    return res;
+}
+
+/* decode(cnf, assignment) -> the model of Lemmas 3.5-3.10 (hta decode):
+ * an int8 array over variables 0..nvars (entry 0 unused; 1 true, 0
+ * false), or None when the makespan exceeds 3 (the command's exit 5:
+ * such an assignment proves nothing). */
+PyObject *ext_decode(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"cnf", "assignment", NULL};
+    PyObject *cnf_obj, *aobj;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O", kwl,
+                                     PyUnicode_FSConverter, &cnf_obj, &aobj))
+        return NULL;
+    hta_cnf *f;
+    hta_reduction *r;
+    PyObject *res = NULL;
+    if (reduction_of(cnf_obj, &f, &r)) {
+        int32_t *a = assignment(r->inst, aobj);
+        if (a) {
+            hta_diag d;
+            hta_diag_clear(&d);
+            signed char *model = NULL;
+            hta_status st = hta_reduce_decode(r, a, &model, &d);
+            if (st == HTA_OK)
+                res = ext_own_array(model, (npy_intp)f->nvars + 1, NPY_INT8);
+            else if (st == HTA_ERR_NOPROOF)
+                res = Py_NewRef(Py_None);
+            else
+                ext_raise(st, &d);
+            free(a);
+        }
+        hta_reduce_free(r);
+        hta_cnf_free(f);
+    }
+    Py_DECREF(cnf_obj);
+    return res;
+}

@@ -488,7 +488,48 @@ typedef struct sim_run {
     hta_status st;
     hta_diag d;
     int ran;
+    int64_t *trace; /* (slot, number in system) pairs, when traced */
+    size_t ntrace, cap;
+    int trace_oom;
 } sim_run;
+
+static void sim_trace(void *ctx, int64_t slot, int64_t n)
+{
+    sim_run *j = ctx;
+    if (j->ntrace + 2 > j->cap) {
+        size_t cap = j->cap ? 2 * j->cap : 2048;
+        int64_t *t = realloc(j->trace, cap * sizeof *t);
+        if (!t) {
+            j->trace_oom = 1;
+            return;
+        }
+        j->trace = t;
+        j->cap = cap;
+    }
+    j->trace[j->ntrace++] = slot;
+    j->trace[j->ntrace++] = n;
+}
+
+/* The sample paths of the runs, in run order, as hta sim --trace-file
+ * writes them. */
+static hta_status write_traces(const char *path, const sim_run *runs, int n,
+                               hta_diag *d)
+{
+    hta_outfile out;
+    hta_status st = hta_outfile_open(&out, path, d);
+    if (st != HTA_OK)
+        return st;
+    fprintf(out.f, "load,policy,slot,number_in_system\n");
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i + 1 < runs[k].ntrace; i += 2)
+            fprintf(out.f, "%g,%s,%lld,%lld\n", runs[k].o.load,
+                    hta_sim_policy_names[runs[k].o.policy],
+                    (long long)runs[k].trace[i],
+                    (long long)runs[k].trace[i + 1]);
+    st = hta_outfile_commit(&out, d);
+    hta_outfile_abort(&out);
+    return st;
+}
 
 typedef struct sim_batch {
     const hta_cluster *c;
@@ -532,6 +573,15 @@ static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
     return h;
 }
 
+static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
+                          PyObject *loads_obj, long long slots,
+                          long long warmup, long long batches, uint64_t seed,
+                          int arrivals, int service, double cv,
+                          long long per_unit, const char *job_size,
+                          PyObject *jobs_obj, int subqueues,
+                          PyObject *delay_obj, long long max_backlog,
+                          int threads, PyObject *tpath, long long every);
+
 /* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
  * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
  * max_backlog, threads) -> ([report per load], interrupted); the
@@ -542,18 +592,37 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     (void)kw;
     ext_cluster *cl;
-    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj;
-    long long slots, warmup, batches, per_unit, max_backlog;
+    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj, *tpath = NULL;
+    long long slots, warmup, batches, per_unit, max_backlog, every;
     uint64_t seed;
     int arrivals, service, subqueues, threads;
     double cv;
     const char *job_size;
-    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLi", &ext_ClusterType, &cl,
-                          &pols, &loads_obj, &slots, &warmup, &batches,
+    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLiO&L", &ext_ClusterType,
+                          &cl, &pols, &loads_obj, &slots, &warmup, &batches,
                           ext_seed, &seed, &arrivals, &service, &cv,
                           &per_unit, &job_size, &jobs_obj, &subqueues,
-                          &delay_obj, &max_backlog, &threads))
+                          &delay_obj, &max_backlog, &threads,
+                          ext_path_or_none, &tpath, &every))
         return NULL;
+    PyObject *r = sim_call(cl, pols, loads_obj, slots, warmup, batches, seed,
+                           arrivals, service, cv, per_unit, job_size,
+                           jobs_obj, subqueues, delay_obj, max_backlog,
+                           threads, tpath, every);
+    Py_XDECREF(tpath);
+    return r;
+}
+
+/* ext_sim's work, its arguments converted. */
+static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
+                          PyObject *loads_obj, long long slots,
+                          long long warmup, long long batches, uint64_t seed,
+                          int arrivals, int service, double cv,
+                          long long per_unit, const char *job_size,
+                          PyObject *jobs_obj, int subqueues,
+                          PyObject *delay_obj, long long max_backlog,
+                          int threads, PyObject *tpath, long long every)
+{
     const hta_cluster *c = cl->c;
     double loads[64];
     int nloads = 0, pv[HTA_SIM_NPOLICIES], np = 0;
@@ -668,6 +737,12 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         runs[k].o.load = loads[k / np];
         runs[k].o.policy = (hta_sim_policy)pv[k % np];
         runs[k].o.stop = &call.stop;
+        if (tpath) {
+            runs[k].o.trace = sim_trace;
+            runs[k].o.trace_ctx = &runs[k];
+            runs[k].o.trace_every =
+                every > 0 ? every : (slots >= 1000 ? slots / 1000 : 1);
+        }
     }
     hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL, &call.stop};
     hta_capacity_result cap = {0};
@@ -679,6 +754,15 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         sim_batch b = {c, runs};
         hta_pool_run(threads, n, sim_run_one, &b, &call.stop);
     }
+    for (int k = 0; k < n && st == HTA_OK; k++)
+        if (runs[k].trace_oom)
+            st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
+                              "out of memory");
+    int ran_all = 1;
+    for (int k = 0; k < n; k++)
+        ran_all &= runs[k].ran && runs[k].st == HTA_OK;
+    if (st == HTA_OK && tpath && ran_all)
+        st = write_traces(PyBytes_AS_STRING(tpath), runs, n, &d);
     int interrupted = ext_end(&call);
     PyObject *reps = st == HTA_OK ? PyList_New(0) : NULL, *rep = NULL;
     if (st != HTA_OK && !interrupted)
@@ -740,8 +824,10 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
             break;
         }
     }
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         hta_sim_result_free(&runs[k].r);
+        free(runs[k].trace);
+    }
     free(runs);
     hta_dist_free(&o.job_size);
     if (!reps)

@@ -34,6 +34,7 @@ __all__ = [
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
     "capacity", "sim", "flowtime", "reduce_place", "gen_sat", "records",
     "import_fsck", "import_swim", "gen_rr_replica", "gen_rr_worst",
+    "sat_witness", "decode",
     "__version__",
 ]
 
@@ -66,14 +67,16 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
           rr_runs=None, ilp_max_tasks=20000, maxflow="incremental",
           ilp_engine=None, no_prune=False, no_jump=False,
           literal_balance=False, sat_generic=False, ilp_plain=False,
-          ilp_naive=False):
+          ilp_naive=False, write_cnf=None, write_lp=None):
     """Runs the algorithms of ``hta solve`` on an instance.
 
     algos: names among rr, fsy, hadoop, ilp, brute, close, sat, exact (a
     sequence or "rr,fsy"), run in order; time_limit: seconds for the exact
     engines; seed / rr_runs: randomized round robin (as --seed, --rr-runs);
-    the other arguments are the command's options of the same names
-    (``hta solve --help``).
+    write_cnf, write_lp: paths for sat's CNF and the LP models, written
+    as the command writes them (ValueError when the run built none); the
+    other arguments are the command's options of the same names (``hta
+    solve --help``).
 
     Returns the report of ``hta solve --json`` as a dict (instance,
     lower_bound, lower_bound_source, guarantee, results: one dict per row
@@ -85,7 +88,8 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
     """
     rep = _hta.solve(instance, algos, time_limit, seed, rr_runs,
                      ilp_max_tasks, maxflow, ilp_engine, no_prune, no_jump,
-                     literal_balance, sat_generic, ilp_plain, ilp_naive)
+                     literal_balance, sat_generic, ilp_plain, ilp_naive,
+                     write_cnf, write_lp)
     if rep["interrupted"]:
         raise Interrupted(rep)
     return rep
@@ -137,6 +141,25 @@ def import_swim(path, block_mb=64.0, slot_seconds=10.0, reducer_mb=1024.0):
     ceil(shuffle / block_mb) units over ceil(shuffle / reducer_mb)
     tasks."""
     return _hta.import_swim(path, block_mb, slot_seconds, reducer_mb)
+
+
+def sat_witness(cnf, model):
+    """Lemma 3.4 (``hta gen sat FORMULA --model MODEL``): the assignment
+    of makespan <= 3 on the reduction instance of the DIMACS formula at
+    cnf (``gen_sat(cnf)``) that the satisfying truth assignment in the
+    file model ("v ... 0" lines) gives; ValueError naming the clause the
+    model falsifies."""
+    return _hta.sat_witness(cnf, model)
+
+
+def decode(cnf, assignment):
+    """Lemmas 3.5-3.10 (``hta decode``): from an assignment of makespan
+    <= 3 on the reduction instance of the formula at cnf, the truth
+    assignment it encodes, checked against every clause (numpy int8
+    over variables 0..nvars: 1 true, 0 false, entry 0 unused); None
+    when the makespan exceeds 3 (the command's exit 5: such an
+    assignment proves nothing)."""
+    return _hta.decode(cnf, assignment)
 
 
 def gen_rr_replica(servers, extra=False):
@@ -237,7 +260,8 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
         warmup=None, batches=30, arrivals="poisson", job_size=None,
         jobs_trace=None, time_scale=None, block_mb=None, subqueues=False,
         delay=None, service="geometric", cv=None, slots_per_unit=None,
-        sweep=None, max_backlog=None, threads=None):
+        sweep=None, max_backlog=None, threads=None, trace_file=None,
+        trace_every=None):
     """Simulates the map-task schedulers on a cluster (``hta sim``) with
     common random numbers.  The arguments are the command's options of
     the same names (``hta sim --help``): policies (names or "a,b"; default
@@ -247,7 +271,9 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
     file, with time_scale and block_mb), subqueues, delay ((D1, D2)),
     service ("geometric", "lognormal" with cv, "exponential",
     "deterministic"), slots_per_unit, max_backlog, threads (runs at once;
-    the result is the same for every number).
+    the result is the same for every number), trace_file (the sample
+    paths as CSV: load,policy,slot,number_in_system, every trace_every
+    slots, default a thousandth of the run).
 
     Returns the report of ``hta sim --json``: a dict (servers, types,
     levels, rate, rho, slots, warmup, batches, slots_per_unit, arrivals,
@@ -309,6 +335,10 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
         raise ValueError("cv applies to service='lognormal' only")
     if load is not None and sweep is not None:
         raise ValueError("give load or sweep, not both")
+    if trace_every is not None and trace_file is None:
+        raise ValueError("trace_every applies with trace_file only")
+    every = 0 if trace_every is None else \
+        _int_in("trace_every", trace_every, 1, 10**15)
     slots = _int_in("slots", slots, 2, 10**15)
     batches = _int_in("batches", batches, 2, 4096)
     per_unit = 1 if slots_per_unit is None else \
@@ -352,7 +382,8 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
     reps, interrupted = _hta.sim(
         cluster, pols, loads, slots, warm, batches, seed,
         _ARRIVALS.index(arrivals), _SERVICE.index(service), c, per_unit,
-        job_size, jobs, bool(subqueues), d, backlog, nthreads)
+        job_size, jobs, bool(subqueues), d, backlog, nthreads, trace_file,
+        every)
     out = reps if sweep is not None else (reps[0] if reps else None)
     if interrupted:
         raise Interrupted(out)
