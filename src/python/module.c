@@ -330,52 +330,22 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
 int ext_seed(PyObject *obj, void *out)
 {
     /* an int (or numpy integer) in the command line's range of --seed */
-    PyObject *i = PyNumber_Index(obj);
-    if (!i) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "seed: expected an integer in [0, %lld], found %s",
-                     (long long)INT64_MAX, Py_TYPE(obj)->tp_name);
+    long long v = 0;
+    if (obj == Py_None) {
+        PyErr_SetString(PyExc_TypeError,
+                        "seed: expected an integer, found None");
         return 0;
     }
-    int over = 0;
-    long long v = PyLong_AsLongLongAndOverflow(i, &over);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred())
+    if (!ext_int_in(obj, "seed", 0, INT64_MAX, &v))
         return 0;
-    if (over || v < 0) {
-        PyObject *r = PyObject_Repr(obj);
-        PyErr_Format(PyExc_ValueError,
-                     "seed: expected an integer in [0, %lld], found %s",
-                     (long long)INT64_MAX, r ? PyUnicode_AsUTF8(r) : "?");
-        Py_XDECREF(r);
-        return 0;
-    }
     *(uint64_t *)out = (uint64_t)v;
     return 1;
 }
 
 int ext_warmup(PyObject *obj, long long *out)
 {
-    *out = -1;
-    if (obj == Py_None)
-        return 1;
-    PyObject *i = PyNumber_Index(obj);
-    if (!i)
-        return 0;
-    int over = 0;
-    long long v = PyLong_AsLongLongAndOverflow(i, &over);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred())
-        return 0;
-    if (over || v < 0) {
-        PyErr_SetString(PyExc_ValueError,
-                        "warmup: expected an integer >= 0, or None for a "
-                        "tenth of the run");
-        return 0;
-    }
-    *out = v;
-    return 1;
+    *out = -1; /* None: the default, a tenth */
+    return ext_int_in(obj, "warmup", 0, INT64_MAX, out);
 }
 
 int ext_reals(PyObject *obj, const char *what, double *out, int max, int *n)

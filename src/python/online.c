@@ -573,46 +573,6 @@ static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
     return h;
 }
 
-static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
-                          PyObject *loads_obj, long long slots,
-                          long long warmup, long long batches, uint64_t seed,
-                          int arrivals, int service, double cv,
-                          long long per_unit, const char *job_size,
-                          PyObject *jobs_obj, int subqueues,
-                          PyObject *delay_obj, long long max_backlog,
-                          int threads, PyObject *tpath, long long every);
-
-/* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
- * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
- * max_backlog, threads) -> ([report per load], interrupted); the
- * arguments checked by hta/__init__.py as the command checks its
- * options, the cluster's own limits here. */
-PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
-{
-    (void)self;
-    (void)kw;
-    ext_cluster *cl;
-    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj, *tpath = NULL;
-    long long slots, warmup, batches, per_unit, max_backlog, every;
-    uint64_t seed;
-    int arrivals, service, subqueues, threads;
-    double cv;
-    const char *job_size;
-    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLiO&L", &ext_ClusterType,
-                          &cl, &pols, &loads_obj, &slots, &warmup, &batches,
-                          ext_seed, &seed, &arrivals, &service, &cv,
-                          &per_unit, &job_size, &jobs_obj, &subqueues,
-                          &delay_obj, &max_backlog, &threads,
-                          ext_path_or_none, &tpath, &every))
-        return NULL;
-    PyObject *r = sim_call(cl, pols, loads_obj, slots, warmup, batches, seed,
-                           arrivals, service, cv, per_unit, job_size,
-                           jobs_obj, subqueues, delay_obj, max_backlog,
-                           threads, tpath, every);
-    Py_XDECREF(tpath);
-    return r;
-}
-
 /* ext_sim's work, its arguments converted. */
 static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
                           PyObject *loads_obj, long long slots,
@@ -840,4 +800,35 @@ static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
             return NULL;
         }
     return Py_BuildValue("(NO)", reps, interrupted ? Py_True : Py_False);
+}
+
+/* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
+ * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
+ * max_backlog, threads) -> ([report per load], interrupted); the
+ * arguments checked by hta/__init__.py as the command checks its
+ * options, the cluster's own limits here. */
+PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    (void)kw;
+    ext_cluster *cl;
+    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj, *tpath = NULL;
+    long long slots, warmup, batches, per_unit, max_backlog, every;
+    uint64_t seed;
+    int arrivals, service, subqueues, threads;
+    double cv;
+    const char *job_size;
+    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLiO&L", &ext_ClusterType,
+                          &cl, &pols, &loads_obj, &slots, &warmup, &batches,
+                          ext_seed, &seed, &arrivals, &service, &cv,
+                          &per_unit, &job_size, &jobs_obj, &subqueues,
+                          &delay_obj, &max_backlog, &threads,
+                          ext_path_or_none, &tpath, &every))
+        return NULL;
+    PyObject *r = sim_call(cl, pols, loads_obj, slots, warmup, batches, seed,
+                           arrivals, service, cv, per_unit, job_size,
+                           jobs_obj, subqueues, delay_obj, max_backlog,
+                           threads, tpath, every);
+    Py_XDECREF(tpath);
+    return r;
 }

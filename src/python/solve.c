@@ -154,47 +154,6 @@ static PyObject *report(hta_solve_result *r)
     return d;
 }
 
-static PyObject *solve_with(ext_instance *ins, PyObject *algos,
-                            double time_limit, PyObject *seed,
-                            PyObject *rr_runs, long long ilp_max,
-                            const char *maxflow, const char *engine,
-                            int no_prune, int no_jump, int literal,
-                            int generic, int plain, int naive,
-                            PyObject *cnf_obj, PyObject *lp_obj);
-
-PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
-{
-    (void)self;
-    static char *kwl[] = {"instance",   "algos",       "time_limit",
-                          "seed",       "rr_runs",     "ilp_max_tasks",
-                          "maxflow",    "ilp_engine",  "no_prune",
-                          "no_jump",    "literal_balance", "sat_generic",
-                          "ilp_plain",  "ilp_naive",   "write_cnf",
-                          "write_lp",   NULL};
-    ext_instance *ins;
-    PyObject *algos = NULL, *seed = Py_None, *rr_runs = Py_None;
-    double time_limit = 60;
-    long long ilp_max = 20000;
-    const char *maxflow = "incremental", *engine = NULL;
-    int no_prune = 0, no_jump = 0, literal = 0, generic = 0, plain = 0,
-        naive = 0;
-    PyObject *cnf_obj = NULL, *lp_obj = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszppppppO&O&", kwl,
-                                     &ext_InstanceType, &ins, &algos,
-                                     &time_limit, &seed, &rr_runs, &ilp_max,
-                                     &maxflow, &engine, &no_prune, &no_jump,
-                                     &literal, &generic, &plain, &naive,
-                                     ext_path_or_none, &cnf_obj,
-                                     ext_path_or_none, &lp_obj))
-        return NULL;
-    PyObject *rep = solve_with(ins, algos, time_limit, seed, rr_runs, ilp_max,
-                               maxflow, engine, no_prune, no_jump, literal,
-                               generic, plain, naive, cnf_obj, lp_obj);
-    Py_XDECREF(cnf_obj);
-    Py_XDECREF(lp_obj);
-    return rep;
-}
-
 /* ext_solve's work, its paths converted (cnf_obj, lp_obj: bytes or
  * NULL); the files are written only when the run made them, replaced
  * atomically, as the command's --write-cnf and --write-lp. */
@@ -317,5 +276,38 @@ static PyObject *solve_with(ext_instance *ins, PyObject *algos,
         rep = report(&r);
     if (solved)
         hta_solve_result_free(&r);
+    return rep;
+}
+
+PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"instance",   "algos",       "time_limit",
+                          "seed",       "rr_runs",     "ilp_max_tasks",
+                          "maxflow",    "ilp_engine",  "no_prune",
+                          "no_jump",    "literal_balance", "sat_generic",
+                          "ilp_plain",  "ilp_naive",   "write_cnf",
+                          "write_lp",   NULL};
+    ext_instance *ins;
+    PyObject *algos = NULL, *seed = Py_None, *rr_runs = Py_None;
+    double time_limit = 60;
+    long long ilp_max = 20000;
+    const char *maxflow = "incremental", *engine = NULL;
+    int no_prune = 0, no_jump = 0, literal = 0, generic = 0, plain = 0,
+        naive = 0;
+    PyObject *cnf_obj = NULL, *lp_obj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszppppppO&O&", kwl,
+                                     &ext_InstanceType, &ins, &algos,
+                                     &time_limit, &seed, &rr_runs, &ilp_max,
+                                     &maxflow, &engine, &no_prune, &no_jump,
+                                     &literal, &generic, &plain, &naive,
+                                     ext_path_or_none, &cnf_obj,
+                                     ext_path_or_none, &lp_obj))
+        return NULL;
+    PyObject *rep = solve_with(ins, algos, time_limit, seed, rr_runs, ilp_max,
+                               maxflow, engine, no_prune, no_jump, literal,
+                               generic, plain, naive, cnf_obj, lp_obj);
+    Py_XDECREF(cnf_obj);
+    Py_XDECREF(lp_obj);
     return rep;
 }

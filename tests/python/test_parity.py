@@ -2,7 +2,6 @@
 solve on the bundled suite (from the file and from numpy arrays), the
 capacity region, the simulator and flow time, every field compared except
 the seconds and the path."""
-import math
 import os
 import subprocess
 
@@ -10,6 +9,7 @@ import numpy as np
 import pytest
 
 import hta
+from jsonsame import same
 
 
 def run_cli(*args):
@@ -23,26 +23,6 @@ def suite_files(root):
             yield line.split("\t")[0]
 
 
-def same(a, b, where):
-    """Equal JSON-like values, floats exactly, seconds and paths skipped."""
-    if isinstance(a, dict):
-        assert isinstance(b, dict), where
-        keys = set(a) - {"seconds", "path"}
-        assert keys == set(b) - {"seconds", "path", "assignment"}, where
-        for k in keys:
-            same(a[k], b[k], f"{where}.{k}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            same(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) or isinstance(b, float):
-        if a is None or b is None:
-            assert a is None and b is None, where
-        else:
-            assert float(a) == float(b) or (math.isnan(a) and math.isnan(b)), \
-                f"{where}: {a} != {b}"
-    else:
-        assert a == b, f"{where}: {a!r} != {b!r}"
 
 
 def test_solve_suite(cli, root):

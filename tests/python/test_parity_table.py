@@ -10,7 +10,6 @@ that list: binding an option removes its row from GAPS, a new option of
 either side fails until it is in the table."""
 import inspect
 import json
-import math
 import os
 import re
 import subprocess
@@ -20,6 +19,7 @@ import numpy as np
 import pytest
 
 import hta
+from jsonsame import same
 
 # How a command prints or where it writes, not what it computes: the
 # package returns the values instead.
@@ -233,21 +233,6 @@ def run(*args):
                           capture_output=True, text=True).stdout
 
 
-def same(a, b, where):
-    if isinstance(a, dict):
-        keys = set(a) - {"seconds", "path"}
-        assert keys == set(b) - {"seconds", "path", "assignment"}, where
-        for k in keys:
-            same(a[k], b[k], f"{where}.{k}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            same(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) or isinstance(b, float):
-        assert (a is None and b is None) or float(a) == float(b) or \
-            (math.isnan(a) and math.isnan(b)), f"{where}: {a} != {b}"
-    else:
-        assert a == b, f"{where}: {a!r} != {b!r}"
 
 
 # (instance, options, arguments): fsy's on a Zipf instance, the exact

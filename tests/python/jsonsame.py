@@ -1,0 +1,26 @@
+"""The comparison of the parity tests: the command's JSON against the
+package's values, field by field."""
+import math
+
+
+def same(a, b, where):
+    """Equal JSON-like values, floats exactly, seconds and paths skipped
+    (and the package's assignment array, which JSON does not carry)."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict), where
+        keys = set(a) - {"seconds", "path"}
+        assert keys == set(b) - {"seconds", "path", "assignment"}, where
+        for k in keys:
+            same(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            same(x, y, f"{where}[{i}]")
+    elif isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            assert a is None and b is None, where
+        else:
+            assert float(a) == float(b) or (math.isnan(a) and math.isnan(b)), \
+                f"{where}: {a} != {b}"
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
