@@ -511,24 +511,19 @@ static void sim_trace(void *ctx, int64_t slot, int64_t n)
 }
 
 /* The sample paths of the runs, in run order, as hta sim --trace-file
- * writes them. */
-static hta_status write_traces(const char *path, const sim_run *runs, int n,
+ * writes them, into out (opened before the runs: a path that cannot be
+ * written is refused before any work). */
+static hta_status write_traces(hta_outfile *out, const sim_run *runs, int n,
                                hta_diag *d)
 {
-    hta_outfile out;
-    hta_status st = hta_outfile_open(&out, path, d);
-    if (st != HTA_OK)
-        return st;
-    fprintf(out.f, "load,policy,slot,number_in_system\n");
+    fprintf(out->f, "load,policy,slot,number_in_system\n");
     for (int k = 0; k < n; k++)
         for (size_t i = 0; i + 1 < runs[k].ntrace; i += 2)
-            fprintf(out.f, "%g,%s,%lld,%lld\n", runs[k].o.load,
+            fprintf(out->f, "%g,%s,%lld,%lld\n", runs[k].o.load,
                     hta_sim_policy_names[runs[k].o.policy],
                     (long long)runs[k].trace[i],
                     (long long)runs[k].trace[i + 1]);
-    st = hta_outfile_commit(&out, d);
-    hta_outfile_abort(&out);
-    return st;
+    return hta_outfile_commit(out, d);
 }
 
 typedef struct sim_batch {
@@ -706,8 +701,12 @@ static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
     }
     hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL, &call.stop};
     hta_capacity_result cap = {0};
+    hta_outfile tout = {0};
     ext_begin(&call);
-    st = hta_capacity_solve(c, &co, &cap, &d);
+    if (tpath)
+        st = hta_outfile_open(&tout, PyBytes_AS_STRING(tpath), &d);
+    if (st == HTA_OK)
+        st = hta_capacity_solve(c, &co, &cap, &d);
     double rho1 = cap.rho;
     hta_capacity_result_free(&cap);
     if (st == HTA_OK) {
@@ -722,7 +721,8 @@ static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
     for (int k = 0; k < n; k++)
         ran_all &= runs[k].ran && runs[k].st == HTA_OK;
     if (st == HTA_OK && tpath && ran_all)
-        st = write_traces(PyBytes_AS_STRING(tpath), runs, n, &d);
+        st = write_traces(&tout, runs, n, &d);
+    hta_outfile_abort(&tout);
     int interrupted = ext_end(&call);
     PyObject *reps = st == HTA_OK ? PyList_New(0) : NULL, *rep = NULL;
     if (st != HTA_OK && !interrupted)
