@@ -145,6 +145,76 @@ int64_t hta_ft_exact_size(const hta_jobs *j, const hta_ft_exact_opts *o);
 hta_status hta_ft_exact_solve(const hta_jobs *j, const hta_ft_exact_opts *o,
                               hta_ft_exact *out, hta_diag *d);
 
+/* ---- what `hta flowtime` reports for each number of machines -------- */
+
+/* The exact program as a policy of a point (after the others). */
+#define HTA_FT_EXACT HTA_FT_NPOLICIES
+
+/* Jobs by size (total work 1, 2-10, 11-100, 101-1000, > 1000 units). */
+#define HTA_FT_NCLASSES 5
+extern const char *const hta_ft_class_names[HTA_FT_NCLASSES];
+int hta_ft_size_class(const hta_jobs *j, int64_t i);
+
+/* Slots from the first arrival to the last; the machines a load needs,
+ * ceil(W / (load * span)) (at least 1; above 10^6 the callers refuse). */
+int64_t hta_ft_span(const hta_jobs *j);
+double hta_ft_machines_for(const hta_jobs *j, double load);
+
+/* A policy's row at a point; finish (owned) the completion slots. */
+typedef struct hta_ft_row {
+    int policy;
+    int64_t total;
+    double seconds;
+    int cut;
+    double cls_sum[HTA_FT_NCLASSES]; /* flow times summed by size class */
+    int64_t *finish;
+} hta_ft_row;
+
+/* One number of machines: every policy's row, the bounds, the exact
+ * program's answer. */
+typedef struct hta_ft_point {
+    int32_t N;
+    double load;          /* W / (N * span) */
+    hta_ft_row rows[HTA_FT_NPOLICIES];
+    int nrows;
+    int64_t srpt, lbsum;  /* SRPT's total (when run), sum of job bounds */
+    int have_srpt;
+    int exact_ran, exact_skipped;
+    hta_ft_exact ex;
+    int64_t exact_cols;
+    int interrupted;      /* a run was cut: the point ends there */
+} hta_ft_point;
+
+typedef struct hta_ft_points_opts {
+    int pols[HTA_FT_NPOLICIES + 1]; /* hta_ft_policy or HTA_FT_EXACT */
+    int npols;
+    int preemptive, stepwise, verbose;
+    int64_t exact_max_vars;  /* the exact program's largest size */
+    double time_limit;       /* its seconds */
+    int threads;             /* runs at once (hta_pool_run) */
+    volatile sig_atomic_t *stop;
+    /* progress of the pool's runs (called from every thread: the
+     * callback must be safe so) and of the exact program's feasible run */
+    hta_progress_fn progress;
+    void *progress_ctx;
+    hta_progress_fn exact_progress;
+    void *exact_progress_ctx;
+} hta_ft_points_opts;
+
+/* The points of N[0..n) machines: every policy but exact on the pool,
+ * then point by point the rows, the bounds and the exact program (it
+ * needs the others' best total, a run of fifo when there is none).
+ * Fills pts[0..*done): the points run, the last one interrupted when a
+ * stop came.  dsrpt must not be asked in the non-preemptive mode
+ * (HTA_ERR_USAGE).  Free each point with hta_ft_point_free. */
+hta_status hta_ft_points(const hta_jobs *j, const hta_ft_points_opts *o,
+                         const int32_t *N, int n, hta_ft_point *pts,
+                         int *done, hta_diag *d);
+void hta_ft_point_free(hta_ft_point *pt);
+
+/* max(SRPT's total, the sum of job bounds, the exact program's bound). */
+double hta_ft_lower_bound(const hta_ft_point *pt);
+
 #ifdef __cplusplus
 }
 #endif

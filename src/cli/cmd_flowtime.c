@@ -12,7 +12,7 @@
 #include "pool.h"
 #include "report.h"
 
-#define P_EXACT HTA_FT_NPOLICIES
+#define P_EXACT HTA_FT_EXACT
 
 static const cli_opt options[] = {
     {"machines", 'n', OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "N",
@@ -65,189 +65,9 @@ static const cli_spec spec = {
     "max(SRPT, sum of single-job flow times) and to the optimum.\n",
     options, (int)(sizeof options / sizeof options[0]), 1, 1, NULL};
 
-#define NCLASSES 5
-static const char *const class_names[NCLASSES] = {"1", "2-10", "11-100",
-                                                  "101-1000", ">1000"};
-
-static int size_class(const hta_jobs *J, int64_t i)
-{
-    int64_t w = J->map[i] + hta_jobs_reduce_work(J, i);
-    return w <= 1 ? 0 : w <= 10 ? 1 : w <= 100 ? 2 : w <= 1000 ? 3 : 4;
-}
-
-typedef struct row {
-    int policy; /* hta_ft_policy or P_EXACT */
-    int ran;
-    int64_t total;
-    double seconds;
-    int cut;
-    double cls_sum[NCLASSES];
-} row;
-
-typedef struct point {
-    int32_t N;
-    double load;
-    row rows[HTA_FT_NPOLICIES + 1];
-    int nrows;
-    int64_t srpt, lbsum;
-    int have_srpt;
-    /* exact */
-    int exact_ran, exact_skipped;
-    hta_ft_exact ex;
-    int64_t exact_cols;
-    int interrupted;
-} point;
-
 /* The report, kept in memory until the runs end well: an error prints
  * nothing on standard output. */
 static FILE *rep;
-
-static int64_t span_of(const hta_jobs *J)
-{
-    return J->arrival[J->n - 1] - J->arrival[0] + 1;
-}
-
-static double machines_for(const hta_jobs *J, double load)
-{
-    double n = ceil((double)J->work / (load * (double)span_of(J)));
-    return n < 1 ? 1 : n;
-}
-
-/* One run of the pool: a point (its machines) and a policy other than
- * exact; the finish slots stay with the result until collected. */
-typedef struct ft_job {
-    int32_t N;
-    int policy;
-    hta_ft_result res;
-    hta_status st;
-    hta_diag d;
-    int ran;
-} ft_job;
-
-typedef struct ft_pool {
-    const hta_jobs *J;
-    const cli_args *a;
-    int pre;
-    ft_job *jobs;
-} ft_pool;
-
-static void ft_job_run(void *ctx, int k)
-{
-    ft_pool *p = ctx;
-    ft_job *j = &p->jobs[k];
-    hta_ft_opts o = {j->N, p->pre, NULL,
-                     cli_pool_progress_fn(cli_has(p->a, "quiet")),
-                     cli_pool_line_get(), &cli_interrupted,
-                     cli_has(p->a, "stepwise")};
-    hta_diag_clear(&j->d);
-    j->st = hta_ft_run(p->J, (hta_ft_policy)j->policy, &o, &j->res, &j->d);
-    j->ran = 1;
-}
-
-/* The policies that are runs of the pool: every one but exact (and
- * dsrpt in the non-preemptive mode). */
-static int pool_policies(const int *pols, int npols, int pre, int *out)
-{
-    int n = 0;
-    for (int q = 0; q < npols; q++)
-        if (pols[q] != P_EXACT && (pols[q] != HTA_FT_DSRPT || pre))
-            out[n++] = pols[q];
-    return n;
-}
-
-/* The point's rows from its runs of the pool (jobs, in policy order),
- * then the exact program, which needs the best total of the others (a
- * run of fifo when there is none). */
-static hta_status run_point(const hta_jobs *J, const cli_args *a,
-                            const int *pols, int npols, int pre, int32_t N,
-                            ft_job *jobs, point *pt, hta_diag *d)
-{
-    memset(pt, 0, sizeof *pt);
-    pt->N = N;
-    pt->load = (double)J->work / ((double)N * (double)span_of(J));
-    for (int64_t i = 0; i < J->n; i++)
-        pt->lbsum += hta_ft_job_lb(J, i, N, pre);
-    int64_t best = INT64_MAX;
-    int want_exact = 0;
-    for (int q = 0; q < npols; q++)
-        want_exact |= pols[q] == P_EXACT;
-    int run[HTA_FT_NPOLICIES + 1];
-    int nrun = pool_policies(pols, npols, pre, run);
-    for (int q = 0; q < nrun; q++) {
-        ft_job *j = &jobs[q];
-        if (!j->ran) {
-            pt->interrupted = 1;
-            return HTA_OK;
-        }
-        if (j->st != HTA_OK) {
-            *d = j->d;
-            return j->st;
-        }
-        row *r = &pt->rows[pt->nrows++];
-        r->policy = run[q];
-        r->ran = 1;
-        r->cut = j->res.cut;
-        r->total = j->res.total;
-        r->seconds = cli_has(a, "no-timing") ? 0 : j->res.seconds;
-        for (int64_t i = 0; i < J->n; i++)
-            if (j->res.finish[i])
-                r->cls_sum[size_class(J, i)] +=
-                    (double)(j->res.finish[i] - J->arrival[i] + 1);
-        if (j->res.cut) {
-            pt->interrupted = 1;
-            return HTA_OK;
-        }
-        if (run[q] == HTA_FT_SRPT) {
-            pt->srpt = r->total;
-            pt->have_srpt = 1;
-        } else if (r->total < best) {
-            best = r->total;
-        }
-    }
-    if (!want_exact)
-        return HTA_OK;
-    cli_progress progress = {0, 0};
-    hta_ft_opts o = {N, pre, NULL, cli_progress_fn(cli_has(a, "quiet")),
-                     &progress, &cli_interrupted, cli_has(a, "stepwise")};
-    if (best == INT64_MAX) { /* exact needs a feasible schedule's total */
-        hta_ft_result res;
-        hta_status st = hta_ft_run(J, HTA_FT_FIFO, &o, &res, d);
-        cli_progress_end(&progress);
-        if (st != HTA_OK)
-            return st;
-        best = res.total;
-        hta_ft_result_free(&res);
-    }
-    const cli_val *mv = cli_value(a, "exact-max-vars");
-    const cli_val *tl = cli_value(a, "time-limit");
-    hta_ft_exact_opts eo = {N, pre, best, mv->given ? mv->i : 2000,
-                            tl->given ? tl->x : 60.0, cli_has(a, "verbose"),
-                            &cli_interrupted};
-    pt->exact_cols = hta_ft_exact_size(J, &eo);
-    if (pt->exact_cols > eo.max_vars) {
-        pt->exact_skipped = 1;
-        return HTA_OK;
-    }
-    hta_status st = hta_ft_exact_solve(J, &eo, &pt->ex, d);
-    if (st != HTA_OK)
-        return st;
-    if (cli_has(a, "no-timing"))
-        pt->ex.seconds = 0;
-    pt->exact_ran = 1;
-    if (pt->ex.cut && cli_interrupted)
-        pt->interrupted = 1;
-    return HTA_OK;
-}
-
-static double lower_bound(const point *pt)
-{
-    double lb = (double)pt->lbsum;
-    if (pt->have_srpt && (double)pt->srpt > lb)
-        lb = (double)pt->srpt;
-    if (pt->exact_ran && (double)pt->ex.bound > lb)
-        lb = (double)pt->ex.bound;
-    return lb;
-}
 
 static void print_ratio(double x, double y)
 {
@@ -258,19 +78,19 @@ static void print_ratio(double x, double y)
 }
 
 static void print_text(const hta_jobs *J, const char *name, int pre,
-                       const point *pt, int classes)
+                       const hta_ft_point *pt, int classes)
 {
     fprintf(rep, "trace %s: %lld jobs, %lld units of work over %lld slots, %ld "
            "machines, %s, load %.4f\n",
            name, (long long)J->n, (long long)J->work,
-           (long long)span_of(J), (long)pt->N,
+           (long long)hta_ft_span(J), (long)pt->N,
            pre ? "preemptive" : "non-preemptive", pt->load);
-    double lb = lower_bound(pt);
+    double lb = hta_ft_lower_bound(pt);
     double opt = pt->exact_ran && pt->ex.optimal ? (double)pt->ex.value : 0;
     fprintf(rep, "%-8s %14s %12s %8s %8s %8s %9s\n", "policy", "total_flow",
            "mean_flow", "/srpt", "/lb", "/exact", "seconds");
     for (int q = 0; q < pt->nrows; q++) {
-        const row *r = &pt->rows[q];
+        const hta_ft_row *r = &pt->rows[q];
         fprintf(rep, "%-8s %14lld %12.3f", hta_ft_policy_names[r->policy],
                (long long)r->total, (double)r->total / (double)J->n);
         print_ratio((double)r->total, pt->have_srpt ? (double)pt->srpt : 0);
@@ -312,43 +132,43 @@ static void print_text(const hta_jobs *J, const char *name, int pre,
                pt->ex.seconds);
     if (!classes)
         return;
-    int64_t count[NCLASSES] = {0};
+    int64_t count[HTA_FT_NCLASSES] = {0};
     for (int64_t i = 0; i < J->n; i++)
-        count[size_class(J, i)]++;
+        count[hta_ft_size_class(J, i)]++;
     fprintf(rep, "mean flow time by job size (units of work):\n%-8s", "policy");
-    for (int c = 0; c < NCLASSES; c++)
+    for (int c = 0; c < HTA_FT_NCLASSES; c++)
         if (count[c])
-            fprintf(rep, " %11s", class_names[c]);
+            fprintf(rep, " %11s", hta_ft_class_names[c]);
     fprintf(rep, "\n%-8s", "jobs");
-    for (int c = 0; c < NCLASSES; c++)
+    for (int c = 0; c < HTA_FT_NCLASSES; c++)
         if (count[c])
             fprintf(rep, " %11lld", (long long)count[c]);
     fputc('\n', rep);
     for (int q = 0; q < pt->nrows; q++) {
         fprintf(rep, "%-8s", hta_ft_policy_names[pt->rows[q].policy]);
-        for (int c = 0; c < NCLASSES; c++)
+        for (int c = 0; c < HTA_FT_NCLASSES; c++)
             if (count[c])
                 fprintf(rep, " %11.3f", pt->rows[q].cls_sum[c] / (double)count[c]);
         fputc('\n', rep);
     }
 }
 
-static void json_point(const hta_jobs *J, int pre, const point *pt)
+static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
 {
-    double lb = lower_bound(pt);
-    int64_t count[NCLASSES] = {0};
+    double lb = hta_ft_lower_bound(pt);
+    int64_t count[HTA_FT_NCLASSES] = {0};
     for (int64_t i = 0; i < J->n; i++)
-        count[size_class(J, i)]++;
+        count[hta_ft_size_class(J, i)]++;
     fprintf(rep, "{\"jobs\": %lld, \"work\": %lld, \"span\": %lld, "
            "\"machines\": %ld, \"mode\": \"%s\", \"load\": ",
-           (long long)J->n, (long long)J->work, (long long)span_of(J),
+           (long long)J->n, (long long)J->work, (long long)hta_ft_span(J),
            (long)pt->N, pre ? "preemptive" : "non-preemptive");
     json_number(rep, pt->load);
     fprintf(rep, ", \"lower_bound\": %.0f, \"job_bound_sum\": %lld, "
            "\"interrupted\": %s, \"policies\": [",
            lb, (long long)pt->lbsum, pt->interrupted ? "true" : "false");
     for (int q = 0; q < pt->nrows; q++) {
-        const row *r = &pt->rows[q];
+        const hta_ft_row *r = &pt->rows[q];
         fprintf(rep, "%s{\"policy\": \"%s\", \"total\": %lld, \"mean\": ",
                q ? ", " : "", hta_ft_policy_names[r->policy],
                (long long)r->total);
@@ -367,10 +187,10 @@ static void json_point(const hta_jobs *J, int pre, const point *pt)
         json_number(rep, r->seconds);
         fprintf(rep, ", \"classes\": [");
         int first = 1;
-        for (int c = 0; c < NCLASSES; c++)
+        for (int c = 0; c < HTA_FT_NCLASSES; c++)
             if (count[c]) {
                 fprintf(rep, "%s{\"size\": \"%s\", \"jobs\": %lld, \"mean\": ",
-                       first ? "" : ", ", class_names[c],
+                       first ? "" : ", ", hta_ft_class_names[c],
                        (long long)count[c]);
                 json_number(rep, r->cls_sum[c] / (double)count[c]);
                 fputc('}', rep);
@@ -448,13 +268,13 @@ int cmd_flowtime(int argc, char **argv)
     if (st != HTA_OK)
         return cli_report(st, &d);
     for (int k = 0; k < nloads; k++)
-        if (!(machines_for(J, loads[k]) <= 1e6)) {
-            double least = (double)J->work / (1e6 * (double)span_of(J));
+        if (!(hta_ft_machines_for(J, loads[k]) <= 1e6)) {
+            double least = (double)J->work / (1e6 * (double)hta_ft_span(J));
             int rc = cli_usage_error(&args, "--load %g needs %.3g machines for "
                                             "this trace, above the limit "
                                             "10^6: give a load of at least "
                                             "%.3g",
-                                     loads[k], machines_for(J, loads[k]),
+                                     loads[k], hta_ft_machines_for(J, loads[k]),
                                      least);
             hta_jobs_free(J);
             return rc;
@@ -468,41 +288,43 @@ int cmd_flowtime(int argc, char **argv)
     }
     rep = held.f;
     /* every point's runs but exact on the pool, then point by point */
-    int run[HTA_FT_NPOLICIES + 1];
-    int nrun = pool_policies(pols, npols, pre, run);
-    ft_job *jobs = calloc((size_t)(npoints * nrun) + 1, sizeof *jobs);
-    if (!jobs) {
-        hta_jobs_free(J);
-        st = cli_release(&held, hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
-                                             "out of memory"),
-                         &d);
-        return cli_report(st, &d);
-    }
-    for (int k = 0; k < npoints * nrun; k++) {
-        int pk = k / nrun;
-        jobs[k].N = nloads ? (int32_t)machines_for(J, loads[pk]) :
-                             (int32_t)cli_value(&args, "machines")->i;
-        jobs[k].policy = run[k % nrun];
-    }
-    ft_pool pool = {J, &args, pre, jobs};
-    cli_pool_run(cli_threads(&args), npoints * nrun, ft_job_run, &pool,
-                 &cli_interrupted);
+    int32_t Ns[CLI_MAX_SWEEP];
+    for (int k = 0; k < npoints; k++)
+        Ns[k] = nloads ? (int32_t)hta_ft_machines_for(J, loads[k]) :
+                         (int32_t)cli_value(&args, "machines")->i;
+    const cli_val *mv = cli_value(&args, "exact-max-vars");
+    const cli_val *tl = cli_value(&args, "time-limit");
+    cli_progress progress = {0, 0};
+    hta_ft_points_opts po = {{0}, npols, pre, cli_has(&args, "stepwise"),
+                             cli_has(&args, "verbose"),
+                             mv->given ? mv->i : 2000,
+                             tl->given ? tl->x : 60.0, cli_threads(&args),
+                             &cli_interrupted,
+                             cli_pool_progress_fn(cli_has(&args, "quiet")),
+                             cli_pool_line_get(),
+                             cli_progress_fn(cli_has(&args, "quiet")),
+                             &progress};
+    memcpy(po.pols, pols, (size_t)npols * sizeof *pols);
+    hta_ft_point *pts = calloc((size_t)npoints, sizeof *pts);
+    int done = 0;
+    st = pts ? hta_ft_points(J, &po, Ns, npoints, pts, &done, &d) :
+               hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     cli_pool_line_end();
+    cli_progress_end(&progress);
     if (json && nloads > 1)
         fprintf(rep, "[");
-    for (int k = 0; k < npoints && !interrupted; k++) {
-        int32_t N = nloads ? (int32_t)machines_for(J, loads[k]) :
-                             (int32_t)cli_value(&args, "machines")->i;
-        point pt;
-        st = run_point(J, &args, pols, npols, pre, N, jobs + k * nrun, &pt,
-                       &d);
-        if (st != HTA_OK)
-            break;
-        interrupted = pt.interrupted;
+    for (int k = 0; k < done; k++) {
+        hta_ft_point *pt = &pts[k];
+        interrupted = pt->interrupted;
+        if (cli_has(&args, "no-timing")) {
+            for (int q = 0; q < pt->nrows; q++)
+                pt->rows[q].seconds = 0;
+            pt->ex.seconds = 0;
+        }
         if (json) {
             if (k)
                 fprintf(rep, ", ");
-            json_point(J, pre, &pt);
+            json_point(J, pre, pt);
             if (nloads <= 1)
                 fputc('\n', rep);
         } else {
@@ -510,17 +332,15 @@ int cmd_flowtime(int argc, char **argv)
                 fputc('\n', rep);
             if (nloads > 1)
                 fprintf(rep, "# load %g\n", loads[k]);
-            print_text(J, args.pos[0], pre, &pt, cli_has(&args, "classes"));
+            print_text(J, args.pos[0], pre, pt, cli_has(&args, "classes"));
             if (interrupted)
                 fprintf(rep, "interrupted: the runs above are cut short\n");
         }
-        hta_ft_sched_free(&pt.ex.sched);
+        hta_ft_point_free(pt);
     }
+    free(pts);
     if (json && nloads > 1)
         fprintf(rep, "]\n");
-    for (int k = 0; k < npoints * nrun; k++)
-        hta_ft_result_free(&jobs[k].res);
-    free(jobs);
     hta_jobs_free(J);
     st = cli_release(&held, st, &d);
     if (st != HTA_OK)

@@ -148,6 +148,7 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_ft_machines(PyObject *self, PyObject *args);
 PyObject *ext_sat_witness(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_decode(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_gen_rr(PyObject *self, PyObject *args, PyObject *kw);

@@ -2,6 +2,7 @@
  * the flow-time policies on them (ext.h). */
 #include "ext.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,85 +187,154 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw)
     return ext_wrap_jobs(j);
 }
 
+/* A point of hta flowtime --json: its head, its rows (with the finish
+ * arrays the JSON does not carry), its exact program. */
+static PyObject *ft_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
+{
+    double lb = hta_ft_lower_bound(pt);
+    int64_t count[HTA_FT_NCLASSES] = {0};
+    for (int64_t i = 0; i < J->n; i++)
+        count[hta_ft_size_class(J, i)]++;
+    PyObject *rows = PyList_New(0), *ex = NULL;
+    int ok = rows != NULL;
+    for (int q = 0; ok && q < pt->nrows; q++) {
+        const hta_ft_row *r = &pt->rows[q];
+        PyObject *cls = PyList_New(0);
+        ok = cls != NULL;
+        for (int c = 0; ok && c < HTA_FT_NCLASSES; c++)
+            if (count[c]) {
+                PyObject *e = Py_BuildValue(
+                    "{s:s,s:L,s:N}", "size", hta_ft_class_names[c], "jobs",
+                    (long long)count[c], "mean",
+                    ext_real(r->cls_sum[c] / (double)count[c]));
+                ok = e && PyList_Append(cls, e) == 0;
+                Py_XDECREF(e);
+            }
+        PyObject *row = ok ? Py_BuildValue(
+            "{s:s,s:L,s:N,s:N,s:N,s:N,s:d,s:O,s:N}", "policy",
+            hta_ft_policy_names[r->policy], "total", (long long)r->total,
+            "mean", ext_real((double)r->total / (double)J->n), "ratio_srpt",
+            ext_real(pt->have_srpt && pt->srpt > 0 ?
+                         (double)r->total / (double)pt->srpt : NAN),
+            "ratio_lb", ext_real(lb > 0 ? (double)r->total / lb : NAN),
+            "ratio_exact",
+            ext_real(pt->exact_ran && pt->ex.optimal ?
+                         (double)r->total / (double)pt->ex.value : NAN),
+            "seconds", r->seconds, "classes", cls, "finish",
+            ext_copy_i64(r->finish, (npy_intp)J->n)) : NULL;
+        Py_XDECREF(cls);
+        ok = row && PyList_Append(rows, row) == 0;
+        Py_XDECREF(row);
+    }
+    if (ok && pt->exact_ran)
+        ex = Py_BuildValue("{s:s,s:L,s:L,s:L,s:L,s:d}", "status",
+                           pt->ex.optimal     ? "optimal" :
+                           pt->interrupted    ? "interrupted" :
+                                                "time_limit",
+                           "value", (long long)pt->ex.value, "bound",
+                           (long long)pt->ex.bound, "columns",
+                           (long long)pt->ex.vars, "rows",
+                           (long long)pt->ex.rows, "seconds", pt->ex.seconds);
+    else if (ok && pt->exact_skipped)
+        ex = Py_BuildValue("{s:s,s:L}", "status", "skipped", "columns",
+                           (long long)pt->exact_cols);
+    else if (ok)
+        ex = Py_NewRef(Py_None);
+    PyObject *d = ok && ex ? Py_BuildValue(
+        "{s:L,s:L,s:L,s:l,s:s,s:N,s:N,s:L,s:O,s:O,s:O}", "jobs",
+        (long long)J->n, "work", (long long)J->work, "span",
+        (long long)hta_ft_span(J), "machines", (long)pt->N, "mode",
+        pre ? "preemptive" : "non-preemptive", "load", ext_real(pt->load),
+        "lower_bound", ext_real(lb), "job_bound_sum", (long long)pt->lbsum,
+        "interrupted", pt->interrupted ? Py_True : Py_False, "policies", rows,
+        "exact", ex) : NULL;
+    Py_XDECREF(rows);
+    Py_XDECREF(ex);
+    return d;
+}
+
+/* flowtime(jobs, policies, machines per point, preemptive, stepwise,
+ * exact_max_vars, time_limit, threads) -> ([point], interrupted): the
+ * arguments checked by hta/__init__.py as the command checks its
+ * options. */
 PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"jobs", "machines", "policies", "preemptive",
-                          NULL};
+    (void)kw;
     ext_jobs *jo;
-    long long machines;
-    PyObject *pols = NULL;
-    int pre = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!L|Op", kwl, &ext_JobsType,
-                                     &jo, &machines, &pols, &pre))
+    PyObject *pols, *Nobj;
+    int pre, stepwise, threads;
+    long long max_vars;
+    double time_limit;
+    if (!PyArg_ParseTuple(args, "O!OOppLdi", &ext_JobsType, &jo, &pols,
+                          &Nobj, &pre, &stepwise, &max_vars, &time_limit,
+                          &threads))
         return NULL;
-    if (machines < 1 || machines > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "machines: expected >= 1");
-        return NULL;
-    }
-    int pv[HTA_FT_NPOLICIES], np = 0;
-    if (!pols || pols == Py_None) {
-        for (int p = 0; p < HTA_FT_NPOLICIES; p++)
-            if (p != HTA_FT_DSRPT || pre)
-                pv[np++] = p;
-    } else {
-        PyObject *seq = PySequence_Fast(pols, "policies: expected a "
-                                              "sequence of names");
-        if (!seq)
-            return NULL;
-        Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
-        for (Py_ssize_t i = 0; i < k; i++) {
-            const char *nm = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-            int p = -1;
-            for (int j = 0; nm && j < HTA_FT_NPOLICIES; j++)
-                if (strcmp(nm, hta_ft_policy_names[j]) == 0)
-                    p = j;
-            if (p < 0 || np >= HTA_FT_NPOLICIES || (p == HTA_FT_DSRPT && !pre)) {
-                if (nm)
-                    PyErr_Format(PyExc_ValueError,
-                                 "policies: expected distinct names among "
-                                 "srpt, dsrpt (preemptive only), asrpt, "
-                                 "fifo, fair; found '%s'",
-                                 nm);
-                Py_DECREF(seq);
-                return NULL;
-            }
-            pv[np++] = p;
-        }
-        Py_DECREF(seq);
-    }
-    hta_ft_opts o;
+    const hta_jobs *J = jo->j;
+    hta_ft_points_opts o;
     memset(&o, 0, sizeof o);
-    o.machines = (int32_t)machines;
     o.preemptive = pre;
-    PyObject *rows = PyList_New(0);
-    int interrupted = 0;
-    for (int q = 0; rows && q < np && !interrupted; q++) {
-        hta_diag d;
-        hta_diag_clear(&d);
-        hta_ft_result r;
-        ext_call c;
-        o.stop = &c.stop;
-        ext_begin(&c);
-        hta_status st = hta_ft_run(jo->j, (hta_ft_policy)pv[q], &o, &r, &d);
-        interrupted = ext_end(&c) || (st == HTA_OK && r.cut);
-        if (st != HTA_OK) {
-            Py_DECREF(rows);
-            return ext_raise(st, &d);
-        }
-        PyObject *row = Py_BuildValue(
-            "{s:s,s:L,s:d,s:L,s:L,s:O,s:d,s:N}", "policy",
-            hta_ft_policy_names[pv[q]], "total", (long long)r.total, "mean",
-            jo->j->n ? (double)r.total / (double)jo->j->n : 0.0, "slots",
-            (long long)r.slots, "last", (long long)r.last, "cut",
-            r.cut ? Py_True : Py_False, "seconds", r.seconds, "finish",
-            ext_copy_i64(r.finish, (npy_intp)jo->j->n));
-        hta_ft_result_free(&r);
-        if (!row || PyList_Append(rows, row) < 0)
-            Py_CLEAR(rows);
-        Py_XDECREF(row);
-    }
-    if (!rows)
+    o.stepwise = stepwise;
+    o.exact_max_vars = max_vars;
+    o.time_limit = time_limit;
+    o.threads = threads;
+    PyObject *seq = PySequence_Fast(pols, "policies: expected names");
+    if (!seq)
         return NULL;
-    return Py_BuildValue("(NO)", rows, interrupted ? Py_True : Py_False);
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) &&
+                           o.npols <= HTA_FT_NPOLICIES;
+         i++) {
+        const char *nm = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+        if (nm && strcmp(nm, "exact") == 0)
+            o.pols[o.npols++] = HTA_FT_EXACT;
+        for (int j = 0; nm && j < HTA_FT_NPOLICIES; j++)
+            if (strcmp(nm, hta_ft_policy_names[j]) == 0)
+                o.pols[o.npols++] = j;
+    }
+    Py_DECREF(seq);
+    double Nd[64];
+    int32_t N[64];
+    int n = 0;
+    if (!ext_reals(Nobj, "machines", Nd, 64, &n))
+        return NULL;
+    for (int k = 0; k < n; k++)
+        N[k] = (int32_t)Nd[k];
+    hta_ft_point *pts = calloc((size_t)n, sizeof *pts);
+    if (!pts)
+        return PyErr_NoMemory();
+    hta_diag d;
+    hta_diag_clear(&d);
+    int done = 0;
+    ext_call c;
+    o.stop = &c.stop;
+    ext_begin(&c);
+    hta_status st = hta_ft_points(J, &o, N, n, pts, &done, &d);
+    int interrupted = ext_end(&c);
+    PyObject *list = st == HTA_OK ? PyList_New(0) : NULL;
+    if (st != HTA_OK)
+        ext_raise(st, &d);
+    for (int k = 0; k < done; k++) {
+        interrupted |= pts[k].interrupted;
+        PyObject *p = list ? ft_point(J, pre, &pts[k]) : NULL;
+        if (list && (!p || PyList_Append(list, p) < 0))
+            Py_CLEAR(list);
+        Py_XDECREF(p);
+        hta_ft_point_free(&pts[k]);
+    }
+    free(pts);
+    if (!list)
+        return NULL;
+    return Py_BuildValue("(NO)", list, interrupted ? Py_True : Py_False);
+}
+
+/* ft_machines(jobs, load) -> the machines `hta flowtime --load` gives the
+ * trace (ceil(W / (load * span)), at least 1). */
+PyObject *ext_ft_machines(PyObject *self, PyObject *args)
+{
+    (void)self;
+    ext_jobs *jo;
+    double load;
+    if (!PyArg_ParseTuple(args, "O!d", &ext_JobsType, &jo, &load))
+        return NULL;
+    return PyFloat_FromDouble(hta_ft_machines_for(jo->j, load));
 }

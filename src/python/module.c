@@ -485,6 +485,7 @@ static PyMethodDef methods[] = {
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"reduce_place", (PyCFunction)(void (*)(void))ext_reduce_place,
      METH_VARARGS | METH_KEYWORDS, NULL},
+    {"ft_machines", ext_ft_machines, METH_VARARGS, NULL},
     {"sat_witness", (PyCFunction)(void (*)(void))ext_sat_witness,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"decode", (PyCFunction)(void (*)(void))ext_decode,

@@ -5,11 +5,13 @@ import math
 
 def same(a, b, where):
     """Equal JSON-like values, floats exactly, seconds and paths skipped
-    (and the package's assignment array, which JSON does not carry)."""
+    (and the package's assignment and finish arrays, which JSON does not
+    carry)."""
     if isinstance(a, dict):
         assert isinstance(b, dict), where
         keys = set(a) - {"seconds", "path"}
-        assert keys == set(b) - {"seconds", "path", "assignment"}, where
+        assert keys == set(b) - {"seconds", "path", "assignment",
+                                 "finish"}, where
         for k in keys:
             same(a[k], b[k], f"{where}.{k}")
     elif isinstance(a, list):

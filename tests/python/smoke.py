@@ -30,7 +30,7 @@ hta.capacity(c, method="lp")
 rows = hta.sim(c, slots=300, batches=2)["policies"]
 assert len(rows) == 4
 j = hta.gen_jobs(jobs=20, machines=2)
-assert len(hta.flowtime(j, 2)) == 5
+assert len(hta.flowtime(j, 2)["policies"]) == 5
 sat = hta.gen_sat(vars=5, clauses=12, seed=3)
 hta.solve(sat, algos="fsy,sat", time_limit=10)
 rp = hta.reduce_place(jobs=400, batches=4)

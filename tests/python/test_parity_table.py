@@ -135,9 +135,14 @@ TABLE = {
     },
     "flowtime": {
         "machines": ("flowtime", "machines"),
-        "policy": ("flowtime", "policies"), "load": "GAP", "sweep": "GAP",
-        "mode": ("flowtime", "mode"), "exact-max-vars": "GAP", "time-limit": "GAP",
-        "classes": "GAP", "stepwise": "GAP", "threads": "GAP",
+        "policy": ("flowtime", "policies"), "load": ("flowtime", "load"),
+        "sweep": ("flowtime", "sweep"), "mode": ("flowtime", "mode"),
+        "exact-max-vars": ("flowtime", "exact_max_vars"),
+        "time-limit": ("flowtime", "time_limit"),
+        "classes": "presentation: the report always has the means by "
+                   "job size",
+        "stepwise": ("flowtime", "stepwise"),
+        "threads": ("flowtime", "threads"),
         "no-timing": PRINT, "json": PRINT, "verbose": "GLPK's own progress "
         "on stderr", "quiet": PRINT,
     },
@@ -165,10 +170,7 @@ GAPS = {
 
 
 
-    ("flowtime", "load"), ("flowtime", "sweep"),
-    ("flowtime", "exact-max-vars"), ("flowtime", "time-limit"),
-    ("flowtime", "classes"), ("flowtime", "stepwise"),
-    ("flowtime", "threads"), ("reduce-place", "sweep"),
+    ("reduce-place", "sweep"),
     ("reduce-place", "jobs-trace"), ("reduce-place", "reducer-mb"),
     ("reduce-place", "threads"),
 }
@@ -620,3 +622,49 @@ def test_sim_trace_file(tmp_path):
             threads=2)
     assert a.read_bytes() == b.read_bytes()
     assert len(a.read_text().splitlines()) == 1 + 4 * (3000 // 7)
+
+
+# (jobs of the trace, options, arguments): the exact program on a trace
+# it proves at once
+FT_CASES = [
+    (6, ["-n", 3, "-p", "srpt,fifo,exact", "--exact-max-vars", 100000,
+         "--time-limit", 30], dict(machines=3, policies="srpt,fifo,exact",
+                                   exact_max_vars=100000, time_limit=30)),
+    (25, ["--load", 0.6, "--mode", "non-preemptive", "--stepwise"],
+     dict(load=0.6, mode="non-preemptive", stepwise=True)),
+    (25, ["--sweep", "0.3,0.9,0.3", "--threads", 2, "-p",
+          "srpt,asrpt,fair"],
+     dict(sweep=(0.3, 0.9, 0.3), threads=2, policies="srpt,asrpt,fair")),
+]
+
+
+@pytest.mark.parametrize("njobs, cli_args, kw", FT_CASES)
+def test_flowtime_options(tmp_path, njobs, cli_args, kw):
+    f = tmp_path / "j.txt"
+    run("gen", "jobs", "--jobs", njobs, "--machines", 3, "--tasks", 2,
+        "--map", "uniform:1:4", "--reduce", "uniform:1:4", "--seed", 9,
+        "-o", f)
+    want = json.loads(run("flowtime", f, *cli_args, "--json", "--quiet"))
+    if njobs == 6:  # the case of the exact program: it proves
+        assert want["exact"]["status"] == "optimal"
+    same(want, hta.flowtime(hta.Jobs.read(str(f)), **kw),
+         " ".join(map(str, cli_args)))
+
+
+@pytest.mark.parametrize("cli_args, kw", [
+    (["-n", 2, "--load", 0.5], dict(machines=2, load=0.5)),
+    (["--mode", "non-preemptive", "-p", "dsrpt", "-n", 2],
+     dict(mode="non-preemptive", policies="dsrpt", machines=2)),
+    (["-n", 2, "-p", "fifo", "--time-limit", 5],
+     dict(machines=2, policies="fifo", time_limit=5)),
+    (["--load", 1.5], dict(load=1.5)),
+    (["--sweep", "0.9,0.3,0.1"], dict(sweep=(0.9, 0.3, 0.1))),
+])
+def test_flowtime_refuses_what_the_command_refuses(tmp_path, cli_args, kw):
+    f = tmp_path / "j.txt"
+    run("gen", "jobs", "--jobs", 10, "-o", f)
+    r = subprocess.run([os.environ["HTA"], "flowtime", str(f),
+                        *map(str, cli_args)], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    with pytest.raises(ValueError):
+        hta.flowtime(hta.Jobs.read(str(f)), **kw)

@@ -390,22 +390,91 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
     return out
 
 
-def flowtime(jobs, machines, policies=None, mode="preemptive"):
-    """Total flow time of a job trace on `machines` machines under the
-    policies (srpt, dsrpt, asrpt, fifo, fair; default all), mode
-    "preemptive" (work divisible per slot) or "non-preemptive" (a started
-    reduce task keeps its machine), as ``hta flowtime``'s options of the
-    same names: one dict per policy with total, mean, slots, last, cut,
-    seconds and finish (the completion slot of every job, numpy
-    int64)."""
+_FT_POLICIES = ("srpt", "dsrpt", "asrpt", "fifo", "fair", "exact")
+
+
+def flowtime(jobs, machines=None, policies=None, mode="preemptive",
+             load=None, sweep=None, exact_max_vars=None, time_limit=None,
+             stepwise=False, threads=None):
+    """Total flow time of a job trace under the policies (``hta
+    flowtime``; Zheng, Shroff and Sinha), as the command's options of the
+    same names: machines, or load (the machines that load needs), or
+    sweep=(A, B, STEP) over loads; mode "preemptive" (work divisible per
+    slot) or "non-preemptive" (a started reduce task keeps its machine);
+    policies among srpt (the relaxation: a lower bound), dsrpt
+    (preemptive only), asrpt, fifo, fair and exact (the time-indexed
+    program, when it has at most exact_max_vars columns, default 2000,
+    within time_limit seconds, default 60); default all; stepwise: the
+    reference engine, slot by slot; threads: runs at once.
+
+    Returns the report of ``hta flowtime --json``: a dict (jobs, work,
+    span, machines, mode, load, lower_bound, job_bound_sum, interrupted,
+    policies: per policy total, mean, the ratios to SRPT, to the lower
+    bound and to the optimum, mean flow time by job size, and finish, the
+    completion slot of every job as numpy int64; exact), or with sweep a
+    list of them, one per load.  Ctrl-C raises Interrupted with the
+    points so far."""
     if mode not in ("preemptive", "non-preemptive"):
         raise ValueError("mode: expected 'preemptive' or 'non-preemptive', "
                          f"found {mode!r}")
-    rows, interrupted = _hta.flowtime(jobs, machines, policies,
-                                      mode == "preemptive")
+    pre = mode == "preemptive"
+    if sum(x is not None for x in (machines, load, sweep)) != 1:
+        raise ValueError("give exactly one of machines, load and sweep")
+    if policies is None:
+        pols = [p for p in _FT_POLICIES if p != "dsrpt" or pre]
+    else:
+        pols = policies.split(",") if isinstance(policies, str) \
+            else list(policies)
+        for p in pols:
+            if p not in _FT_POLICIES:
+                raise ValueError("policies: expected names among "
+                                 f"{', '.join(_FT_POLICIES)}, found {p!r}")
+        if len(set(pols)) != len(pols):
+            raise ValueError("policies: a name given twice")
+        if not pols:
+            raise ValueError("policies: expected one or more")
+    if "dsrpt" in pols and not pre:
+        raise ValueError("dsrpt is defined for the preemptive mode only")
+    if "exact" not in pols and (exact_max_vars is not None or
+                                time_limit is not None):
+        raise ValueError("exact_max_vars and time_limit apply to the exact "
+                         "policy only")
+    max_vars = 2000 if exact_max_vars is None else \
+        _int_in("exact_max_vars", exact_max_vars, 1, 10**8)
+    limit = 60.0 if time_limit is None else float(time_limit)
+    if not 0 < limit <= 1e9:
+        raise ValueError(f"time_limit: expected seconds in (0, 1e9], found "
+                         f"{time_limit!r}")
+    nthreads = _hta.threads_default() if threads is None else \
+        _int_in("threads", threads, 1, 1024)
+    if machines is not None:
+        ns = [_int_in("machines", machines, 1, 1000000)]
+    else:
+        if sweep is not None:
+            a, b, step = (float(x) for x in sweep)
+            if not (0 < a <= 1 and 0 < b <= 1 and 0 < step <= 1):
+                raise ValueError("sweep: expected A,B,STEP in (0, 1]")
+            loads = _sweep(a, b, step)
+        else:
+            x = float(load)
+            if not 0 < x <= 1:
+                raise ValueError(f"load: expected a number in (0, 1], found "
+                                 f"{load!r}")
+            loads = [x]
+        ns = []
+        for x in loads:
+            n = _hta.ft_machines(jobs, x)
+            if not n <= 1e6:
+                raise ValueError(f"load {x:g} needs {n:.3g} machines for "
+                                 "this trace, above the limit 10^6")
+            ns.append(n)
+    points, interrupted = _hta.flowtime(jobs, pols, ns, pre,
+                                        bool(stepwise), max_vars, limit,
+                                        nthreads)
+    out = points if sweep is not None else (points[0] if points else None)
     if interrupted:
-        raise Interrupted(rows)
-    return rows
+        raise Interrupted(out)
+    return out
 
 
 def reduce_place(slots_file=None, slots=1000, costs=(1.0, 100.0),
