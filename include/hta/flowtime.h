@@ -178,6 +178,7 @@ typedef struct hta_ft_point {
     hta_ft_row rows[HTA_FT_NPOLICIES];
     int nrows;
     int64_t srpt, lbsum;  /* SRPT's total (when run), sum of job bounds */
+    int64_t class_jobs[HTA_FT_NCLASSES]; /* jobs by size class */
     int have_srpt;
     int exact_ran, exact_skipped;
     hta_ft_exact ex;

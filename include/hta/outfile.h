@@ -68,11 +68,12 @@ void hta_outfile_abort(hta_outfile *o);
 /* Removes every temporary file currently open.  Async-signal-safe. */
 void hta_outfile_remove_temps(void);
 
-/* comment (NULL: none) as '#' lines at the top of a file, one for each
- * of its lines ("# " and the line), so that no text a caller gives can
- * make a line the reader would take for data.  Every writer of the
- * library (instances, clusters, job traces) starts with it. */
-void hta_write_comment(FILE *f, const char *comment);
+/* comment (NULL: none) as comment lines at the top of a file, one for
+ * each of its lines (mark, a space and the line), so that no text a
+ * caller gives can make a line the reader would take for data.  Every
+ * writer of the library starts with it: '#' for instances, clusters and
+ * job traces, 'c' for DIMACS formulas. */
+void hta_write_comment(FILE *f, char mark, const char *comment);
 
 #ifdef __cplusplus
 }

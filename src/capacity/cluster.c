@@ -438,7 +438,7 @@ hta_status hta_cluster_write(const hta_cluster *c, FILE *f,
     char buf[32];
     if (c->levels > 2 && c->ntopo == 0)
         return HTA_ERR_USAGE; /* explicit groups: no file form */
-    hta_write_comment(f, comment);
+    hta_write_comment(f, '#', comment);
     fprintf(f, "hta-cluster 1\nservers %ld\nrates", (long)c->M);
     for (int i = 0; i < c->levels; i++) {
         hta_format_real(buf, c->rate[i]);

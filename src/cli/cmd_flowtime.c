@@ -132,9 +132,7 @@ static void print_text(const hta_jobs *J, const char *name, int pre,
                pt->ex.seconds);
     if (!classes)
         return;
-    int64_t count[HTA_FT_NCLASSES] = {0};
-    for (int64_t i = 0; i < J->n; i++)
-        count[hta_ft_size_class(J, i)]++;
+    const int64_t *count = pt->class_jobs;
     fprintf(rep, "mean flow time by job size (units of work):\n%-8s", "policy");
     for (int c = 0; c < HTA_FT_NCLASSES; c++)
         if (count[c])
@@ -156,9 +154,7 @@ static void print_text(const hta_jobs *J, const char *name, int pre,
 static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
 {
     double lb = hta_ft_lower_bound(pt);
-    int64_t count[HTA_FT_NCLASSES] = {0};
-    for (int64_t i = 0; i < J->n; i++)
-        count[hta_ft_size_class(J, i)]++;
+    const int64_t *count = pt->class_jobs;
     fprintf(rep, "{\"jobs\": %lld, \"work\": %lld, \"span\": %lld, "
            "\"machines\": %ld, \"mode\": \"%s\", \"load\": ",
            (long long)J->n, (long long)J->work, (long long)hta_ft_span(J),

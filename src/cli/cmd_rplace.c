@@ -392,7 +392,7 @@ static int rp_runs(const cli_args *a, const rp_cmd *cm, const hta_slots *s,
         jobs[k].o.lambda = cm->lambdas[k];
     }
     rp_pool pool = {s, jobs};
-    cli_pool_run(cli_threads(a), n, rp_job_run, &pool, &cli_interrupted);
+    hta_pool_run(cli_threads(a), n, rp_job_run, &pool, &cli_interrupted);
     for (int k = 0; k < n; k++)
         if (jobs[k].ran && jobs[k].st != HTA_OK) {
             int code = cli_report(jobs[k].st, &jobs[k].d);

@@ -457,7 +457,7 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
     }
     if (st == HTA_OK) {
         sim_pool pool = {c, jobs};
-        cli_pool_run(threads, n, sim_job_run, &pool, &cli_interrupted);
+        hta_pool_run(threads, n, sim_job_run, &pool, &cli_interrupted);
         cli_pool_line_end();
     }
     if (json && sweep)

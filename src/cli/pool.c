@@ -1,25 +1,12 @@
-/* The command line's pool of runs (pool.h). */
+/* The commands' --threads and their shared progress line (pool.h). */
 #include "pool.h"
 
 #include <pthread.h>
 
-#include "hta/pool.h"
-
-void cli_pool_run(int threads, int n, cli_job_fn fn, void *ctx,
-                  volatile sig_atomic_t *stop)
-{
-    hta_pool_run(threads, n, fn, ctx, stop);
-}
-
-int cli_threads_default(void)
-{
-    return hta_threads_default();
-}
-
 int cli_threads(const cli_args *a)
 {
     const cli_val *v = cli_value(a, "threads");
-    return v && v->given ? (int)v->i : cli_threads_default();
+    return v && v->given ? (int)v->i : hta_threads_default();
 }
 
 /* ---- one progress line for every thread ---- */

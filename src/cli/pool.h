@@ -1,28 +1,16 @@
-/* Runs a command's independent runs (sweep points, policies) on a pool
- * of threads, so that `--threads N` changes how fast, never what: every
- * job writes only its own result slot, the caller prints the slots in
- * job order once the pool is done, so the output is the same bytes for
- * every N.  Part of the command line, not of the library.
+/* What the commands add to the library's pool of threads (hta/pool.h),
+ * on which they run their independent runs (sweep points, policies) so
+ * that `--threads N` changes how fast, never what: the --threads option
+ * and one progress line shared by the runs.
  */
 #ifndef HTA_CLI_POOL_H
 #define HTA_CLI_POOL_H
 
 #include <signal.h>
 
+#include "hta/pool.h"
 #include "hta/progress.h"
 #include "cli.h"
-
-typedef void (*cli_job_fn)(void *ctx, int job);
-
-/* Jobs 0..n-1, each once, on at most `threads` threads (the caller's
- * among them), taken in order; no job starts once *stop is set (the
- * caller tells the runs that did by its own slots).  Where a thread
- * cannot be created the jobs run on fewer. */
-void cli_pool_run(int threads, int n, cli_job_fn fn, void *ctx,
-                  volatile sig_atomic_t *stop);
-
-/* The processors available (at least 1): --threads' default. */
-int cli_threads_default(void);
 
 /* One progress line shared by the pool's runs: cli_pool_progress is an
  * hta_progress_fn whose context is a cli_pool_line, safe to call from

@@ -117,19 +117,22 @@ static hta_status check_costs(double w_loc, const hta_wrem *wrem,
 {
     const char *path = where ? where->path : NULL;
     int N = nlev + 2;
-    /* a file's w_rem passed the gate at its line already */
-    hta_status st0 = hta_gate_cost(w_loc, wrem, m, "w_rem", NULL, path, 0, d);
-    if (st0 != HTA_OK)
-        return st0;
+    /* a caller's costs through the gate; a file's passed it at their
+       lines (parse_cost) */
+    hta_status st = where ? HTA_OK :
+                            hta_gate_cost(w_loc, wrem, m, "w_rem", NULL,
+                                          NULL, 0, d);
+    for (int l = 2; l < N && st == HTA_OK && !where; l++) {
+        char name[24];
+        snprintf(name, sizeof name, "w_level %d", l);
+        st = hta_gate_cost(w_loc, &wlev[l - 2], m, name, NULL, NULL, 0, d);
+    }
+    if (st != HTA_OK)
+        return st;
     for (int l = 2; l < N; l++) {
         const hta_wrem *w = &wlev[l - 2];
         const hta_wrem *hi = l + 1 < N ? &wlev[l - 1] : wrem;
         long line = where ? where->wlev_line[l] : 0;
-        char name[24];
-        snprintf(name, sizeof name, "w_level %d", l);
-        hta_status st = hta_gate_cost(w_loc, w, m, name, NULL, path, line, d);
-        if (st != HTA_OK)
-            return st;
         int64_t r = first_inversion(w, hi, m);
         if (r >= 0) {
             char a[32], b[32], hname[16];

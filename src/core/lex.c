@@ -294,7 +294,7 @@ hta_status hta_lex_real(const hta_lex *lx, const char *tok, int positive,
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected %s, found out-of-range '%s'", what,
                             hta_lex_quote(tok, q));
-    if (positive ? !(v > 0.0) : !(v >= 0.0))
+    if (positive >= 0 && (positive ? !(v > 0.0) : !(v >= 0.0)))
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                             "expected %s (%s), found '%s'", what,
                             positive ? "> 0" : ">= 0", hta_lex_quote(tok, q));

@@ -90,8 +90,8 @@ hta_status hta_lex_int(const hta_lex *lx, const char *tok, int64_t lo,
                        int64_t hi, const char *what, int64_t *out,
                        hta_diag *d);
 
-/* Parses a finite decimal real number (num.h); positive requires > 0,
- * otherwise >= 0 is required. */
+/* Parses a finite decimal real number (num.h); positive 1 requires > 0,
+ * 0 requires >= 0, -1 takes any sign (the caller checks the value). */
 hta_status hta_lex_real(const hta_lex *lx, const char *tok, int positive,
                         const char *what, double *out, hta_diag *d);
 

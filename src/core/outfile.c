@@ -289,12 +289,12 @@ void hta_outfile_abort(hta_outfile *o)
     o->slot = -1;
 }
 
-void hta_write_comment(FILE *f, const char *comment)
+void hta_write_comment(FILE *f, char mark, const char *comment)
 {
     for (const char *p = comment; p && *p;) {
         const char *eol = strchr(p, '\n');
         int len = eol ? (int)(eol - p) : (int)strlen(p);
-        fprintf(f, "# %.*s\n", len, p);
+        fprintf(f, "%c %.*s\n", mark, len, p);
         p += len + (eol != NULL);
     }
 }

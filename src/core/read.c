@@ -123,27 +123,10 @@ static hta_status header_line(parser *p, const char *keyword, size_t min_tok,
     return HTA_OK;
 }
 
-/* A number of a cost function: its syntax and range only (the gate
- * checks its rules). */
-static hta_status cost_number(const hta_lex *lx, const char *tok,
-                              const char *what, double *out, hta_diag *d)
-{
-    hta_num_result r = hta_num_real(tok, out);
-    if (r == HTA_NUM_SYNTAX)
-        return hta_lex_expected(lx, what, tok, d);
-    if (r == HTA_NUM_RANGE) {
-        char q[64];
-        return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
-                            "expected %s, found out-of-range '%s'", what,
-                            hta_lex_quote(tok, q));
-    }
-    return HTA_OK;
-}
-
 /* A cost function of a count from tokens first.. of the line: values (a
  * table) or 'affine a b'; name ("w_rem", "w_level 2") in messages.  The
- * tokens' syntax is checked here, the values' rules by the gate
- * (gate.h), which every other way in calls too. */
+ * tokens' syntax is checked here (of any sign), the values' rules by the
+ * gate (gate.h), which every other way in calls too. */
 static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
                              const char *name, hta_diag *d)
 {
@@ -158,10 +141,10 @@ static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
         snprintf(what, sizeof what, "%s affine <a> <b>", name);
         if (lx->ntok < first + 3)
             return hta_lex_expected(lx, what, NULL, d);
-        if ((st = cost_number(lx, lx->tok[first + 1], "a number a >= w_loc",
-                              &w->a, d)) != HTA_OK ||
-            (st = cost_number(lx, lx->tok[first + 2], "a slope b >= 0",
-                              &w->b, d)) != HTA_OK ||
+        if ((st = hta_lex_real(lx, lx->tok[first + 1], -1,
+                               "a number a >= w_loc", &w->a, d)) != HTA_OK ||
+            (st = hta_lex_real(lx, lx->tok[first + 2], -1, "a slope b >= 0",
+                               &w->b, d)) != HTA_OK ||
             (st = hta_gate_cost(w_loc, w, p->inst->m, name,
                                 (const char *const *)lx->tok + first + 1,
                                 lx->path, lx->line, d)) != HTA_OK)
@@ -181,8 +164,8 @@ static hta_status parse_cost(parser *p, hta_wrem *w, size_t first,
                             "out of memory");
     snprintf(what, sizeof what, "a %s value", name);
     for (int64_t i = 0; i <= w->k; i++)
-        if ((st = cost_number(lx, lx->tok[first + (size_t)i], what,
-                              &w->v[i], d)) != HTA_OK)
+        if ((st = hta_lex_real(lx, lx->tok[first + (size_t)i], -1, what,
+                               &w->v[i], d)) != HTA_OK)
             return st;
     return hta_gate_cost(w_loc, w, p->inst->m, name,
                          (const char *const *)lx->tok + first, lx->path,

@@ -38,7 +38,7 @@ hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
                                    volatile sig_atomic_t *stop)
 {
     char buf[32];
-    hta_write_comment(f, comment);
+    hta_write_comment(f, '#', comment);
     fprintf(f, "hta-instance 1\ntasks %ld\nservers %ld\n", (long)inst->m,
             (long)inst->n_declared);
     hta_format_real(buf, inst->w_loc);

@@ -79,8 +79,10 @@ static hta_status run_point(const hta_jobs *J, const hta_ft_points_opts *o,
     memset(pt, 0, sizeof *pt);
     pt->N = N;
     pt->load = (double)J->work / ((double)N * (double)hta_ft_span(J));
-    for (int64_t i = 0; i < J->n; i++)
+    for (int64_t i = 0; i < J->n; i++) {
         pt->lbsum += hta_ft_job_lb(J, i, N, o->preemptive);
+        pt->class_jobs[hta_ft_size_class(J, i)]++;
+    }
     int64_t best = INT64_MAX;
     int want_exact = 0;
     for (int q = 0; q < o->npols; q++)

@@ -87,18 +87,6 @@ static int32_t names_get(names *nm, const char *s, size_t n)
     return (int32_t)nm->count++;
 }
 
-/* A name as read (the instance writer escapes what the reader would
- * split on, gate.h). */
-static char *copy_name(const char *s, size_t n)
-{
-    char *out = malloc(n + 1);
-    if (out) {
-        memcpy(out, s, n);
-        out[n] = '\0';
-    }
-    return out;
-}
-
 /* A block line starts with "<digits>. " followed by a token with ":blk_". */
 static int is_block_line(const char *p, const char *end)
 {
@@ -175,7 +163,7 @@ static hta_status add_location(importer *im, const char *item,
     while (im->nstamp <= id)
         im->stamp[im->nstamp++] = 0; /* new datanodes */
     if (rack && rack_len > 0 && !im->nm.rack[id] &&
-        !(im->nm.rack[id] = copy_name(rack, rack_len)))
+        !(im->nm.rack[id] = strndup(rack, rack_len)))
         return OOM(im);
     /* Listed twice for one block: once is enough (linear: a stamp per
      * datanode, not a scan of the block's list). */
@@ -250,7 +238,7 @@ static hta_status parse_block(importer *im, const char *p, const char *end,
         !HTA_RESERVE(im->blk, im->cap_blk, (size_t)im->ntasks + 1))
         return OOM(im);
     im->off[im->ntasks] = im->nsrv;
-    if (!(im->blk[im->ntasks] = copy_name(name, name_len)))
+    if (!(im->blk[im->ntasks] = strndup(name, name_len)))
         return OOM(im);
     im->ntasks++;
     /* items separated by top-level commas inside [ ... ] */

@@ -89,6 +89,17 @@ PyArrayObject *ext_int_array(PyObject *obj, const char *what);
  * freed with free); 0 with the exception set. */
 int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v);
 
+/* The commands' default w_rem: the one-value table 3 (--w-rem 3). */
+hta_wrem ext_wrem_default(void);
+
+/* w_loc, w_rem and the levels' costs (w_rack, and w_pod when nlev is
+ * 2) through the gate for m tasks, each refused under its argument's
+ * name, then the levels' order; 0 with the exception set.  m may be 0
+ * when the tasks are not known yet (their count's rule is then the
+ * library's, later). */
+int ext_gate_costs(double w_loc, const hta_wrem *wrem, const hta_wrem *wlev,
+                   int nlev, int64_t m);
+
 /* An O& converter for a seed (*out a uint64_t): an integer in [0,
  * 2^63 - 1], the range of the commands' --seed; TypeError for a
  * non-integer, ValueError out of range. */

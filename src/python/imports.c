@@ -20,8 +20,7 @@ PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw)
                                      &w_loc, &wrem_obj, &wrack, &wpod,
                                      &strict))
         return NULL;
-    static double three = 3.0; /* the command's default --w-rem 3 */
-    hta_wrem w = {HTA_WREM_TABLE, 0, &three, 0, 0}, wlev[2];
+    hta_wrem w = ext_wrem_default(), wlev[2];
     double *v[3] = {NULL, NULL, NULL};
     int nlev = 0, ok = 1;
     PyObject *r = NULL;
@@ -37,13 +36,11 @@ PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw)
     if (ok && wpod != Py_None && (ok = ext_wrem(wpod, "w_pod", &wlev[1],
                                                 &v[2])))
         nlev = 2;
+    /* the blocks' count is known once read: its rule is the import's */
+    ok = ok && ext_gate_costs(w_loc, &w, wlev, nlev, 0);
     hta_diag d;
     hta_diag_clear(&d);
     hta_status st = HTA_OK;
-    if (ok && (st = hta_gate_w_loc(w_loc, NULL, NULL, 0, &d)) != HTA_OK) {
-        ext_raise_arg("w_loc", st, &d);
-        ok = 0;
-    }
     if (ok) {
         const char *path = PyBytes_AS_STRING(path_obj);
         hta_instance *inst = NULL;

@@ -168,8 +168,7 @@ static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
     PyObject *r = NULL;
     int32_t *s32 = NULL;
     double *tab = NULL;
-    static double three = 3.0; /* the commands' default w_rem 3 */
-    hta_wrem w = {HTA_WREM_TABLE, 0, &three, 0, 0};
+    hta_wrem w = ext_wrem_default();
     if (!srv)
         goto done;
     npy_intp mo = PyArray_SIZE(off), E = PyArray_SIZE(srv);
@@ -235,17 +234,9 @@ static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
     hta_instance *inst = NULL;
     /* the costs through the gate under their arguments' names; the
        build checks them again, and the placement */
-    hta_status st = hta_gate_w_loc(w_loc, NULL, NULL, 0, &d);
-    if (st != HTA_OK) {
-        ext_raise_arg("w_loc", st, &d);
+    if (!ext_gate_costs(w_loc, &w, NULL, 0, mo - 1))
         goto done;
-    }
-    if ((st = hta_gate_cost(w_loc, &w, mo - 1, "w_rem", NULL, NULL, 0,
-                            &d)) != HTA_OK) {
-        ext_raise_arg("w_rem", st, &d);
-        goto done;
-    }
-    st = hta_instance_build((int32_t)(mo - 1), (int32_t)n, w_loc, &w, o, ids,
+    hta_status st = hta_instance_build((int32_t)(mo - 1), (int32_t)n, w_loc, &w, o, ids,
                             &inst, &d);
     if (st != HTA_OK) {
         ext_raise_arg("servers", st, &d);
@@ -642,8 +633,7 @@ PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
     p.zipf = zipf;
     p.w_loc = w_loc;
     p.seed = seed;
-    static double three = 3.0; /* the command's default --w-rem 3 */
-    p.wrem = (hta_wrem){HTA_WREM_TABLE, 0, &three, 0, 0};
+    p.wrem = ext_wrem_default();
     double *v[3] = {NULL, NULL, NULL};
     int ok = !wrem_obj || ext_wrem(wrem_obj, "w_rem", &p.wrem, &v[0]);
     if (ok && wrack != Py_None) {
@@ -656,31 +646,7 @@ PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw)
         ok = ext_wrem(wpod, "w_pod", &p.wlev[1], &v[2]);
     }
     PyObject *r = NULL;
-    if (ok) {
-        hta_diag d;
-        hta_diag_clear(&d);
-        /* each cost through the gate under its argument's name, then
-           the levels' order */
-        static const char *const arg[] = {"w_rem", "w_rack", "w_pod"};
-        static const char *const name[] = {"w_rem", "w_level 2",
-                                           "w_level 3"};
-        hta_status st = hta_gate_w_loc(p.w_loc, NULL, NULL, 0, &d);
-        const char *bad = "w_loc";
-        for (int i = 0; st == HTA_OK && i <= p.nlev; i++) {
-            st = hta_gate_cost(p.w_loc, i ? &p.wlev[i - 1] : &p.wrem,
-                               p.tasks, name[i], NULL, NULL, 0, &d);
-            bad = arg[i];
-        }
-        if (st == HTA_OK && p.nlev) {
-            st = hta_levels_check_costs(p.w_loc, &p.wrem, p.wlev, p.nlev,
-                                        p.tasks, &d);
-            bad = p.nlev == 2 ? "w_rack, w_pod" : "w_rack";
-        }
-        if (st != HTA_OK) {
-            ok = 0;
-            ext_raise_arg(bad, st, &d);
-        }
-    }
+    ok = ok && ext_gate_costs(p.w_loc, &p.wrem, p.wlev, p.nlev, p.tasks);
     if (ok) {
         hta_diag d;
         hta_diag_clear(&d);

@@ -192,9 +192,7 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw)
 static PyObject *ft_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
 {
     double lb = hta_ft_lower_bound(pt);
-    int64_t count[HTA_FT_NCLASSES] = {0};
-    for (int64_t i = 0; i < J->n; i++)
-        count[hta_ft_size_class(J, i)]++;
+    const int64_t *count = pt->class_jobs;
     PyObject *rows = PyList_New(0), *ex = NULL;
     int ok = rows != NULL;
     for (int q = 0; ok && q < pt->nrows; q++) {

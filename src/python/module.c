@@ -327,6 +327,37 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
     return 1;
 }
 
+hta_wrem ext_wrem_default(void)
+{
+    static double three = 3.0;
+    return (hta_wrem){HTA_WREM_TABLE, 0, &three, 0, 0};
+}
+
+int ext_gate_costs(double w_loc, const hta_wrem *wrem, const hta_wrem *wlev,
+                   int nlev, int64_t m)
+{
+    static const char *const arg[] = {"w_rem", "w_rack", "w_pod"};
+    static const char *const name[] = {"w_rem", "w_level 2", "w_level 3"};
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_status st = hta_gate_w_loc(w_loc, NULL, NULL, 0, &d);
+    const char *bad = "w_loc";
+    for (int i = 0; st == HTA_OK && i <= nlev; i++) {
+        st = hta_gate_cost(w_loc, i ? &wlev[i - 1] : wrem, m, name[i], NULL,
+                           NULL, 0, &d);
+        bad = arg[i];
+    }
+    if (st == HTA_OK && nlev) {
+        st = hta_levels_check_costs(w_loc, wrem, wlev, nlev, m, &d);
+        bad = nlev == 2 ? "w_rack, w_pod" : "w_rack";
+    }
+    if (st != HTA_OK) {
+        ext_raise_arg(bad, st, &d);
+        return 0;
+    }
+    return 1;
+}
+
 int ext_seed(PyObject *obj, void *out)
 {
     /* an int (or numpy integer) in the command line's range of --seed */

@@ -371,18 +371,14 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
     if (ok && decomposition) { /* the rows of hta capacity --decomposition */
         PyObject *dd = PyDict_New();
         npy_intp nd = (npy_intp)res.ndec;
-        PyObject *ty = PyArray_SimpleNew(1, &nd, NPY_INT64),
+        PyObject *ty = ext_copy_i64(res.dec_type, nd),
                  *sv = PyArray_SimpleNew(1, &nd, NPY_INT64),
-                 *rt = PyArray_SimpleNew(1, &nd, NPY_FLOAT64),
+                 *rt = ext_copy_f64(res.dec_rate, nd),
                  *lv = PyArray_SimpleNew(1, &nd, NPY_INT64);
         ok = dd && ty && sv && rt && lv;
-        for (npy_intp i = 0; ok && i < nd; i++) {
-            ((int64_t *)PyArray_DATA((PyArrayObject *)ty))[i] =
-                res.dec_type[i];
+        for (npy_intp i = 0; ok && i < nd; i++) { /* int32, int8: widened */
             ((int64_t *)PyArray_DATA((PyArrayObject *)sv))[i] =
                 res.dec_server[i];
-            ((double *)PyArray_DATA((PyArrayObject *)rt))[i] =
-                res.dec_rate[i];
             ((int64_t *)PyArray_DATA((PyArrayObject *)lv))[i] =
                 res.dec_level[i];
         }
@@ -568,16 +564,33 @@ static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
     return h;
 }
 
-/* ext_sim's work, its arguments converted. */
-static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
-                          PyObject *loads_obj, long long slots,
-                          long long warmup, long long batches, uint64_t seed,
-                          int arrivals, int service, double cv,
-                          long long per_unit, const char *job_size,
-                          PyObject *jobs_obj, int subqueues,
-                          PyObject *delay_obj, long long max_backlog,
-                          int threads, PyObject *tpath, long long every)
+/* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
+ * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
+ * max_backlog, threads, trace file (bytes, os.fsencode's, or None),
+ * trace_every) -> ([report per load], interrupted); the arguments
+ * checked by hta/__init__.py as the command checks its options, the
+ * cluster's own limits here. */
+PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
 {
+    (void)self;
+    (void)kw;
+    ext_cluster *cl;
+    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj, *tobj;
+    long long slots, warmup, batches, per_unit, max_backlog, every;
+    uint64_t seed;
+    int arrivals, service, subqueues, threads;
+    double cv;
+    const char *job_size;
+    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLiOL", &ext_ClusterType,
+                          &cl, &pols, &loads_obj, &slots, &warmup, &batches,
+                          ext_seed, &seed, &arrivals, &service, &cv,
+                          &per_unit, &job_size, &jobs_obj, &subqueues,
+                          &delay_obj, &max_backlog, &threads, &tobj, &every))
+        return NULL;
+    /* borrowed from the arguments, alive for the call */
+    const char *tpath = tobj == Py_None ? NULL : PyBytes_AsString(tobj);
+    if (tobj != Py_None && !tpath)
+        return NULL;
     const hta_cluster *c = cl->c;
     double loads[64];
     int nloads = 0, pv[HTA_SIM_NPOLICIES], np = 0;
@@ -704,7 +717,7 @@ static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
     hta_outfile tout = {0};
     ext_begin(&call);
     if (tpath)
-        st = hta_outfile_open(&tout, PyBytes_AS_STRING(tpath), &d);
+        st = hta_outfile_open(&tout, tpath, &d);
     if (st == HTA_OK)
         st = hta_capacity_solve(c, &co, &cap, &d);
     double rho1 = cap.rho;
@@ -800,35 +813,4 @@ static PyObject *sim_call(ext_cluster *cl, PyObject *pols,
             return NULL;
         }
     return Py_BuildValue("(NO)", reps, interrupted ? Py_True : Py_False);
-}
-
-/* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
- * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
- * max_backlog, threads) -> ([report per load], interrupted); the
- * arguments checked by hta/__init__.py as the command checks its
- * options, the cluster's own limits here. */
-PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
-{
-    (void)self;
-    (void)kw;
-    ext_cluster *cl;
-    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj, *tpath = NULL;
-    long long slots, warmup, batches, per_unit, max_backlog, every;
-    uint64_t seed;
-    int arrivals, service, subqueues, threads;
-    double cv;
-    const char *job_size;
-    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLiO&L", &ext_ClusterType,
-                          &cl, &pols, &loads_obj, &slots, &warmup, &batches,
-                          ext_seed, &seed, &arrivals, &service, &cv,
-                          &per_unit, &job_size, &jobs_obj, &subqueues,
-                          &delay_obj, &max_backlog, &threads,
-                          ext_path_or_none, &tpath, &every))
-        return NULL;
-    PyObject *r = sim_call(cl, pols, loads_obj, slots, warmup, batches, seed,
-                           arrivals, service, cv, per_unit, job_size,
-                           jobs_obj, subqueues, delay_obj, max_backlog,
-                           threads, tpath, every);
-    Py_XDECREF(tpath);
-    return r;
 }

@@ -154,17 +154,93 @@ static PyObject *report(hta_solve_result *r)
     return d;
 }
 
-/* ext_solve's work, its paths converted (cnf_obj, lp_obj: bytes or
- * NULL); the files are written only when the run made them, replaced
- * atomically, as the command's --write-cnf and --write-lp. */
-static PyObject *solve_with(ext_instance *ins, PyObject *algos,
-                            double time_limit, PyObject *seed,
-                            PyObject *rr_runs, long long ilp_max,
-                            const char *maxflow, const char *engine,
-                            int no_prune, int no_jump, int literal,
-                            int generic, int plain, int naive,
-                            PyObject *cnf_obj, PyObject *lp_obj)
+/* The run of o, and the files write_cnf and write_lp (paths or None)
+ * ask for: written only when the run made them, replaced atomically, as
+ * the command's --write-cnf and --write-lp. */
+static PyObject *solve_run(const ext_instance *ins, hta_solve_opts *o,
+                           PyObject *cnf_arg, PyObject *lp_arg)
 {
+    PyObject *cnf_obj = NULL, *lp_obj = NULL;
+    if (!ext_path_or_none(cnf_arg, &cnf_obj) ||
+        !ext_path_or_none(lp_arg, &lp_obj)) {
+        Py_XDECREF(cnf_obj);
+        return NULL;
+    }
+    hta_diag d;
+    hta_diag_clear(&d);
+    hta_solve_result r;
+    hta_outfile lp = {0}, cnf = {0};
+    ext_call c;
+    o->stop = &c.stop;
+    ext_begin(&c);
+    hta_status st = HTA_OK;
+    if (lp_obj && (st = hta_outfile_open(&lp, PyBytes_AS_STRING(lp_obj),
+                                         &d)) == HTA_OK) {
+        /* GLPK writes the model by name: into the temporary file */
+        fclose(lp.f);
+        lp.f = NULL;
+        o->write_lp = hta_outfile_name(&lp);
+    }
+    if (st == HTA_OK && cnf_obj &&
+        (st = hta_outfile_open(&cnf, PyBytes_AS_STRING(cnf_obj), &d)) ==
+            HTA_OK)
+        o->write_cnf = cnf.f;
+    int solved = st == HTA_OK;
+    if (solved)
+        st = hta_solve(ins->inst, o, &r, &d);
+    ext_end(&c);
+    solved = solved && st == HTA_OK;
+    const char *none = NULL;
+    if (solved && lp_obj && !r.lp_written)
+        none = "write_lp: nothing to write (close and sat's GLPK refuted "
+               "nothing below the best, no ilp model was built)";
+    else if (solved && cnf_obj && !r.cnf_written)
+        none = "write_cnf: no CNF was built (the best met the bound, or "
+               "sat did not apply)";
+    if (solved && !none && lp_obj)
+        st = hta_outfile_commit(&lp, &d);
+    if (solved && !none && st == HTA_OK && cnf_obj)
+        st = hta_outfile_commit(&cnf, &d);
+    hta_outfile_abort(&lp);
+    hta_outfile_abort(&cnf);
+    PyObject *rep = NULL;
+    if (st != HTA_OK)
+        ext_raise(st, &d);
+    else if (none)
+        PyErr_SetString(PyExc_ValueError, none);
+    else
+        rep = report(&r);
+    if (solved)
+        hta_solve_result_free(&r);
+    Py_XDECREF(cnf_obj);
+    Py_XDECREF(lp_obj);
+    return rep;
+}
+
+PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwl[] = {"instance",   "algos",       "time_limit",
+                          "seed",       "rr_runs",     "ilp_max_tasks",
+                          "maxflow",    "ilp_engine",  "no_prune",
+                          "no_jump",    "literal_balance", "sat_generic",
+                          "ilp_plain",  "ilp_naive",   "write_cnf",
+                          "write_lp",   NULL};
+    ext_instance *ins;
+    PyObject *algos = NULL, *seed = Py_None, *rr_runs = Py_None;
+    PyObject *cnf_arg = Py_None, *lp_arg = Py_None;
+    double time_limit = 60;
+    long long ilp_max = 20000;
+    const char *maxflow = "incremental", *engine = NULL;
+    int no_prune = 0, no_jump = 0, literal = 0, generic = 0, plain = 0,
+        naive = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszppppppOO", kwl,
+                                     &ext_InstanceType, &ins, &algos,
+                                     &time_limit, &seed, &rr_runs, &ilp_max,
+                                     &maxflow, &engine, &no_prune, &no_jump,
+                                     &literal, &generic, &plain, &naive,
+                                     &cnf_arg, &lp_arg))
+        return NULL;
     hta_solve_opts o;
     hta_solve_opts_default(&o);
     /* as the command's flags of the same names */
@@ -230,84 +306,5 @@ static PyObject *solve_with(ext_instance *ins, PyObject *algos,
             return NULL;
         }
     }
-    hta_diag d;
-    hta_diag_clear(&d);
-    hta_solve_result r;
-    hta_outfile lp = {0}, cnf = {0};
-    ext_call c;
-    o.stop = &c.stop;
-    ext_begin(&c);
-    hta_status st = HTA_OK;
-    if (lp_obj && (st = hta_outfile_open(&lp, PyBytes_AS_STRING(lp_obj),
-                                         &d)) == HTA_OK) {
-        /* GLPK writes the model by name: into the temporary file */
-        fclose(lp.f);
-        lp.f = NULL;
-        o.write_lp = hta_outfile_name(&lp);
-    }
-    if (st == HTA_OK && cnf_obj &&
-        (st = hta_outfile_open(&cnf, PyBytes_AS_STRING(cnf_obj), &d)) ==
-            HTA_OK)
-        o.write_cnf = cnf.f;
-    int solved = st == HTA_OK;
-    if (solved)
-        st = hta_solve(ins->inst, &o, &r, &d);
-    ext_end(&c);
-    solved = solved && st == HTA_OK;
-    const char *none = NULL;
-    if (solved && lp_obj && !r.lp_written)
-        none = "write_lp: nothing to write (close and sat's GLPK refuted "
-               "nothing below the best, no ilp model was built)";
-    else if (solved && cnf_obj && !r.cnf_written)
-        none = "write_cnf: no CNF was built (the best met the bound, or "
-               "sat did not apply)";
-    if (solved && !none && lp_obj)
-        st = hta_outfile_commit(&lp, &d);
-    if (solved && !none && st == HTA_OK && cnf_obj)
-        st = hta_outfile_commit(&cnf, &d);
-    hta_outfile_abort(&lp);
-    hta_outfile_abort(&cnf);
-    PyObject *rep = NULL;
-    if (st != HTA_OK)
-        ext_raise(st, &d);
-    else if (none)
-        PyErr_SetString(PyExc_ValueError, none);
-    else
-        rep = report(&r);
-    if (solved)
-        hta_solve_result_free(&r);
-    return rep;
-}
-
-PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
-{
-    (void)self;
-    static char *kwl[] = {"instance",   "algos",       "time_limit",
-                          "seed",       "rr_runs",     "ilp_max_tasks",
-                          "maxflow",    "ilp_engine",  "no_prune",
-                          "no_jump",    "literal_balance", "sat_generic",
-                          "ilp_plain",  "ilp_naive",   "write_cnf",
-                          "write_lp",   NULL};
-    ext_instance *ins;
-    PyObject *algos = NULL, *seed = Py_None, *rr_runs = Py_None;
-    double time_limit = 60;
-    long long ilp_max = 20000;
-    const char *maxflow = "incremental", *engine = NULL;
-    int no_prune = 0, no_jump = 0, literal = 0, generic = 0, plain = 0,
-        naive = 0;
-    PyObject *cnf_obj = NULL, *lp_obj = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszppppppO&O&", kwl,
-                                     &ext_InstanceType, &ins, &algos,
-                                     &time_limit, &seed, &rr_runs, &ilp_max,
-                                     &maxflow, &engine, &no_prune, &no_jump,
-                                     &literal, &generic, &plain, &naive,
-                                     ext_path_or_none, &cnf_obj,
-                                     ext_path_or_none, &lp_obj))
-        return NULL;
-    PyObject *rep = solve_with(ins, algos, time_limit, seed, rr_runs, ilp_max,
-                               maxflow, engine, no_prune, no_jump, literal,
-                               generic, plain, naive, cnf_obj, lp_obj);
-    Py_XDECREF(cnf_obj);
-    Py_XDECREF(lp_obj);
-    return rep;
+    return solve_run(ins, &o, cnf_arg, lp_arg);
 }

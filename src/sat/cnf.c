@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hta/rng.h"
+#include "hta/outfile.h"
 #include "core/lex.h"
 
 void hta_cnf_free(hta_cnf *f)
@@ -441,12 +442,7 @@ hta_status hta_cnf_random3(int32_t vars, int64_t clauses, uint64_t seed,
 
 hta_status hta_cnf_write(const hta_cnf *f, FILE *out, const char *comment)
 {
-    for (const char *p = comment; p && *p;) { /* a 'c' line for each line */
-        const char *eol = strchr(p, '\n');
-        int len = eol ? (int)(eol - p) : (int)strlen(p);
-        fprintf(out, "c %.*s\n", len, p);
-        p += len + (eol != NULL);
-    }
+    hta_write_comment(out, 'c', comment);
     fprintf(out, "p cnf %ld %lld\n", (long)f->nvars, (long long)f->nclauses);
     for (int64_t c = 0; c < f->nclauses; c++) {
         for (int64_t i = f->off[c]; i < f->off[c + 1]; i++)

@@ -105,7 +105,7 @@ static hta_status emit_line(void *ctx, int64_t arrival, int64_t map,
 hta_status hta_jobs_gen_write(const hta_jobs_gen *g, FILE *f,
                               const char *comment, hta_diag *d)
 {
-    hta_write_comment(f, comment);
+    hta_write_comment(f, '#', comment);
     fprintf(f, "hta-jobs 1\n");
     hta_status st = hta_jobs_gen_stream(g, emit_line, f, d);
     if (st == HTA_OK && ferror(f))

@@ -212,7 +212,7 @@ done:
 
 hta_status hta_jobs_write(const hta_jobs *j, FILE *f, const char *comment)
 {
-    hta_write_comment(f, comment);
+    hta_write_comment(f, '#', comment);
     fprintf(f, "hta-jobs 1\n");
     for (int64_t i = 0; i < j->n; i++) {
         fprintf(f, "job %lld %lld", (long long)j->arrival[i],

@@ -359,3 +359,19 @@ def test_cluster_parameters_refused(kw):
     # before: NaN stood for "not given" and was silently the default
     with pytest.raises(ValueError):
         hta.gen_cluster("random", **kw)
+
+
+@pytest.mark.parametrize("kw, arg", [
+    (dict(w_rem=float("nan")), "w_rem"),
+    (dict(w_rem=("affine", 3, -1)), "w_rem"),
+    (dict(w_rack=(2.0, 1.5)), "w_rack"),
+    (dict(w_rack=1.5, w_pod=float("inf")), "w_pod"),
+    (dict(w_loc=-1.0), "w_loc"),
+])
+def test_import_fsck_costs_through_the_gate(root, kw, arg):
+    """import_fsck refuses each cost under its argument's name, with the
+    file reader's words, before reading the file."""
+    data = root / "tests" / "data" / "fsck" / "hadoop2-racks.txt"
+    with pytest.raises(ValueError) as e:
+        hta.import_fsck(str(data), **kw)
+    assert str(e.value).startswith(arg + ": expected ")

@@ -25,6 +25,8 @@ what the call had when it stopped (the best assignment so far for
 ``solve``).
 """
 
+import os
+
 from . import _hta
 
 __version__ = _hta.version()
@@ -382,8 +384,8 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
     reps, interrupted = _hta.sim(
         cluster, pols, loads, slots, warm, batches, seed,
         _ARRIVALS.index(arrivals), _SERVICE.index(service), c, per_unit,
-        job_size, jobs, bool(subqueues), d, backlog, nthreads, trace_file,
-        every)
+        job_size, jobs, bool(subqueues), d, backlog, nthreads,
+        None if trace_file is None else os.fsencode(trace_file), every)
     out = reps if sweep is not None else (reps[0] if reps else None)
     if interrupted:
         raise Interrupted(out)
