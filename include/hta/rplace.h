@@ -255,6 +255,79 @@ typedef struct hta_rp_result {
 hta_status hta_rp_run(const hta_slots *s, const hta_rp_opts *o,
                       hta_rp_result *res, hta_diag *d);
 
+/* ---- what a caller asks: the command line's options, Python's
+ * arguments ---- */
+
+#define HTA_RP_MAX_SWEEP 64 /* rates of one request */
+
+/* The jobs of a SWIM trace with shuffle data (hta_swim_read): X =
+ * shuffle in GiB, R = ceil(shuffle / reducer_mb MiB) in [1, cap], x =
+ * X / R, at the recorded submit times; map-only jobs dropped.
+ * HTA_ERR_INPUT when fewer than two jobs at different times remain. */
+typedef struct hta_rp_trace {
+    int64_t n;
+    double *t, *x;
+    int32_t *R;
+} hta_rp_trace;
+
+hta_status hta_rp_trace_read(const char *path, double reducer_mb,
+                             int32_t cap, hta_rp_trace *out, hta_diag *d);
+void hta_rp_trace_free(hta_rp_trace *tr); /* NULL: nothing */
+
+/* Each field 0 (warmup -1, strings NULL) when not given, so that the
+ * command's default holds: policies all but optimal, rate 0.4, K 10,
+ * 50000 jobs, warm-up a tenth, 30 batches, window 100, seed 1, 1000
+ * slots of costs uniform on [1, 100], X uniform:1:100, R uniform:1:10,
+ * reducer_mb 1024.  Borrowed strings. */
+typedef struct hta_rp_ask {
+    int has_policies;
+    int policies[HTA_RP_NPOLICIES];
+    double lambdas[HTA_RP_MAX_SWEEP]; /* the rates, each in (0, 1) */
+    int nl;
+    const char *slots_file;   /* an hta-slots file; NULL: i.i.d. costs */
+    int64_t slots;            /* i.i.d. costs: how many */
+    int has_costs;
+    double lo, hi;            /* i.i.d. costs: uniform on [lo, hi] */
+    int K;
+    int64_t jobs, warmup;
+    int batches, window;
+    int has_seed;
+    uint64_t seed;
+    const char *data, *reducers; /* hta_dist strings */
+    const char *jobs_trace;   /* a SWIM trace: its jobs */
+    double reducer_mb;
+    volatile sig_atomic_t *stop; /* polled by the table and the runs */
+} hta_rp_ask;
+
+/* A request made ready: the options of the runs (o.lambda the first
+ * rate), the rates, and what o points to (owned). */
+typedef struct hta_rp_setup {
+    hta_rp_opts o;
+    double lambdas[HTA_RP_MAX_SWEEP];
+    int nl;
+    hta_slots *s;
+    hta_dist X, R;
+    hta_rp_law law;
+    hta_rp_table table;
+    hta_rp_trace trace;
+    char source[256]; /* the slots, in words */
+    char jobs[600];   /* the jobs, in words */
+} hta_rp_setup;
+
+/* The rules between the options first (HTA_ERR_USAGE with the command
+ * line's words, naming --options), then the files, the slots, the law
+ * and the threshold table.  *out is the caller's to free, whatever the
+ * status (hta_rp_setup_free). */
+hta_status hta_rp_setup_make(const hta_rp_ask *ask, hta_rp_setup *out,
+                             hta_diag *d);
+void hta_rp_setup_free(hta_rp_setup *su); /* NULL: nothing */
+
+/* Every rate of the set-up on at most `threads` threads (hta_pool_run):
+ * res[k] and ran[k] for rate k (ran 0: not started, the stop flag was
+ * set); the first run's error in rate order, if any. */
+hta_status hta_rp_sweep(const hta_rp_setup *su, int threads,
+                        hta_rp_result *res, int *ran, hta_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -161,276 +161,100 @@ static void json_run(const hta_slots *s, const hta_rp_opts *o,
     putchar('}');
 }
 
-/* The SWIM jobs with shuffle data: X in GiB, R by the reducer rule,
- * capped at cap. */
-typedef struct trace {
-    int64_t n;
-    double *t, *x;
-    int32_t *R;
-} trace;
-
-static hta_status read_trace(const char *path, double reducer_bytes,
-                             int32_t cap, trace *tr, hta_diag *d)
+/* The request as the library takes it; 0, or the exit code of a usage
+ * error that only the command line has words for. */
+static int ask_of(const cli_args *a, hta_rp_ask *k)
 {
-    hta_swim_row *rows = NULL;
-    int64_t n = 0, k = 0;
-    memset(tr, 0, sizeof *tr);
-    hta_status st = hta_swim_read(path, &rows, &n, d);
-    if (st != HTA_OK)
-        return st;
-    tr->t = malloc((size_t)n * sizeof *tr->t);
-    tr->x = malloc((size_t)n * sizeof *tr->x);
-    tr->R = malloc((size_t)n * sizeof *tr->R);
-    if (!tr->t || !tr->x || !tr->R) {
-        free(rows);
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    }
-    for (int64_t i = 0; i < n; i++) {
-        if (!(rows[i].shuffle > 0)) /* map-only: no ReduceTask */
-            continue;
-        double R = ceil(rows[i].shuffle / reducer_bytes);
-        if (R < 1)
-            R = 1;
-        if (R > cap)
-            R = cap;
-        tr->t[k] = rows[i].submit;
-        tr->R[k] = (int32_t)R;
-        tr->x[k] = rows[i].shuffle / 1073741824.0 / R;
-        k++;
-    }
-    free(rows);
-    tr->n = k;
-    if (k < 2 || !(tr->t[k - 1] > tr->t[0]))
-        return hta_diag_set(d, HTA_ERR_INPUT, path, 0,
-                            "expected at least two jobs with shuffle data "
-                            "at different times, found %lld",
-                            (long long)k);
-    return HTA_OK;
-}
-
-static void trace_free(trace *tr)
-{
-    free(tr->t);
-    free(tr->x);
-    free(tr->R);
-}
-
-/* What the command line sets: the policies, the rates, the costs' range
- * and count, the laws of X and R (parsed, not loaded). */
-typedef struct rp_cmd {
-    hta_rp_opts o;
-    double lambdas[CLI_MAX_SWEEP];
-    int nl;
-    double lo, hi;
-    int64_t nslots;
-    hta_dist X, R;
-    const char *file;
-    int traced;
-} rp_cmd;
-
-static int rp_options(const cli_args *ap, rp_cmd *cm)
-{
-    const cli_args args = *ap;
-    hta_rp_opts o = cm->o;
-    double *lambdas = cm->lambdas;
-    int code = 0;
-    const cli_val *pv = cli_value(&args, "policy");
-    if (pv->given) {
+    memset(k, 0, sizeof *k);
+    const cli_val *pv = cli_value(a, "policy");
+    if ((k->has_policies = pv->given))
         for (int q = 0; q < pv->n; q++)
-            o.policies[pv->items[q]] = 1;
-    } else {
-        for (int p = 0; p < HTA_RP_NPOLICIES; p++)
-            o.policies[p] = p != HTA_RP_OPTIMAL;
-    }
-    const char *file = cm->file = args.npos ? args.pos[0] : NULL;
-    int traced = cm->traced = cli_has(&args, "jobs-trace");
-    if (file && (cli_has(&args, "slots") || cli_has(&args, "costs")))
-        return cli_usage_error(&args, "--slots and --costs draw the costs: "
-                                      "not with a SLOTS file");
-    if (traced && (cli_has(&args, "data") || cli_has(&args, "reducers") ||
-                   cli_has(&args, "jobs")))
-        return cli_usage_error(&args, "--data, --reducers and --jobs do not "
-                                      "apply to --jobs-trace (its jobs are "
-                                      "the trace's)");
-    if (!traced && cli_has(&args, "reducer-mb"))
-        return cli_usage_error(&args, "--reducer-mb applies to --jobs-trace "
-                                      "only");
-    if (o.policies[HTA_RP_OPTIMAL] && traced)
-        return cli_usage_error(&args, "the optimal policy is solved for "
-                                      "Poisson arrivals: not with "
-                                      "--jobs-trace");
-    if (o.policies[HTA_RP_OPTIMAL] && !file && cli_has(&args, "slots") &&
-        cli_value(&args, "slots")->i > 30)
-        return cli_usage_error(&args, "the optimal policy is solved for at "
-                                      "most 30 slots, found --slots %lld",
-                               (long long)cli_value(&args, "slots")->i);
-    if (o.policies[HTA_RP_OPTIMAL] && !file && !cli_has(&args, "slots"))
-        return cli_usage_error(&args, "the optimal policy is solved for at "
-                                      "most 30 slots: give --slots or a "
-                                      "SLOTS file");
-    if (cli_has(&args, "window") && !o.policies[HTA_RP_RHC_ADAPTIVE])
-        return cli_usage_error(&args, "--window applies to the rhc-adaptive "
-                                      "policy only");
-    if (cli_has(&args, "lambda") && cli_has(&args, "sweep"))
-        return cli_usage_error(&args, "give --lambda or --sweep, not both");
-    int nl = 1;
-    lambdas[0] = cli_has(&args, "lambda") ? cli_value(&args, "lambda")->x :
-                                            0.4;
-    if (cli_has(&args, "sweep") && (code = cli_sweep(&args, lambdas, &nl)))
+            k->policies[pv->items[q]] = 1;
+    k->slots_file = a->npos ? a->pos[0] : NULL;
+    if (cli_has(a, "lambda") && cli_has(a, "sweep"))
+        return cli_usage_error(a, "give --lambda or --sweep, not both");
+    if (cli_has(a, "lambda"))
+        k->lambdas[k->nl++] = cli_value(a, "lambda")->x;
+    int code = 0;
+    if (cli_has(a, "sweep") && (code = cli_sweep(a, k->lambdas, &k->nl)))
         return code;
-    for (int k = 0; k < nl; k++)
-        if (!(lambdas[k] < 1))
-            return cli_usage_error(&args, "the arrival rate must be below "
-                                          "the service rate mu = 1, found "
-                                          "%g", lambdas[k]);
-    double lo = 1, hi = 100;
-    if (cli_has(&args, "costs")) {
-        lo = cli_value(&args, "costs")->list[0];
-        hi = cli_value(&args, "costs")->list[1];
-        if (hi < lo)
-            return cli_usage_error(&args, "--costs LO,HI needs LO <= HI, "
-                                          "found '%s'",
-                                   cli_str(&args, "costs"));
+    if (cli_has(a, "slots"))
+        k->slots = cli_value(a, "slots")->i;
+    if ((k->has_costs = cli_has(a, "costs"))) {
+        k->lo = cli_value(a, "costs")->list[0];
+        k->hi = cli_value(a, "costs")->list[1];
     }
-    int64_t nslots = cli_has(&args, "slots") ? cli_value(&args, "slots")->i :
-                                               1000;
-    if (cli_has(&args, "k-limit"))
-        o.K = (int)cli_value(&args, "k-limit")->i;
-    if (cli_has(&args, "jobs"))
-        o.jobs = cli_value(&args, "jobs")->i;
-    if (cli_has(&args, "batches"))
-        o.batches = (int)cli_value(&args, "batches")->i;
-    if (cli_has(&args, "window"))
-        o.window = (int)cli_value(&args, "window")->i;
-    if (cli_has(&args, "seed"))
-        o.seed = (uint64_t)cli_value(&args, "seed")->i;
-    char msg[300];
-    hta_dist X = {HTA_DIST_UNIFORM, 1, 100, NULL, 0, NULL, NULL};
-    hta_dist R = {HTA_DIST_UNIFORM, 1, 10, NULL, 0, NULL, NULL};
-    cm->X = X;
-    cm->R = R;
-    if (cli_has(&args, "data"))
-        hta_dist_parse(cli_str(&args, "data"), &X, msg, sizeof msg);
-    cm->X = X;
-    if (cli_has(&args, "reducers"))
-        hta_dist_parse(cli_str(&args, "reducers"), &R, msg, sizeof msg);
-    cm->R = R;
-    if (hta_dist_max(&R) < 0)
-        return cli_usage_error(&args, "--reducers needs a bounded "
-                                      "distribution (fixed, uniform or "
-                                      "table): K jobs of the largest R must "
-                                      "fit in the slots");
-    if ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
-        hta_dist_max(&X) < 0)
-        return cli_usage_error(&args, "the %s policy needs a bounded "
-                                      "--data distribution (fixed, uniform "
-                                      "or table)",
-                               o.policies[HTA_RP_THRESHOLD] ? "threshold" :
-                                                              "optimal");
-    if (!traced) {
-        int64_t w = cli_has(&args, "warmup") ?
-                        cli_value(&args, "warmup")->i : o.jobs / 10;
-        if (w >= o.jobs || o.jobs - w < o.batches)
-            return cli_usage_error(&args, "--jobs must exceed --warmup by at "
-                                          "least --batches (%d), found %lld "
-                                          "and %lld",
-                                   o.batches, (long long)o.jobs,
-                                   (long long)w);
-        if (R.kind != HTA_DIST_TABLE && !file &&
-            (double)o.K * (double)hta_dist_max(&R) > (double)nslots)
-            return cli_usage_error(&args, "K * the largest R must fit in "
-                                          "the slots: %d * %lld > %lld",
-                                   o.K, (long long)hta_dist_max(&R),
-                                   (long long)nslots);
-    }
-    cm->o = o;
-    cm->nl = nl;
-    cm->lo = lo;
-    cm->hi = hi;
-    cm->nslots = nslots;
+    k->K = cli_has(a, "k-limit") ? (int)cli_value(a, "k-limit")->i : 0;
+    k->jobs = cli_has(a, "jobs") ? cli_value(a, "jobs")->i : 0;
+    k->warmup = cli_has(a, "warmup") ? cli_value(a, "warmup")->i : -1;
+    k->batches = cli_has(a, "batches") ? (int)cli_value(a, "batches")->i : 0;
+    k->window = cli_has(a, "window") ? (int)cli_value(a, "window")->i : 0;
+    if ((k->has_seed = cli_has(a, "seed")))
+        k->seed = (uint64_t)cli_value(a, "seed")->i;
+    k->data = cli_has(a, "data") ? cli_str(a, "data") : NULL;
+    k->reducers = cli_has(a, "reducers") ? cli_str(a, "reducers") : NULL;
+    k->jobs_trace = cli_has(a, "jobs-trace") ? cli_str(a, "jobs-trace") :
+                                               NULL;
+    k->reducer_mb = cli_has(a, "reducer-mb") ? cli_value(a, "reducer-mb")->x :
+                                               0;
+    k->stop = &cli_interrupted;
     return 0;
-}
-
-/* One run of the pool: a rate, every policy on one sample path. */
-typedef struct rp_job {
-    hta_rp_opts o;
-    hta_rp_result r;
-    hta_status st;
-    hta_diag d;
-    int ran;
-} rp_job;
-
-typedef struct rp_pool {
-    const hta_slots *s;
-    rp_job *jobs;
-} rp_pool;
-
-static void rp_job_run(void *ctx, int k)
-{
-    rp_pool *p = ctx;
-    rp_job *j = &p->jobs[k];
-    hta_diag_clear(&j->d);
-    j->st = hta_rp_run(p->s, &j->o, &j->r, &j->d);
-    j->ran = 1;
 }
 
 /* The rates on the pool, then the report in their order; 0, or the exit
  * code of an error. */
-static int rp_runs(const cli_args *a, const rp_cmd *cm, const hta_slots *s,
-                   const char *src, const char *jobs_desc)
+static int rp_runs(const cli_args *a, const hta_rp_setup *su)
 {
     int json = cli_has(a, "json"), sweep = cli_has(a, "sweep");
-    int n = cm->nl, interrupted = 0;
-    rp_job *jobs = calloc((size_t)n, sizeof *jobs);
+    int n = su->nl, interrupted = 0;
+    hta_rp_result *res = calloc((size_t)n, sizeof *res);
+    int *ran = calloc((size_t)n, sizeof *ran);
     hta_diag d;
-    if (!jobs) {
-        hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-        return cli_report(HTA_ERR_INTERNAL, &d);
+    hta_diag_clear(&d);
+    hta_status st = res && ran ? hta_rp_sweep(su, cli_threads(a), res, ran,
+                                              &d) :
+                                 hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
+                                              "out of memory");
+    if (st != HTA_OK) {
+        free(res);
+        free(ran);
+        return cli_report(st, &d);
     }
-    for (int k = 0; k < n; k++) {
-        jobs[k].o = cm->o;
-        jobs[k].o.lambda = cm->lambdas[k];
-    }
-    rp_pool pool = {s, jobs};
-    hta_pool_run(cli_threads(a), n, rp_job_run, &pool, &cli_interrupted);
-    for (int k = 0; k < n; k++)
-        if (jobs[k].ran && jobs[k].st != HTA_OK) {
-            int code = cli_report(jobs[k].st, &jobs[k].d);
-            free(jobs);
-            return code;
-        }
     if (json && sweep)
         printf("[");
     for (int k = 0; k < n && !interrupted; k++) {
-        rp_job *j = &jobs[k];
-        if (!j->ran) {
+        hta_rp_result *r = &res[k];
+        hta_rp_opts o = su->o;
+        o.lambda = su->lambdas[k];
+        if (!ran[k]) {
             interrupted = 1;
             break;
         }
         if (cli_has(a, "no-timing"))
-            j->r.seconds = 0;
-        interrupted = j->r.cut;
+            r->seconds = 0;
+        interrupted = r->cut;
         if (json) {
             printf("%s", k ? ", " : "");
-            json_run(s, &j->o, &j->r);
+            json_run(su->s, &o, r);
         } else {
             if (sweep)
-                printf("%s# lambda %g\n", k ? "\n" : "", j->o.lambda);
-            print_head(src, s, &j->o, jobs_desc, &j->r);
+                printf("%s# lambda %g\n", k ? "\n" : "", o.lambda);
+            print_head(su->source, su->s, &o, su->jobs, r);
             for (int p = 0; p < HTA_RP_NPOLICIES; p++)
-                if (j->r.row[p].run)
-                    print_row(&j->r.row[p], hta_rp_policy_names[p]);
-            if (j->r.row[HTA_RP_OPTIMAL].run)
+                if (r->row[p].run)
+                    print_row(&r->row[p], hta_rp_policy_names[p]);
+            if (r->row[HTA_RP_OPTIMAL].run)
                 printf("optimal: the decision process' least cost per job "
                        "%.6g .. %.6g (%lld states, %lld iterations%s)\n",
-                       j->r.opt_lo, j->r.opt_hi, (long long)j->r.opt_states,
-                       (long long)j->r.opt_iters,
-                       j->r.opt_converged ? "" : ", NOT converged");
+                       r->opt_lo, r->opt_hi, (long long)r->opt_states,
+                       (long long)r->opt_iters,
+                       r->opt_converged ? "" : ", NOT converged");
         }
     }
     if (json)
         printf("%s\n", sweep ? "]" : "");
-    free(jobs);
+    free(res);
+    free(ran);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
 }
 
@@ -440,114 +264,22 @@ int cmd_rplace(int argc, char **argv)
     int code = 0;
     if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
-    rp_cmd cm = {.o = {.lambda = 0.4,
-                       .K = 10,
-                       .jobs = 50000,
-                       .batches = 30,
-                       .window = 100,
-                       .seed = 1,
-                       .stop = &cli_interrupted}};
-    if ((code = rp_options(&args, &cm)) != 0)
+    hta_rp_ask ask;
+    if ((code = ask_of(&args, &ask)) != 0)
         return code;
-    hta_rp_opts o = cm.o;
-    const char *file = cm.file;
-    int traced = cm.traced;
-    double lo = cm.lo, hi = cm.hi;
-    int64_t nslots = cm.nslots;
-    hta_dist X = cm.X, R = cm.R;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
-    hta_slots *s = NULL;
-    hta_rp_law law = {0};
-    hta_rp_table table = {0};
-    trace tr = {0};
-    char jobs_desc[512], src[256];
-    hta_status st = hta_dist_load(&X, &d);
-    if (st == HTA_OK)
-        st = hta_dist_load(&R, &d);
-    if (st == HTA_OK) {
-        if (file) {
-            st = hta_slots_parse(file, &s, &d);
-            if (s && s->nodes)
-                snprintf(src, sizeof src, "%lld nodes", (long long)s->nodes);
-            else
-                snprintf(src, sizeof src, "cost list");
-        } else {
-            st = hta_slots_uniform(nslots, lo, hi, o.seed, &s, &d);
-            snprintf(src, sizeof src, "i.i.d. uniform on [%g, %g]", lo, hi);
-        }
-    }
-    if (st == HTA_OK && traced) {
-        double mb = cli_has(&args, "reducer-mb") ?
-                        cli_value(&args, "reducer-mb")->x : 1024;
-        int32_t cap = (int32_t)(s->r / o.K > 1000000 ? 1000000 : s->r / o.K);
-        if (cap < 1) {
-            code = cli_usage_error(&args, "--k-limit %d exceeds the %lld "
-                                          "slots", o.K, (long long)s->r);
-            goto done;
-        }
-        st = read_trace(cli_str(&args, "jobs-trace"), mb * 1048576.0, cap,
-                        &tr, &d);
-        if (st == HTA_OK) {
-            o.trace_n = tr.n;
-            o.trace_t = tr.t;
-            o.trace_x = tr.x;
-            o.trace_R = tr.R;
-            st = hta_rp_law_sample(tr.x, tr.R, tr.n, &law, &d);
-            snprintf(jobs_desc, sizeof jobs_desc,
-                     "%s (%lld jobs with shuffle data, X in GiB, R = "
-                     "ceil(shuffle / %g MiB) at most %d)",
-                     cli_str(&args, "jobs-trace"), (long long)tr.n, mb,
-                     (int)cap);
-        }
-        o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
-                                              tr.n / 10;
-        if (st == HTA_OK &&
-            (o.warmup >= tr.n || tr.n - o.warmup < o.batches)) {
-            code = cli_usage_error(&args, "the trace's %lld jobs must exceed "
-                                          "--warmup by at least --batches "
-                                          "(%d), found warm-up %lld",
-                                   (long long)tr.n, o.batches,
-                                   (long long)o.warmup);
-            goto done;
-        }
-    } else if (st == HTA_OK) {
-        o.X = &X;
-        o.R = &R;
-        o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
-                                              o.jobs / 10;
-        if ((double)o.K * (double)hta_dist_max(&R) > (double)s->r) {
-            code = cli_usage_error(&args, "K * the largest R must fit in "
-                                          "the slots: %d * %lld > %lld",
-                                   o.K, (long long)hta_dist_max(&R),
-                                   (long long)s->r);
-            goto done;
-        }
-        st = hta_rp_law_jobs(&X, &R, &law, &d);
-        snprintf(jobs_desc, sizeof jobs_desc, "Poisson, X %s, R %s",
-                 cli_has(&args, "data") ? cli_str(&args, "data") :
-                                          "uniform:1:100",
-                 cli_has(&args, "reducers") ? cli_str(&args, "reducers") :
-                                              "uniform:1:10");
-    }
-    if (st == HTA_OK)
-        st = hta_rp_opts_law(&o, &law, &table, &cli_interrupted, &d);
+    hta_rp_setup su;
+    hta_status st = hta_rp_setup_make(&ask, &su, &d);
     if (st != HTA_OK) {
         code = st == HTA_ERR_USAGE ? cli_usage_error(&args, "%s", d.msg) :
                cli_interrupted     ? cli_interrupt_code() :
                                      cli_report(st, &d);
-        goto done;
+    } else {
+        cli_poll_interrupts();
+        code = rp_runs(&args, &su);
     }
-    cli_poll_interrupts();
-    cm.o = o;
-    code = rp_runs(&args, &cm, s, src, jobs_desc);
-done:
-    hta_slots_free(s);
-    hta_rp_law_free(&law);
-    hta_rp_table_free(&table);
-    trace_free(&tr);
-    hta_dist_free(&X);
-    hta_dist_free(&R);
+    hta_rp_setup_free(&su);
     return code;
 }

@@ -66,146 +66,171 @@ static PyObject *report(const hta_slots *s, const hta_rp_opts *o,
     return d;
 }
 
+/* The policies' names (None: the command's default). */
+static int policies_in(PyObject *pols, hta_rp_ask *ask)
+{
+    if (pols == Py_None)
+        return 1;
+    PyObject *seq = PyUnicode_Check(pols) ?
+                        NULL :
+                        PySequence_Fast(pols, "policies: expected names");
+    if (!seq) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError,
+                            "policies: expected a list of names");
+        return 0;
+    }
+    ask->has_policies = 1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        const char *nm = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
+        int p = -1;
+        for (int j = 0; nm && j < HTA_RP_NPOLICIES; j++)
+            if (strcmp(nm, hta_rp_policy_names[j]) == 0)
+                p = j;
+        if (p < 0 || ask->policies[p]) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError,
+                             p >= 0 ? "policies: '%s' given twice" :
+                                      "policies: expected random, greedy, "
+                                      "threshold, rhc, rhc-adaptive or "
+                                      "optimal, found '%s'",
+                             nm ? nm : Py_TYPE(it)->tp_name);
+            Py_DECREF(seq);
+            return 0;
+        }
+        ask->policies[p] = 1;
+    }
+    Py_DECREF(seq);
+    return 1;
+}
+
 PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"slots_file", "slots",   "costs",  "policies",
-                          "lam",        "k_limit", "jobs",   "warmup",
-                          "batches",    "window",  "seed",   "data",
-                          "reducers",   NULL};
-    PyObject *path_obj = NULL, *pols = Py_None, *warm = Py_None;
-    long long nslots = 1000, K = 10, jobs = 50000, warmup = -1, batches = 30,
-              window = 100;
-    uint64_t seed = 1;
-    double lo = 1, hi = 100, lam = 0.4;
-    const char *data = "uniform:1:100", *red = "uniform:1:10";
+    static char *kwl[] = {"slots_file", "slots",      "costs",   "policies",
+                          "lambdas",    "k_limit",    "jobs",    "warmup",
+                          "batches",    "window",     "seed",    "data",
+                          "reducers",   "jobs_trace", "reducer_mb",
+                          "threads",    NULL};
+    PyObject *path_obj = NULL, *trace_obj = NULL, *pols = Py_None,
+             *costs = Py_None, *lams = Py_None, *o_slots = Py_None,
+             *o_K = Py_None, *o_jobs = Py_None, *o_warm = Py_None,
+             *o_batches = Py_None, *o_window = Py_None, *o_seed = Py_None,
+             *o_mb = Py_None, *o_threads = Py_None;
+    const char *data = NULL, *red = NULL;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, "|O&L(dd)OdLLOLLO&ss", kwl, ext_path_or_none,
-            &path_obj, &nslots, &lo, &hi, &pols, &lam, &K, &jobs, &warm,
-            &batches, &window, ext_seed, &seed, &data, &red))
+            args, kw, "|O&OOOOOOOOOOzzO&OO", kwl, ext_path_or_none,
+            &path_obj, &o_slots, &costs, &pols, &lams, &o_K, &o_jobs,
+            &o_warm, &o_batches, &o_window, &o_seed, &data, &red,
+            ext_path_or_none, &trace_obj, &o_mb, &o_threads))
         return NULL;
-    if (!ext_warmup(warm, &warmup))
-        return NULL;
-    hta_rp_opts o;
-    memset(&o, 0, sizeof o);
+    hta_rp_ask ask;
+    memset(&ask, 0, sizeof ask);
+    ask.warmup = -1;
+    long long v = 0, threads = 1;
     PyObject *r = NULL;
-    hta_dist X = {0}, R = {0};
-    hta_slots *s = NULL;
-    hta_rp_law law = {0};
-    hta_rp_table table = {0};
-    char msg[300];
-    if (pols == Py_None) {
-        for (int p = 0; p < HTA_RP_NPOLICIES; p++)
-            o.policies[p] = p != HTA_RP_OPTIMAL; /* a few slots only */
-    } else {
-        PyObject *seq = PySequence_Fast(pols, "policies: expected names");
-        if (!seq)
+    double mb = 0, cl[2];
+    int n = 0;
+    if (!policies_in(pols, &ask) ||
+        !ext_int_in(o_slots, "slots", 1, HTA_RP_MAX_SLOTS, &v))
+        goto done;
+    ask.slots = o_slots == Py_None ? 0 : v;
+    if (!ext_int_in(o_K, "k_limit", 1, 1000000, &v))
+        goto done;
+    ask.K = o_K == Py_None ? 0 : (int)v;
+    if (!ext_int_in(o_jobs, "jobs", 1, 1000000000000LL, &v))
+        goto done;
+    ask.jobs = o_jobs == Py_None ? 0 : v;
+    if (!ext_int_in(o_warm, "warmup", 0, 1000000000000LL, &v))
+        goto done;
+    ask.warmup = o_warm == Py_None ? -1 : v;
+    if (!ext_int_in(o_batches, "batches", 2, 4096, &v))
+        goto done;
+    ask.batches = o_batches == Py_None ? 0 : (int)v;
+    if (!ext_int_in(o_window, "window", 1, 100000000, &v))
+        goto done;
+    ask.window = o_window == Py_None ? 0 : (int)v;
+    if (o_seed != Py_None) {
+        if (!ext_seed(o_seed, &ask.seed))
             goto done;
-        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-            const char *nm = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-            int p = -1;
-            for (int j = 0; nm && j < HTA_RP_NPOLICIES; j++)
-                if (strcmp(nm, hta_rp_policy_names[j]) == 0)
-                    p = j;
-            if (p < 0) {
-                if (nm)
-                    PyErr_Format(PyExc_ValueError,
-                                 "policies: expected random, greedy, "
-                                 "threshold, rhc, rhc-adaptive or optimal, "
-                                 "found "
-                                 "'%s'",
-                                 nm);
-                Py_DECREF(seq);
-                goto done;
-            }
-            o.policies[p] = 1;
+        ask.has_seed = 1;
+    }
+    if (!ext_int_in(o_threads, "threads", 1, 1024, &threads))
+        goto done;
+    if (o_threads == Py_None)
+        threads = 1;
+    if (costs != Py_None) {
+        if (!ext_reals(costs, "costs", cl, 2, &n))
+            goto done;
+        if (n != 2) {
+            PyErr_SetString(PyExc_ValueError, "costs: expected (LO, HI)");
+            goto done;
         }
-        Py_DECREF(seq);
+        ask.has_costs = 1;
+        ask.lo = cl[0];
+        ask.hi = cl[1];
     }
-    if (!(lam > 0 && lam < 1) || K < 1 || K > 1000 || jobs < 2 ||
-        jobs > 1000000000LL || batches < 2 || batches > 1000 ||
-        window < 1 || window > 1000000 || nslots < 1 ||
-        nslots > 100000000LL || !(lo > 0) || !(hi >= lo) || !isfinite(hi)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "expected 0 < lam < 1, 1 <= k_limit <= 1000, jobs "
-                        ">= 2, batches >= 2, window >= 1, slots >= 1, 0 < "
-                        "costs[0] <= costs[1]");
+    if (lams != Py_None &&
+        !ext_reals(lams, "lam", ask.lambdas, HTA_RP_MAX_SWEEP, &ask.nl))
         goto done;
+    if (o_mb != Py_None) {
+        if (!ext_real_or_none(o_mb, "reducer_mb", &mb))
+            goto done;
+        if (!(mb > 0)) {
+            PyErr_Format(PyExc_ValueError, "reducer_mb: expected a number "
+                                           "in (0, 1e12], found %g", mb);
+            goto done;
+        }
+        ask.reducer_mb = mb;
     }
-    o.lambda = lam;
-    o.K = (int)K;
-    o.jobs = jobs;
-    o.batches = (int)batches;
-    o.window = (int)window;
-    o.seed = seed;
-    o.warmup = warmup < 0 ? jobs / 10 : warmup;
-    if (o.warmup >= jobs || jobs - o.warmup < batches) {
-        PyErr_SetString(PyExc_ValueError,
-                        "jobs must exceed warmup by at least batches");
-        goto done;
-    }
-    if (hta_dist_parse(data, &X, msg, sizeof msg) != 0 ||
-        hta_dist_parse(red, &R, msg, sizeof msg) != 0) {
-        PyErr_Format(PyExc_ValueError, "data, reducers: %s", msg);
-        goto done;
-    }
-    if (hta_dist_max(&R) < 0 ||
-        ((o.policies[HTA_RP_THRESHOLD] || o.policies[HTA_RP_OPTIMAL]) &&
-         hta_dist_max(&X) < 0)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "reducers (and data, for the threshold and optimal "
-                        "policies) need "
-                        "a bounded distribution: fixed, uniform or table");
-        goto done;
-    }
+    ask.slots_file = path_obj ? PyBytes_AS_STRING(path_obj) : NULL;
+    ask.jobs_trace = trace_obj ? PyBytes_AS_STRING(trace_obj) : NULL;
+    ask.data = data;
+    ask.reducers = red;
+    ext_call c;
+    ask.stop = &c.stop;
     hta_diag d;
     hta_diag_clear(&d);
-    hta_status st = hta_dist_load(&X, &d);
-    if (st == HTA_OK)
-        st = hta_dist_load(&R, &d);
-    if (st == HTA_OK)
-        st = path_obj ? hta_slots_parse(PyBytes_AS_STRING(path_obj), &s, &d) :
-                        hta_slots_uniform(nslots, lo, hi, o.seed, &s, &d);
-    if (st != HTA_OK) {
-        ext_raise(st, &d);
-        goto done;
-    }
-    if ((double)o.K * (double)hta_dist_max(&R) > (double)s->r) {
-        PyErr_Format(PyExc_ValueError,
-                     "K * the largest R must fit in the slots: %d * %lld > "
-                     "%lld",
-                     o.K, (long long)hta_dist_max(&R), (long long)s->r);
-        goto done;
-    }
-    o.X = &X;
-    o.R = &R;
-    ext_call c;
-    o.stop = &c.stop;
+    hta_rp_setup su;
+    hta_rp_result *res = NULL;
+    int *ran = NULL;
     ext_begin(&c);
-    st = hta_rp_law_jobs(&X, &R, &law, &d);
-    if (st == HTA_OK)
-        st = hta_rp_opts_law(&o, &law, &table, &c.stop, &d);
-    hta_rp_result res;
-    int ran = st == HTA_OK && !c.stop;
-    if (ran)
-        st = hta_rp_run(s, &o, &res, &d);
+    hta_status st = hta_rp_setup_make(&ask, &su, &d);
+    if (st == HTA_OK && !c.stop) {
+        res = calloc((size_t)su.nl, sizeof *res);
+        ran = calloc((size_t)su.nl, sizeof *ran);
+        st = res && ran ? hta_rp_sweep(&su, (int)threads, res, ran, &d) :
+                          hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
+                                       "out of memory");
+    }
     int stopped = ext_end(&c);
-    if (stopped && (!ran || st != HTA_OK)) {
-        r = Py_BuildValue("(OO)", Py_None, Py_True); /* nothing to show */
-    } else if (st != HTA_OK) {
+    if (st != HTA_OK && !(stopped && st != HTA_ERR_USAGE)) {
         ext_raise(st, &d);
     } else {
-        PyObject *rep = report(s, &o, &res);
-        r = rep ? Py_BuildValue("(NO)", rep,
-                                res.cut || stopped ? Py_True : Py_False) :
-                  NULL;
+        /* the rates that ran, in order, up to the first cut */
+        PyObject *reps = PyList_New(0);
+        int cut = stopped || st != HTA_OK;
+        for (int k = 0; reps && k < su.nl && st == HTA_OK && ran[k]; k++) {
+            hta_rp_opts o = su.o;
+            o.lambda = su.lambdas[k];
+            PyObject *rep = report(su.s, &o, &res[k]);
+            if (!rep || PyList_Append(reps, rep) != 0)
+                Py_CLEAR(reps);
+            Py_XDECREF(rep);
+            if (res[k].cut)
+                break;
+        }
+        for (int k = 0; st == HTA_OK && k < su.nl; k++)
+            cut |= !ran[k] || res[k].cut;
+        r = reps ? Py_BuildValue("(NO)", reps, cut ? Py_True : Py_False) :
+                   NULL;
     }
+    free(res);
+    free(ran);
+    hta_rp_setup_free(&su);
 done:
-    hta_rp_table_free(&table);
-    hta_rp_law_free(&law);
-    hta_slots_free(s);
-    hta_dist_free(&X);
-    hta_dist_free(&R);
     Py_XDECREF(path_obj);
+    Py_XDECREF(trace_obj);
     return r;
 }

@@ -157,8 +157,11 @@ TABLE = {
         "reducers": ("reduce_place", "reducers"),
         "data": ("reduce_place", "data"),
         "window": ("reduce_place", "window"),
-        "seed": ("reduce_place", "seed"), "sweep": "GAP",
-        "jobs-trace": "GAP", "reducer-mb": "GAP", "threads": "GAP",
+        "seed": ("reduce_place", "seed"),
+        "sweep": ("reduce_place", "sweep"),
+        "jobs-trace": ("reduce_place", "jobs_trace"),
+        "reducer-mb": ("reduce_place", "reducer_mb"),
+        "threads": ("reduce_place", "threads"),
         "json": PRINT, "no-timing": PRINT,
     },
     "decode": {},
@@ -166,14 +169,7 @@ TABLE = {
 
 # What issue 58 still has to bind (the test fails when this list is not
 # exactly the table's GAP rows).
-GAPS = {
-
-
-
-    ("reduce-place", "sweep"),
-    ("reduce-place", "jobs-trace"), ("reduce-place", "reducer-mb"),
-    ("reduce-place", "threads"),
-}
+GAPS = set()
 
 # The functions' inputs that are not options (the commands' positional
 # arguments).
@@ -668,3 +664,61 @@ def test_flowtime_refuses_what_the_command_refuses(tmp_path, cli_args, kw):
     assert r.returncode == 2, r.stderr
     with pytest.raises(ValueError):
         hta.flowtime(hta.Jobs.read(str(f)), **kw)
+
+
+RPLACE_CASES = [
+    (["--sweep", "0.2,0.6,0.2", "--threads", 2, "--jobs", 3000],
+     dict(sweep=(0.2, 0.6, 0.2), threads=2, jobs=3000)),
+    (["--jobs-trace", "SWIM", "--reducer-mb", 256, "--lambda", 0.5,
+      "--slots", 400, "--policy", "random,greedy,rhc-adaptive", "--window",
+      50, "--warmup", 100, "--batches", 10],
+     dict(jobs_trace="SWIM", reducer_mb=256, lam=0.5, slots=400,
+          policies=["random", "greedy", "rhc-adaptive"], window=50,
+          warmup=100, batches=10)),
+    (["--jobs-trace", "SWIM", "--sweep", "0.3,0.5,0.2", "--costs", "2,9",
+      "--k-limit", 4, "--seed", 11],
+     dict(jobs_trace="SWIM", sweep=(0.3, 0.5, 0.2), costs=(2, 9), k_limit=4,
+          seed=11)),
+]
+
+
+@pytest.mark.parametrize("cli_args, kw", RPLACE_CASES)
+def test_reduce_place_options(root, cli_args, kw):
+    trace = str(root / "instances" / "swim" /
+                "FB-2009_samples_24_times_1hr_0.tsv")
+    cli_args = [trace if a == "SWIM" else a for a in cli_args]
+    kw = {k: trace if v == "SWIM" else v for k, v in kw.items()}
+    want = json.loads(run("reduce-place", *cli_args, "--json"))
+    same(want, hta.reduce_place(**kw), " ".join(map(str, cli_args)))
+
+
+def test_reduce_place_refusals_are_the_commands(root):
+    trace = str(root / "instances" / "swim" /
+                "FB-2009_samples_24_times_1hr_0.tsv")
+    for cli_args, kw in [
+            (["--reducer-mb", 64], dict(reducer_mb=64)),
+            (["--jobs-trace", trace, "--jobs", 100],
+             dict(jobs_trace=trace, jobs=100)),
+            (["--jobs-trace", trace, "--policy", "optimal", "--slots", 10],
+             dict(jobs_trace=trace, policies=["optimal"], slots=10)),
+            (["--policy", "optimal", "--slots", 31],
+             dict(policies=["optimal"], slots=31)),
+            (["--window", 5, "--policy", "rhc"],
+             dict(window=5, policies=["rhc"])),
+            (["--costs", "5,1"], dict(costs=(5, 1))),
+            (["--jobs", 10], dict(jobs=10)),
+            (["--slots", 20], dict(slots=20)),
+            (["--jobs-trace", trace, "--k-limit", 2000],
+             dict(jobs_trace=trace, k_limit=2000)),
+            (["--jobs-trace", trace, "--warmup", 100000],
+             dict(jobs_trace=trace, warmup=100000)),
+            (["--data", "exp:5"], dict(data="exp:5")),
+            (["--reducers", "exp:5"], dict(reducers="exp:5"))]:
+        r = subprocess.run([os.environ["HTA"], "reduce-place",
+                            *map(str, cli_args)], capture_output=True,
+                           text=True)
+        assert r.returncode == 2, (cli_args, r.stderr)
+        words = r.stderr.split(": ", 1)[1].split(" (usage:")[0]
+        with pytest.raises(ValueError) as e:
+            hta.reduce_place(**kw)
+        assert str(e.value) == words, cli_args

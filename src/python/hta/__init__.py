@@ -479,27 +479,42 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
     return out
 
 
-def reduce_place(slots_file=None, slots=1000, costs=(1.0, 100.0),
-                 policies=None, lam=0.4, k_limit=10, jobs=50000, warmup=None,
-                 batches=30, window=100, seed=1, data="uniform:1:100",
-                 reducers="uniform:1:10"):
+def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
+                 lam=None, sweep=None, k_limit=None, jobs=None, warmup=None,
+                 batches=None, window=None, seed=None, data=None,
+                 reducers=None, jobs_trace=None, reducer_mb=None,
+                 threads=None):
     """ReduceTask placement (``hta reduce-place``, Tan, Meng and Zhang):
-    Poisson jobs (rate lam, service rate 1, at most k_limit holding
-    slots), each with data X and R ReduceTasks drawn from the
-    distributions, placed on the reduce slots of slots_file (an
-    hta-slots file) or of `slots` i.i.d. uniform costs in `costs`, by
-    each policy (random, greedy, threshold, rhc, rhc-adaptive; default
-    all; optimal, the decision process' optimum, for at most 30 slots
-    and a bounded law of data) on the same sample path.  Returns the dict of ``hta
-    reduce-place --json``: slots, costs, the queue's figures, and per
-    policy its fetching cost and its saving against random and greedy."""
-    rep, interrupted = _hta.reduce_place(
-        slots_file, slots, tuple(costs), policies, lam, k_limit, jobs,
-        warmup, batches, window, seed, data,
-        reducers)
+    Poisson jobs (rate lam, default 0.4, or each rate of sweep=(A, B,
+    STEP); service rate 1, at most k_limit (10) holding slots), each with
+    data X and R ReduceTasks drawn from the distributions data and
+    reducers, or the jobs of the SWIM trace jobs_trace (R by reducer_mb),
+    placed on the reduce slots of slots_file (an hta-slots file) or of
+    `slots` i.i.d. uniform costs in `costs`, by each policy (random,
+    greedy, threshold, rhc, rhc-adaptive; default all; optimal, the
+    decision process' optimum, for at most 30 slots and a bounded law of
+    data) on the same sample path; the rates on `threads` threads.
+    Returns the dict of ``hta reduce-place --json`` (with sweep, the list
+    of them): slots, costs, the queue's figures, and per policy its
+    fetching cost and its saving against random and greedy.  Every
+    argument not given takes the command's default; the command's rules
+    between them hold with its words."""
+    if lam is not None and sweep is not None:
+        raise ValueError("give lam or sweep, not both")
+    lams = None
+    if lam is not None:
+        lams = [lam]
+    elif sweep is not None:
+        a, b, step = (float(x) for x in sweep)
+        lams = _sweep(a, b, step)
+    reps, interrupted = _hta.reduce_place(
+        slots_file, slots, costs, policies, lams, k_limit, jobs, warmup,
+        batches, window, seed, data, reducers, jobs_trace, reducer_mb,
+        threads)
+    out = reps if sweep is not None else (reps[0] if reps else None)
     if interrupted:
-        raise Interrupted(rep)
-    return rep
+        raise Interrupted(out)
+    return out
 
 
 def records(report):
