@@ -48,6 +48,7 @@
 #include "hta/rplace.h"
 #include "hta/sim.h"
 #include "hta/solve.h"
+#include "hta/stop.h"
 #include "hta/topology.h"
 #include "hta/version.h"
 

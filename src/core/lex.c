@@ -2,6 +2,7 @@
 #include "core/lex.h"
 #include "hta/num.h"
 #include "core/buf.h"
+#include "hta/stop.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,10 +16,21 @@
  * with the 64 KiB buffer of before (medians of 15, side by side). */
 #define CHUNK ((size_t)1 << 20)
 
+/* This thread's stop request for its readers (hta/stop.h). */
+static _Thread_local volatile sig_atomic_t *reads_stop;
+
+volatile sig_atomic_t *hta_reads_stop(volatile sig_atomic_t *stop)
+{
+    volatile sig_atomic_t *prev = reads_stop;
+    reads_stop = stop;
+    return prev;
+}
+
 /* A reader at line 1 of nothing yet. */
 static void init(hta_lex *lx, const char *path, int64_t size)
 {
     memset(lx, 0, sizeof *lx);
+    lx->stop = reads_stop;
     lx->path = path;
     lx->next_line = 1;
     lx->comment = '#';

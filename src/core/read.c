@@ -873,7 +873,8 @@ hta_status hta_instance_parse_stop(const char *path,
     hta_status st = hta_lex_open(&p.lx, path, d);
     if (st != HTA_OK)
         return st;
-    p.lx.stop = stop;
+    if (stop)
+        p.lx.stop = stop;
     return parse_lexer(&p, out, d);
 }
 

@@ -48,10 +48,12 @@ int ext_set_name(hta_instance *inst, char kind, int32_t id, PyObject *obj,
  * its options' stop pointer), set by SIGINT between ext_begin and
  * ext_end when the call runs in the main thread, where Python takes
  * Ctrl-C.  A call in another thread is never stopped by it, and a stop
- * ends only the call that took it: no flag is shared between calls. */
+ * ends only the call that took it: no flag is shared between calls.
+ * The library's readers called in between poll it too (hta_reads_stop). */
 typedef struct ext_call {
     volatile sig_atomic_t stop;
     volatile sig_atomic_t *prev; /* the main thread's call around it */
+    volatile sig_atomic_t *reads; /* this thread's readers' flag before */
     PyThreadState *ts;
     int handler;
     struct sigaction old;

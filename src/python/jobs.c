@@ -32,8 +32,16 @@ static PyObject *jobs_read(PyObject *cls, PyObject *args)
     hta_diag d;
     hta_diag_clear(&d);
     hta_jobs *j = NULL;
+    ext_call call;
+    ext_begin(&call);
     hta_status st = hta_jobs_parse(PyBytes_AS_STRING(path_obj), &j, &d);
-    PyObject *r = st == HTA_OK ? ext_wrap_jobs(j) : ext_raise(st, &d);
+    PyObject *r;
+    if (ext_end(&call)) {
+        hta_jobs_free(j);
+        r = ext_interrupted(Py_None);
+    } else {
+        r = st == HTA_OK ? ext_wrap_jobs(j) : ext_raise(st, &d);
+    }
     Py_DECREF(path_obj);
     return r;
 }

@@ -100,12 +100,14 @@ void ext_begin(ext_call *c)
         if (!c->handler)
             main_stop = c->prev;
     }
+    c->reads = hta_reads_stop(&c->stop);
     c->ts = PyEval_SaveThread();
 }
 
 int ext_end(ext_call *c)
 {
     PyEval_RestoreThread(c->ts);
+    hta_reads_stop(c->reads);
     if (c->handler) {
         sigaction(SIGINT, &c->old, NULL);
         main_stop = c->prev;

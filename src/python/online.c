@@ -35,8 +35,16 @@ static PyObject *cluster_read(PyObject *cls, PyObject *args)
     hta_diag d;
     hta_diag_clear(&d);
     hta_cluster *c = NULL;
+    ext_call call;
+    ext_begin(&call);
     hta_status st = hta_cluster_parse(PyBytes_AS_STRING(path_obj), &c, &d);
-    PyObject *r = st == HTA_OK ? wrap_cluster(c) : ext_raise(st, &d);
+    PyObject *r;
+    if (ext_end(&call)) {
+        hta_cluster_free(c);
+        r = ext_interrupted(Py_None);
+    } else {
+        r = st == HTA_OK ? wrap_cluster(c) : ext_raise(st, &d);
+    }
     Py_DECREF(path_obj);
     return r;
 }

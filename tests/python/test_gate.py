@@ -307,16 +307,23 @@ def test_long_calls_end_within_a_second_of_ctrl_c(name, call):
     assert time.monotonic() - t0 < 2.5, name
 
 
-def test_read_from_a_silent_fifo_ends_on_ctrl_c(tmp_path):
+@pytest.mark.parametrize("read", [
+    hta.Instance.read, hta.Cluster.read, hta.Jobs.read, hta.import_fsck,
+    hta.import_swim, lambda f: hta.reduce_place(f, jobs=1000),
+    lambda f: hta.reduce_place(jobs_trace=f)],
+    ids=["Instance.read", "Cluster.read", "Jobs.read", "import_fsck",
+         "import_swim", "reduce_place slots", "reduce_place trace"])
+def test_read_from_a_silent_fifo_ends_on_ctrl_c(tmp_path, read):
     """A reader blocked on a FIFO whose writer says nothing (before: Ctrl-C
-    waited for the writer)."""
+    waited for the writer; every reader but Instance.read's until this
+    test)."""
     fifo = str(tmp_path / "f")
     os.mkfifo(fifo)
     hold = threading.Event()
 
     def writer():
         with open(fifo, "w") as f:
-            f.write("hta-instance 1\ntasks 1\n")
+            f.write("h")
             f.flush()
             hold.wait(10)
 
@@ -325,7 +332,7 @@ def test_read_from_a_silent_fifo_ends_on_ctrl_c(tmp_path):
     t0 = time.monotonic()
     timer = _interrupt_after(0.5)
     with pytest.raises(hta.Interrupted):
-        hta.Instance.read(fifo)
+        read(fifo)
     timer.join()
     hold.set()
     w.join()

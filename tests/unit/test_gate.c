@@ -2,6 +2,7 @@
  * with the reader's words; names written and read back are the bytes
  * given; every release function takes NULL. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -305,6 +306,57 @@ static void test_free_null(void **state)
     hta_rp_table_free(NULL);
     hta_sim_result_free(NULL);
     hta_solve_result_free(NULL);
+    hta_rp_trace_free(NULL);
+    hta_rp_setup_free(NULL);
+}
+
+/* Three readers of one thread under its stop flag (hta/stop.h). */
+static hta_status read_three(hta_diag *d)
+{
+    hta_cluster *c = NULL;
+    hta_cnf *f = NULL;
+    hta_instance *inst = NULL;
+    hta_status st = hta_cluster_parse("instances/clusters/"
+                                      "priority-unstable.txt", &c, d);
+    if (st == HTA_OK)
+        st = hta_cnf_parse("tests/data/satlib/uf20-01.cnf", &f, d);
+    if (st == HTA_OK)
+        st = hta_instance_parse("instances/example.txt", &inst, d);
+    hta_cluster_free(c);
+    hta_cnf_free(f);
+    hta_instance_free(inst);
+    return st;
+}
+
+static void *read_in_thread(void *arg)
+{
+    hta_diag d;
+    hta_diag_clear(&d);
+    *(hta_status *)arg = read_three(&d);
+    return NULL;
+}
+
+/* A thread's stop flag ends its readers, not another thread's, and is
+ * restored as it was. */
+static void test_reads_stop_is_the_threads(void **state)
+{
+    (void)state;
+    volatile sig_atomic_t stop = 1;
+    hta_diag d;
+    hta_diag_clear(&d);
+    assert_null(hta_reads_stop(&stop));
+    assert_int_equal(read_three(&d), HTA_ERR_INTERNAL);
+    assert_string_equal(d.msg, "interrupted");
+    pthread_t t;
+    hta_status other = HTA_ERR_IO;
+    assert_int_equal(pthread_create(&t, NULL, read_in_thread, &other), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(other, HTA_OK);
+    stop = 0;
+    assert_int_equal(read_three(&d), HTA_OK);
+    assert_ptr_equal(hta_reads_stop(NULL), &stop);
+    stop = 1;
+    assert_int_equal(read_three(&d), HTA_OK);
 }
 
 int main(void)
@@ -315,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_hash_racks_keep_the_optimum),
         cmocka_unit_test(test_free_null),
+        cmocka_unit_test(test_reads_stop_is_the_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
