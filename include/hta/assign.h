@@ -69,12 +69,14 @@ static inline double hta_eval_tail_load(const hta_instance *inst,
     return hta_load(inst, 0, ev->tail_nrem[i], ev->w_rem_r);
 }
 
-/* Server s's counts and load, for s = 0, 1, ..., n_declared - 1 in turn:
- * working ones from the arrays, the tail from its sorted list (*cursor,
- * 0 before the first call, walks it).  O(1). */
-void hta_eval_server(const hta_instance *inst, const hta_eval *ev, int32_t s,
-                     int64_t *cursor, int32_t *loc, int32_t *rem,
-                     double *load);
+/* Server s's counts and load, s in 0..n_declared-1 (else -1, nothing
+ * written): working ones from the arrays, the tail from its sorted list,
+ * where *cursor (0 before the first call) remembers the place, so that
+ * s = 0, 1, ..., n_declared - 1 in turn costs O(1) each; any other order
+ * is answered too, in O(log tail).  0 when written. */
+int hta_eval_server(const hta_instance *inst, const hta_eval *ev, int32_t s,
+                    int64_t *cursor, int32_t *loc, int32_t *rem,
+                    double *load);
 
 /* Evaluates a complete assignment (every a[t] in [0, n_declared)).  Fills
  * *ev, whose arrays it allocates.  O(m log m + |E|) time, O(n + m)

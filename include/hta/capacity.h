@@ -96,7 +96,8 @@ hta_status hta_capacity_solve(const hta_cluster *c,
 
 void hta_capacity_result_free(hta_capacity_result *res);
 
-/* Locality level (1..N) of server s for type L.  O(|S_L| * N). */
+/* Locality level (1..N) of server s (0..M-1) for type L (0..T-1); -1
+ * when either id is out of range.  O(|S_L| * N). */
 int hta_capacity_level(const hta_cluster *c, int64_t L, int32_t s);
 
 #ifdef __cplusplus

@@ -59,15 +59,16 @@ hta_status hta_cluster_write(const hta_cluster *c, FILE *f,
                              const char *comment);
 void hta_cluster_free(hta_cluster *c);
 
-/* Group of server s at hierarchy level n (n = 2: its rack, n = 3: its pod,
- * ..., n = N: 0, the whole cluster).  Groups of a level are numbered from
- * 0; hta_cluster_groups gives their count. */
+/* Group of server s (0..M-1) at hierarchy level n (n = 2: its rack,
+ * n = 3: its pod, ..., n >= N: 0, the whole cluster).  Groups of a level
+ * are numbered from 0; hta_cluster_groups gives their count.  Both give
+ * -1 for n < 2 or s out of range. */
 int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n);
 int64_t hta_cluster_groups(const hta_cluster *c, int n);
 
 /* The servers of group g at level n: how many, and the i-th of them in
- * increasing order (a run of consecutive ids in a regular topology).
- * O(N) and O(1). */
+ * increasing order (a run of consecutive ids in a regular topology);
+ * -1 for n < 2, g or i out of range.  O(N) each. */
 int64_t hta_cluster_group_size(const hta_cluster *c, int n, int64_t g);
 int32_t hta_cluster_group_server(const hta_cluster *c, int n, int64_t g,
                                  int64_t i);

@@ -168,7 +168,8 @@ hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
                                    const char *comment,
                                    volatile sig_atomic_t *stop);
 
-/* 1 when server s holds task t's block.  O(replicas of t). */
+/* 1 when server s holds task t's block; 0 otherwise, and for a task id
+ * outside 0..m-1 (an id no task has holds nothing).  O(replicas of t). */
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
 
 /* Sets a name (copied, as given: the writer escapes it, gate.h); kind

@@ -56,13 +56,16 @@ static inline hta_instance hta_instance_flat(const hta_instance *inst)
     return v;
 }
 
-/* The cost function of level l >= 2 (level N: w_rem). */
+/* The cost function of level l, 2 <= l <= N (level N: w_rem); NULL for
+ * any other l. */
 const hta_wrem *hta_level_wrem(const hta_instance *inst, int l);
 
-/* The cost of one task at level l when r tasks are at that level. */
+/* The cost of one task at level l (1..N) when r >= 0 tasks are at that
+ * level; NaN for any other l or r. */
 double hta_level_cost(const hta_instance *inst, int l, int64_t r);
 
-/* The level of task t on server s (s < n).  O(replicas * N). */
+/* The level of task t (0..m-1) on server s (0..n-1); -1 when either id
+ * is out of range.  O(replicas * N). */
 int hta_level(const hta_instance *inst, int32_t t, int32_t s);
 
 /* The load of a server running cnt[l - 1] tasks at level l, l = 1..N,

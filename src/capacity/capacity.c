@@ -72,6 +72,8 @@ static int64_t cluster_group(const void *ctx, int32_t x, int n)
 
 int hta_capacity_level(const hta_cluster *c, int64_t L, int32_t s)
 {
+    if (L < 0 || L >= c->T || s < 0 || s >= c->M)
+        return -1;
     return hta_level_rule(c->srv + c->off[L], c->off[L + 1] - c->off[L], s,
                           c->levels, cluster_group, c);
 }

@@ -29,6 +29,8 @@ void hta_cluster_free(hta_cluster *c)
 
 int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n)
 {
+    if (s < 0 || s >= c->M || n < 2)
+        return -1;
     if (n >= c->levels)
         return 0;
     if (c->grp[n])
@@ -43,6 +45,8 @@ int64_t hta_cluster_group(const hta_cluster *c, int32_t s, int n)
 
 int64_t hta_cluster_groups(const hta_cluster *c, int n)
 {
+    if (n < 2)
+        return -1;
     if (n >= c->levels)
         return 1;
     if (c->grp[n])
@@ -62,6 +66,8 @@ static int64_t run_size(const hta_cluster *c, int n)
 
 int64_t hta_cluster_group_size(const hta_cluster *c, int n, int64_t g)
 {
+    if (n < 2 || g < 0 || g >= hta_cluster_groups(c, n))
+        return -1;
     if (n >= c->levels)
         return c->M;
     if (c->grp[n])
@@ -73,11 +79,19 @@ int64_t hta_cluster_group_size(const hta_cluster *c, int n, int64_t g)
 int32_t hta_cluster_group_server(const hta_cluster *c, int n, int64_t g,
                                  int64_t i)
 {
+    if (n < 2 || g < 0 || i < 0)
+        return -1;
     if (n >= c->levels)
-        return (int32_t)i;
+        return g == 0 && i < c->M ? (int32_t)i : -1;
     if (c->grp[n])
-        return c->mem[n][c->mem_off[n][g] + i];
-    return (int32_t)(g * run_size(c, n) + i);
+        return g < c->ngrp[n] && i < c->mem_off[n][g + 1] - c->mem_off[n][g] ?
+                   c->mem[n][c->mem_off[n][g] + i] :
+                   -1;
+    int64_t size = run_size(c, n);
+    if (g >= (c->M + size - 1) / size || i >= size)
+        return -1;
+    int64_t v = g * size + i;
+    return v < c->M ? (int32_t)v : -1;
 }
 
 /* The instance's groups (levels.h) made c's explicit groups, members by

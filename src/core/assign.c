@@ -42,24 +42,41 @@ int64_t hta_room_remote(const hta_instance *inst, int64_t x, double c,
     return j;
 }
 
-void hta_eval_server(const hta_instance *inst, const hta_eval *ev, int32_t s,
-                     int64_t *cursor, int32_t *loc, int32_t *rem,
-                     double *load)
+int hta_eval_server(const hta_instance *inst, const hta_eval *ev, int32_t s,
+                    int64_t *cursor, int32_t *loc, int32_t *rem, double *load)
 {
+    if (s < 0 || s >= inst->n_declared)
+        return -1;
     if (s < ev->n) {
         *loc = ev->nloc[s];
         *rem = ev->nrem[s];
         *load = ev->load[s];
-        return;
+        return 0;
     }
     *loc = 0;
     *rem = 0;
     *load = 0;
-    if (*cursor < ev->ntail && ev->tail_srv[*cursor] == s) {
-        *rem = ev->tail_nrem[*cursor];
-        *load = hta_eval_tail_load(inst, ev, *cursor);
-        ++*cursor;
+    int64_t k = *cursor;
+    if (!(k >= 0 && k <= ev->ntail &&
+          (k == ev->ntail || ev->tail_srv[k] >= s) &&
+          (k == 0 || ev->tail_srv[k - 1] < s))) {
+        int64_t lo = 0, hi = ev->ntail; /* the first tail entry >= s */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (ev->tail_srv[mid] < s)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        k = lo;
     }
+    *cursor = k;
+    if (k < ev->ntail && ev->tail_srv[k] == s) {
+        *rem = ev->tail_nrem[k];
+        *load = hta_eval_tail_load(inst, ev, k);
+        *cursor = k + 1;
+    }
+    return 0;
 }
 
 void hta_eval_free(hta_eval *ev)

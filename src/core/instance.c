@@ -155,6 +155,8 @@ oom:
 
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s)
 {
+    if (t < 0 || t >= inst->m)
+        return 0;
     for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
         if (inst->task_srv[i] == s)
             return 1;

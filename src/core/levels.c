@@ -12,12 +12,16 @@
 
 const hta_wrem *hta_level_wrem(const hta_instance *inst, int l)
 {
-    return l >= hta_levels(inst) ? &inst->wrem : &inst->wlev[l];
+    if (l < 2 || l > hta_levels(inst))
+        return NULL;
+    return l == hta_levels(inst) ? &inst->wrem : &inst->wlev[l];
 }
 
 double hta_level_cost(const hta_instance *inst, int l, int64_t r)
 {
-    return l <= 1 ? inst->w_loc : hta_wrem_at(hta_level_wrem(inst, l), r);
+    if (l < 1 || l > hta_levels(inst) || r < 0)
+        return NAN;
+    return l == 1 ? inst->w_loc : hta_wrem_at(hta_level_wrem(inst, l), r);
 }
 
 static int64_t inst_group(const void *ctx, int32_t x, int l)
@@ -27,6 +31,8 @@ static int64_t inst_group(const void *ctx, int32_t x, int l)
 
 int hta_level(const hta_instance *inst, int32_t t, int32_t s)
 {
+    if (t < 0 || t >= inst->m || s < 0 || s >= inst->n)
+        return -1;
     return hta_level_rule(inst->task_srv + inst->task_off[t],
                           inst->task_off[t + 1] - inst->task_off[t], s,
                           hta_levels(inst), inst_group, inst);

@@ -310,6 +310,108 @@ static void test_free_null(void **state)
     hta_rp_setup_free(NULL);
 }
 
+/* Every query taking an id answers an id out of range with its
+ * documented "none" (-1, NULL, NaN, 0), never a read outside the arrays
+ * (the suite runs under ASan and valgrind). */
+static void test_ids_are_range_checked(void **state)
+{
+    (void)state;
+    hta_diag d;
+    hta_instance *inst = NULL;
+    assert_int_equal(hta_instance_parse("instances/racks-tiny.txt", &inst, &d),
+                     HTA_OK);
+    int N = hta_levels(inst);
+    assert_true(N > 2);
+    int32_t bad[] = {-1, INT32_MIN, INT32_MAX};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(hta_level(inst, bad[k], 0), -1);
+        assert_int_equal(hta_level(inst, 0, bad[k]), -1);
+        assert_int_equal(hta_instance_is_local(inst, bad[k], 0), 0);
+        assert_int_equal(hta_instance_is_local(inst, 0, bad[k]), 0);
+    }
+    assert_int_equal(hta_level(inst, inst->m, 0), -1);
+    assert_int_equal(hta_level(inst, 0, inst->n), -1);
+    for (int32_t t = 0; t < inst->m; t++)
+        for (int32_t sv = 0; sv < inst->n; sv++) {
+            int l = hta_level(inst, t, sv);
+            assert_true(l >= 1 && l <= N);
+            assert_int_equal(l == 1, hta_instance_is_local(inst, t, sv));
+        }
+    assert_null(hta_level_wrem(inst, 1));
+    assert_null(hta_level_wrem(inst, N + 1));
+    assert_ptr_equal(hta_level_wrem(inst, N), &inst->wrem);
+    assert_true(isnan(hta_level_cost(inst, 0, 1)));
+    assert_true(isnan(hta_level_cost(inst, N + 1, 1)));
+    assert_true(isnan(hta_level_cost(inst, 2, -1)));
+    assert_true(hta_level_cost(inst, 1, 1) == inst->w_loc);
+    hta_instance_free(inst);
+
+    hta_cluster *c = NULL;
+    assert_int_equal(hta_cluster_parse("instances/clusters/"
+                                       "priority-unstable.txt", &c, &d),
+                     HTA_OK);
+    assert_int_equal(c->levels, 4);
+    assert_int_equal(hta_capacity_level(c, -1, 0), -1);
+    assert_int_equal(hta_capacity_level(c, c->T, 0), -1);
+    assert_int_equal(hta_capacity_level(c, 0, c->M), -1);
+    assert_int_equal(hta_capacity_level(c, 0, -1), -1);
+    assert_int_equal(hta_capacity_level(c, 0, 0), 1);
+    assert_int_equal(hta_cluster_group(c, -1, 2), -1);
+    assert_int_equal(hta_cluster_group(c, c->M, 2), -1);
+    assert_int_equal(hta_cluster_group(c, 0, 1), -1);
+    assert_int_equal(hta_cluster_groups(c, 1), -1);
+    for (int n = 2; n <= 5; n++) {
+        int64_t G = hta_cluster_groups(c, n), seen = 0;
+        assert_int_equal(hta_cluster_group_size(c, n, G), -1);
+        assert_int_equal(hta_cluster_group_size(c, n, -1), -1);
+        assert_int_equal(hta_cluster_group_server(c, n, G, 0), -1);
+        assert_int_equal(hta_cluster_group_server(c, n, INT64_MAX / 2, 0),
+                         -1);
+        for (int64_t g = 0; g < G; g++) {
+            int64_t size = hta_cluster_group_size(c, n, g);
+            assert_int_equal(hta_cluster_group_server(c, n, g, size), -1);
+            assert_int_equal(hta_cluster_group_server(c, n, g, -1), -1);
+            for (int64_t i = 0; i < size; i++) {
+                int32_t x = hta_cluster_group_server(c, n, g, i);
+                assert_int_equal(hta_cluster_group(c, x, n), g);
+            }
+            seen += size;
+        }
+        assert_int_equal(seen, c->M); /* the groups partition the servers */
+    }
+    hta_cluster_free(c);
+
+    /* a tail of declared servers beyond the working ones, asked in any
+     * order: the same as asked in turn */
+    inst = parse_text("hta-instance 1\ntasks 3\nservers 50\nw_loc 1\n"
+                      "w_rem 3\ntask 0 0\ntask 1 1\ntask 2 1\n");
+    int32_t a[3] = {40, 7, 40};
+    hta_eval ev;
+    assert_int_equal(hta_eval_run(inst, a, &ev, &d), HTA_OK);
+    int64_t cur = 0;
+    int32_t loc[50], rem[50], x, y;
+    double load[50], z;
+    for (int32_t sv = 0; sv < 50; sv++)
+        assert_int_equal(hta_eval_server(inst, &ev, sv, &cur, &loc[sv],
+                                         &rem[sv], &load[sv]),
+                         0);
+    assert_int_equal(rem[40], 2);
+    assert_int_equal(rem[7], 1);
+    assert_true(load[40] > load[7] && load[7] > 0);
+    cur = 0;
+    for (int32_t sv = 49; sv >= 0; sv--) {
+        assert_int_equal(hta_eval_server(inst, &ev, sv, &cur, &x, &y, &z),
+                         0);
+        assert_int_equal(x, loc[sv]);
+        assert_int_equal(y, rem[sv]);
+        assert_true(z == load[sv]);
+    }
+    assert_int_equal(hta_eval_server(inst, &ev, 50, &cur, &x, &y, &z), -1);
+    assert_int_equal(hta_eval_server(inst, &ev, -1, &cur, &x, &y, &z), -1);
+    hta_eval_free(&ev);
+    hta_instance_free(inst);
+}
+
 /* Three readers of one thread under its stop flag (hta/stop.h). */
 static hta_status read_three(hta_diag *d)
 {
@@ -368,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_hash_racks_keep_the_optimum),
         cmocka_unit_test(test_free_null),
         cmocka_unit_test(test_reads_stop_is_the_threads),
+        cmocka_unit_test(test_ids_are_range_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
