@@ -30,6 +30,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hta/cluster.h"
 #include "hta/diag.h"
@@ -201,6 +202,88 @@ void hta_sim_opts_default(hta_sim_opts *o);
  * O(jobs in the queue) per start. */
 hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
                        hta_sim_result *r, hta_diag *d);
+
+/* ---- what a caller asks: the command line's options, Python's
+ * arguments ---- */
+
+#define HTA_SIM_MAX_LOADS 64 /* loads of one request */
+
+/* Each field 0 (warmup -1, strings NULL) when not given, so that the
+ * command's default holds (hta_sim_opts_default; every policy that
+ * applies; load 1).  Policies in the order given, each once.  Borrowed
+ * strings. */
+typedef struct hta_sim_ask {
+    int npols;
+    hta_sim_policy pols[HTA_SIM_NPOLICIES];
+    int pols_named_pandas; /* gb-pandas was given as balanced-pandas too
+                              (the command's words for a repeat) */
+    double loads[HTA_SIM_MAX_LOADS]; /* each in (0, 1e6] */
+    int nloads;
+    int64_t slots, warmup;
+    int batches;
+    int has_arrivals, has_service;
+    hta_sim_arrivals arrivals;
+    hta_sim_service service;
+    double cv;                /* lognormal only */
+    const char *job_size;     /* an hta_dist string */
+    const char *jobs_trace;   /* a SWIM trace's jobs */
+    double time_scale, block_mb; /* the trace's seconds per slot, MiB per
+                                    map task */
+    int subqueues;
+    int ndelay;
+    int delay[2];
+    int64_t per_unit;         /* slots per time unit */
+    int has_seed;
+    uint64_t seed;
+    int64_t max_backlog;
+    int traced;               /* a trace of the sample paths is asked */
+    int64_t trace_every;
+    volatile sig_atomic_t *stop; /* polled by the capacity and the runs */
+} hta_sim_ask;
+
+/* The rules between the options that need no file, in the command
+ * line's words (HTA_ERR_USAGE naming --options).  O(1). */
+hta_status hta_sim_ask_check(const hta_sim_ask *ask, hta_diag *d);
+
+/* A request made ready on a cluster: the runs' options (o; its load the
+ * first), the policies and loads, the trace's jobs (owned), the
+ * arrival rate at load 1 and rho* at load 1 (hta_capacity_solve). */
+typedef struct hta_sim_setup {
+    hta_sim_opts o;
+    int npols;
+    hta_sim_policy pols[HTA_SIM_NPOLICIES];
+    double loads[HTA_SIM_MAX_LOADS];
+    int nloads;
+    hta_jobs *trace;
+    double total, rho1;
+} hta_sim_setup;
+
+/* hta_sim_ask_check, then the distribution's table, the SWIM trace, the
+ * cluster's limits (Bernoulli rates, service rates per slot, 10^9
+ * arrivals a slot: HTA_ERR_USAGE) and rho*.  *out is the caller's to
+ * free whatever the status (hta_sim_setup_free). */
+hta_status hta_sim_setup_make(const hta_sim_ask *ask, const hta_cluster *c,
+                              hta_sim_setup *out, hta_diag *d);
+void hta_sim_setup_free(hta_sim_setup *su); /* NULL: nothing */
+
+/* The load and rho* a run's report states: the asked load, or with a
+ * SWIM trace its own rate (tasks a slot over the trace's span) over the
+ * cluster's, with the cluster's type mix. */
+void hta_sim_setup_point(const hta_sim_setup *su, int load, double *rate,
+                         double *rho);
+
+/* Every run, k = 0 .. nloads * npols - 1 (load k / npols, policy
+ * k % npols), on at most `threads` threads (hta_pool_run), each with
+ * o.progress; res[k] and ran[k] for run k (ran 0: not started, the stop
+ * flag was set), delays and percentiles in time units and throughput
+ * per unit (per_unit slots); when trace is not NULL, the sample paths
+ * as "load,policy,slot,number_in_system" lines (no header) in run order
+ * up to the first run not done or cut (each run writes to a temporary
+ * file of its own when runs go at once).  The first failed run's error,
+ * in run order. */
+hta_status hta_sim_batch(const hta_cluster *c, const hta_sim_setup *su,
+                         int threads, FILE *trace, hta_sim_result *res,
+                         int *ran, hta_diag *d);
 
 #ifdef __cplusplus
 }

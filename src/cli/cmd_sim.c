@@ -186,19 +186,6 @@ static void json_row(const hta_cluster *c, const hta_sim_result *r,
     fputc('}', rep);
 }
 
-typedef struct tracer {
-    FILE *f;
-    double load;
-    const char *policy;
-} tracer;
-
-static void trace_line(void *ctx, int64_t slot, int64_t n)
-{
-    tracer *t = ctx;
-    fprintf(t->f, "%g,%s,%lld,%lld\n", t->load, t->policy, (long long)slot,
-            (long long)n);
-}
-
 static const char *const arr_names[] = {"poisson", "bernoulli", "jobs"};
 static const char *const svc_names[] = {"geometric", "lognormal",
                                         "exponential", "deterministic"};
@@ -246,268 +233,127 @@ static void json_head(const hta_cluster *c, const hta_sim_opts *o,
            o->subqueues ? "true" : "false", (unsigned long long)o->seed);
 }
 
-/* The policies of --policy (or every one that applies), into pols. */
-static int sim_policies(const cli_args *ap, int *pols, int *npols)
+/* The request as the library takes it, and what only the command line
+ * has: the trace file's path (checked against the inputs).  0, or the
+ * exit code of a usage error. */
+static int ask_of(const cli_args *a, hta_sim_ask *k, const char **tpathp)
 {
-    const cli_args args = *ap;
-    int jobs = cli_has(&args, "arrivals") &&
-               cli_value(&args, "arrivals")->e == HTA_ARR_JOBS;
-    *npols = 0;
-    const cli_val *pv = cli_value(&args, "policy");
-    if (pv->given) {
-        for (int q = 0; q < pv->n; q++) {
-            int p = policy_of_choice[pv->items[q]];
-            for (int k = 0; k < *npols; k++)
-                if (pols[k] == p)
-                    return cli_usage_error(&args, "--policy names "
-                                                  "gb-pandas twice (its "
-                                                  "other name is "
-                                                  "balanced-pandas)");
-            if ((p == HTA_SIM_FAIR || p == HTA_SIM_DELAY) && !jobs)
-                return cli_usage_error(&args, "%s schedules jobs: it needs "
-                                              "--arrivals jobs",
-                                       hta_sim_policy_names[p]);
-            pols[(*npols)++] = p;
-        }
-    } else {
-        for (int p = 0; p < HTA_SIM_NPOLICIES; p++)
-            if (jobs || (p != HTA_SIM_FAIR && p != HTA_SIM_DELAY))
-                pols[(*npols)++] = p;
+    memset(k, 0, sizeof *k);
+    k->warmup = -1;
+    const cli_val *pv = cli_value(a, "policy");
+    for (int q = 0; pv->given && q < pv->n; q++) {
+        k->pols[k->npols++] = (hta_sim_policy)policy_of_choice[pv->items[q]];
+        k->pols_named_pandas |= pv->items[q] == 3; /* balanced-pandas */
     }
-    return 0;
-}
-
-/* The options that apply to some modes only. */
-static int sim_modes(const cli_args *ap, const int *pols, int npols)
-{
-    const cli_args args = *ap;
-    int jobs = cli_has(&args, "arrivals") &&
-               cli_value(&args, "arrivals")->e == HTA_ARR_JOBS;
-    if (!jobs && (cli_has(&args, "job-size") || cli_has(&args, "jobs-trace")))
-        return cli_usage_error(&args, "--job-size and --jobs-trace apply "
-                                      "to --arrivals jobs only");
-    if (!jobs && cli_has(&args, "subqueues"))
-        return cli_usage_error(&args, "--subqueues applies to --arrivals "
-                                      "jobs only");
-    if (cli_has(&args, "job-size") && cli_has(&args, "jobs-trace"))
-        return cli_usage_error(&args, "give --job-size or --jobs-trace, "
-                                      "not both");
-    if (cli_has(&args, "jobs-trace") &&
-        (cli_has(&args, "load") || cli_has(&args, "sweep")))
-        return cli_usage_error(&args, "--load and --sweep do not apply to "
-                                      "--jobs-trace (its times set the "
-                                      "rate; see --time-scale)");
-    if (!cli_has(&args, "jobs-trace") &&
-        (cli_has(&args, "time-scale") || cli_has(&args, "block-mb")))
-        return cli_usage_error(&args, "--time-scale and --block-mb apply "
-                                      "to --jobs-trace only");
-    if (cli_has(&args, "subqueues")) {
-        int queued = 0; /* fair and delay keep no queues to split */
-        for (int q = 0; q < npols; q++)
-            queued |= pols[q] != HTA_SIM_FAIR && pols[q] != HTA_SIM_DELAY;
-        if (!queued)
-            return cli_usage_error(&args, "--subqueues applies to "
-                                          "jsq-maxweight, priority, gb-pandas "
-                                          "and fcfs only");
+    if ((k->has_arrivals = cli_has(a, "arrivals")))
+        k->arrivals = (hta_sim_arrivals)cli_value(a, "arrivals")->e;
+    if ((k->has_service = cli_has(a, "service")))
+        k->service = (hta_sim_service)cli_value(a, "service")->e;
+    k->job_size = cli_has(a, "job-size") ? cli_str(a, "job-size") : NULL;
+    k->jobs_trace = cli_has(a, "jobs-trace") ? cli_str(a, "jobs-trace") :
+                                               NULL;
+    k->time_scale = cli_has(a, "time-scale") ? cli_value(a, "time-scale")->x :
+                                               0;
+    k->block_mb = cli_has(a, "block-mb") ? cli_value(a, "block-mb")->x : 0;
+    k->subqueues = cli_has(a, "subqueues");
+    if (cli_has(a, "delay")) {
+        const cli_val *dv = cli_value(a, "delay");
+        k->ndelay = dv->n;
+        for (int i = 0; i < dv->n && i < 2; i++)
+            k->delay[i] = (int)dv->list[i];
     }
-    int want_delay = 0;
-    for (int q = 0; q < npols; q++)
-        want_delay |= pols[q] == HTA_SIM_DELAY;
-    if (cli_has(&args, "delay") && !want_delay)
-        return cli_usage_error(&args, "--delay applies to the delay policy "
-                                      "only");
-    return 0;
-}
-
-/* The run's options from the command line; the loads into loads. */
-static int sim_opts(const cli_args *ap, hta_sim_opts *op, double *loads,
-                    int *nloads, const char **tpathp)
-{
-    const cli_args args = *ap;
+    k->slots = cli_has(a, "slots") ? cli_value(a, "slots")->i : 0;
+    k->warmup = cli_has(a, "warmup") ? cli_value(a, "warmup")->i : -1;
+    k->batches = cli_has(a, "batches") ? (int)cli_value(a, "batches")->i : 0;
+    k->cv = cli_has(a, "cv") ? cli_value(a, "cv")->x : 0;
+    k->per_unit = cli_has(a, "slots-per-unit") ?
+                      cli_value(a, "slots-per-unit")->i : 0;
+    if ((k->has_seed = cli_has(a, "seed")))
+        k->seed = (uint64_t)cli_value(a, "seed")->i;
+    k->max_backlog = cli_has(a, "max-backlog") ?
+                         cli_value(a, "max-backlog")->i : 0;
+    const char *tpath = cli_str(a, "trace-file");
+    k->traced = tpath != NULL;
+    k->trace_every = cli_has(a, "trace-every") ?
+                         cli_value(a, "trace-every")->i : 0;
+    k->stop = &cli_interrupted;
     int code = 0;
-    hta_sim_opts o;
-    hta_sim_opts_default(&o);
-    o.stop = &cli_interrupted;
-    if (cli_has(&args, "slots-per-unit"))
-        o.per_unit = (double)cli_value(&args, "slots-per-unit")->i;
-    if (cli_has(&args, "slots"))
-        o.slots = cli_value(&args, "slots")->i;
-    o.warmup = cli_has(&args, "warmup") ? cli_value(&args, "warmup")->i :
-                                          o.slots / 10;
-    if (cli_has(&args, "batches"))
-        o.batches = (int)cli_value(&args, "batches")->i;
-    if (o.warmup >= o.slots || o.slots - o.warmup < o.batches)
-        return cli_usage_error(&args, "--slots must exceed --warmup by at "
-                                      "least --batches (%d), found %lld "
-                                      "and %lld",
-                               o.batches, (long long)o.slots,
-                               (long long)o.warmup);
-    if (cli_has(&args, "load") && cli_has(&args, "sweep"))
-        return cli_usage_error(&args, "give --load or --sweep, not both");
-    *nloads = 1;
-    loads[0] = cli_has(&args, "load") ? cli_value(&args, "load")->x : 1;
-    if (cli_has(&args, "sweep") && (code = cli_sweep(&args, loads, nloads)))
+    hta_diag d;
+    hta_diag_clear(&d);
+    if (hta_sim_ask_check(k, &d) != HTA_OK) /* before the loads' rules */
+        return cli_usage_error(a, "%s", d.msg);
+    if (cli_has(a, "load") && cli_has(a, "sweep"))
+        return cli_usage_error(a, "give --load or --sweep, not both");
+    if (cli_has(a, "load"))
+        k->loads[k->nloads++] = cli_value(a, "load")->x;
+    if (cli_has(a, "sweep") && (code = cli_sweep(a, k->loads, &k->nloads)))
         return code;
-    if (cli_has(&args, "arrivals"))
-        o.arrivals = (hta_sim_arrivals)cli_value(&args, "arrivals")->e;
-    if (cli_has(&args, "service"))
-        o.service = (hta_sim_service)cli_value(&args, "service")->e;
-    if (cli_has(&args, "cv")) {
-        if (o.service != HTA_SVC_LOGNORMAL)
-            return cli_usage_error(&args, "--cv applies to --service "
-                                          "lognormal only");
-        o.cv = cli_value(&args, "cv")->x;
-    }
-    o.subqueues = cli_has(&args, "subqueues");
-    if (cli_has(&args, "seed"))
-        o.seed = (uint64_t)cli_value(&args, "seed")->i;
-    if (cli_has(&args, "job-size")) {
-        char msg[300];
-        hta_dist_parse(cli_str(&args, "job-size"), &o.job_size, msg,
-                       sizeof msg); /* checked by cli_parse */
-    }
-    if (cli_has(&args, "delay")) {
-        const cli_val *dv = cli_value(&args, "delay");
-        o.delay[0] = (int)dv->list[0];
-        o.delay[1] = dv->n > 1 ? (int)dv->list[1] : 0;
-    }
-    if (cli_has(&args, "max-backlog"))
-        o.max_backlog = cli_value(&args, "max-backlog")->i;
-    const char *tpath = cli_str(&args, "trace-file");
+    if (hta_sim_ask_check(k, &d) != HTA_OK)
+        return cli_usage_error(a, "%s", d.msg);
     if (tpath && strcmp(tpath, "-") == 0)
-        return cli_usage_error(&args, "--trace-file - would mix the trace "
-                                      "with the report on standard output: "
-                                      "name a file");
-    if (cli_has(&args, "trace-every") && !tpath)
-        return cli_usage_error(&args, "--trace-every applies with "
-                                      "--trace-file only");
-    o.trace_every = cli_has(&args, "trace-every") ?
-                        cli_value(&args, "trace-every")->i :
-                        (o.slots >= 1000 ? o.slots / 1000 : 1);
-    const char *ins[3] = {args.pos[0], NULL, NULL};
+        return cli_usage_error(a, "--trace-file - would mix the trace with "
+                                  "the report on standard output: name a "
+                                  "file");
+    const char *ins[3] = {a->pos[0], NULL, NULL};
     int nins = 1;
-    if (o.job_size.kind == HTA_DIST_TABLE)
-        ins[nins++] = o.job_size.path;
-    if (cli_has(&args, "jobs-trace"))
-        ins[nins++] = cli_str(&args, "jobs-trace");
-    if ((code = cli_check_outputs(&args, &tpath, 1, ins, nins)) != 0)
+    hta_dist js;
+    char msg[300];
+    if (k->job_size && hta_dist_parse(k->job_size, &js, msg, sizeof msg) == 0 &&
+        js.kind == HTA_DIST_TABLE)
+        ins[nins++] = js.path;
+    if (k->jobs_trace)
+        ins[nins++] = k->jobs_trace;
+    if ((code = cli_check_outputs(a, &tpath, 1, ins, nins)) != 0)
         return code;
-    *op = o;
     *tpathp = tpath;
     return 0;
 }
 
-/* One run of the pool: a load and a policy. */
-typedef struct sim_job {
-    hta_sim_opts o;
-    tracer tr;
-    hta_sim_result r;
-    hta_status st;
-    hta_diag d;
-    int ran;
-} sim_job;
-
-typedef struct sim_pool {
-    const hta_cluster *c;
-    sim_job *jobs;
-} sim_pool;
-
-static void sim_job_run(void *ctx, int k)
-{
-    sim_pool *p = ctx;
-    sim_job *j = &p->jobs[k];
-    hta_diag_clear(&j->d);
-    j->st = hta_sim_run(p->c, &j->o, &j->r, &j->d);
-    j->ran = 1;
-}
-
-/* The runs (every load, every policy) on the pool, then the report in
- * their order; the trace, written by each run to a file of its own when
- * runs go at once, copied in that order.  *interrupted when a signal
- * cut the runs short. */
+/* The runs on the pool, then the report in their order.  *interrupted
+ * when a signal cut the runs short. */
 static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
-                           const hta_sim_opts *o0, const int *pols,
-                           int npols, const double *loads, int nloads,
-                           double total, double rho1, FILE *trace_out,
+                           hta_sim_setup *su, FILE *trace_out,
                            int *interrupted, hta_diag *d)
 {
     int json = cli_has(a, "json"), sweep = cli_has(a, "sweep");
-    int threads = cli_threads(a), n = nloads * npols;
-    sim_job *jobs = calloc((size_t)n, sizeof *jobs);
-    if (!jobs)
-        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    int npols = su->npols, n = su->nloads * npols;
+    hta_sim_result *res = calloc((size_t)n, sizeof *res);
+    int *ran = calloc((size_t)n, sizeof *ran);
     hta_status st = HTA_OK;
-    for (int k = 0; k < n && st == HTA_OK; k++) {
-        sim_job *j = &jobs[k];
-        j->o = *o0;
-        j->o.load = loads[k / npols];
-        j->o.policy = (hta_sim_policy)pols[k % npols];
-        j->o.progress = cli_pool_progress_fn(cli_has(a, "quiet"));
-        j->o.progress_ctx = cli_pool_line_get();
-        if (!trace_out)
-            continue;
-        j->tr = (tracer){trace_out, j->o.load,
-                         hta_sim_policy_names[j->o.policy]};
-        if (threads > 1 && n > 1 && !(j->tr.f = tmpfile()))
-            st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
-                              "cannot make a temporary file for the "
-                              "trace: %s", strerror(errno));
-        j->o.trace = trace_line;
-        j->o.trace_ctx = &j->tr;
-    }
+    if (!res || !ran)
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    su->o.progress = cli_pool_progress_fn(cli_has(a, "quiet"));
+    su->o.progress_ctx = cli_pool_line_get();
     if (st == HTA_OK) {
-        sim_pool pool = {c, jobs};
-        hta_pool_run(threads, n, sim_job_run, &pool, &cli_interrupted);
+        st = hta_sim_batch(c, su, cli_threads(a), trace_out, res, ran, d);
         cli_pool_line_end();
     }
-    if (json && sweep)
+    if (json && sweep && st == HTA_OK)
         fprintf(rep, "[");
     for (int k = 0; k < n && st == HTA_OK && !*interrupted; k++) {
-        sim_job *j = &jobs[k];
-        hta_sim_opts o = j->o;
         int q = k % npols;
-        if (!j->ran || j->st != HTA_OK) {
-            if (j->ran)
-                *d = j->d;
-            st = j->ran ? j->st : st;
-            *interrupted = !j->ran;
+        if (!ran[k]) {
+            *interrupted = 1;
             break;
         }
+        hta_sim_opts o = su->o;
+        o.policy = su->pols[q];
         if (q == 0) {
-            double rho = rho1 * o.load;
-            const hta_jobs *tj = o.trace_jobs;
-            if (tj) { /* the trace's own rate, the cluster's type mix */
-                double span = (double)(tj->arrival[tj->n - 1] -
-                                       tj->arrival[0] + 1);
-                double tasks = 0;
-                for (int64_t i = 0; i < tj->n; i++)
-                    tasks += (double)tj->map[i];
-                double rate = tasks / span * o.per_unit;
-                rho = total > 0 ? rho1 * rate / total : 0;
-                o.load = total > 0 ? rate / total : 1; /* for the report */
-            }
+            double rho;
+            hta_sim_setup_point(su, k / npols, &o.load, &rho);
             if (json) {
                 if (k)
                     fprintf(rep, ", ");
-                json_head(c, &o, total, rho);
+                json_head(c, &o, su->total, rho);
             } else {
                 if (sweep)
                     fprintf(rep, "%s# load %g\n", k ? "\n" : "", o.load);
-                print_head(a->pos[0], c, &o, total, rho);
+                print_head(a->pos[0], c, &o, su->total, rho);
             }
         }
-        hta_sim_result *r = &j->r;
+        hta_sim_result *r = &res[k];
         if (cli_has(a, "no-timing"))
             r->seconds = 0;
-        /* delays in time units, throughput per unit */
-        r->mean_delay /= o.per_unit;
-        r->ci_delay /= o.per_unit;
-        r->mean_job_delay /= o.per_unit;
-        r->ci_job_delay /= o.per_unit;
-        for (int cl = 0; cl < HTA_SIM_CLASSES; cl++)
-            for (int i = 0; i < 3; i++)
-                r->class_pct[cl][i] /= o.per_unit;
-        r->throughput *= o.per_unit;
         *interrupted = r->cut;
         if (json)
             json_row(c, r, hta_sim_policy_names[o.policy], q == 0);
@@ -516,27 +362,13 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
         if (json && (q == npols - 1 || *interrupted))
             fprintf(rep, "], \"interrupted\": %s}",
                     *interrupted ? "true" : "false");
-        /* the run's trace, in order */
-        if (j->tr.f && j->tr.f != trace_out) {
-            char buf[65536];
-            size_t got;
-            rewind(j->tr.f);
-            while ((got = fread(buf, 1, sizeof buf, j->tr.f)) > 0)
-                fwrite(buf, 1, got, trace_out);
-            if (ferror(j->tr.f))
-                st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
-                                  "cannot read back the trace: %s",
-                                  strerror(errno));
-        }
     }
     if (json && st == HTA_OK)
         fprintf(rep, "%s\n", sweep ? "]" : "");
-    for (int k = 0; k < n; k++) {
-        if (jobs[k].tr.f && jobs[k].tr.f != trace_out)
-            fclose(jobs[k].tr.f);
-        hta_sim_result_free(&jobs[k].r);
-    }
-    free(jobs);
+    for (int k = 0; res && k < n; k++)
+        hta_sim_result_free(&res[k]);
+    free(res);
+    free(ran);
     return st;
 }
 
@@ -546,129 +378,46 @@ int cmd_sim(int argc, char **argv)
     int code = 0;
     if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
-    int pols[HTA_SIM_NPOLICIES], npols = 0;
-    if ((code = sim_policies(&args, pols, &npols)) != 0 ||
-        (code = sim_modes(&args, pols, npols)) != 0)
-        return code;
-    hta_sim_opts o;
-    double loads[CLI_MAX_SWEEP];
-    int nloads = 1;
+    hta_sim_ask ask;
     const char *tpath = NULL;
-    if ((code = sim_opts(&args, &o, loads, &nloads, &tpath)) != 0)
+    if ((code = ask_of(&args, &ask, &tpath)) != 0)
         return code;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
     hta_cluster *c = NULL;
-    hta_status st = hta_dist_load(&o.job_size, &d);
-    if (st != HTA_OK)
-        return cli_report(st, &d);
-    st = hta_cluster_parse(args.pos[0], &c, &d);
+    hta_sim_setup su = {0};
+    hta_status st = hta_cluster_parse(args.pos[0], &c, &d);
+    if (st == HTA_OK)
+        st = hta_sim_setup_make(&ask, c, &su, &d);
     if (st != HTA_OK) {
-        hta_dist_free(&o.job_size);
-        return cli_report(st, &d);
-    }
-    double total = 0, top = 0, maxload = 0;
-    for (int k = 0; k < nloads; k++)
-        if (loads[k] > maxload)
-            maxload = loads[k];
-    for (int64_t L = 0; L < c->T; L++) {
-        total += c->lambda[L];
-        if (c->lambda[L] > top)
-            top = c->lambda[L];
-    }
-    if (o.arrivals == HTA_ARR_BERNOULLI && top * maxload > o.per_unit) {
+        code = st == HTA_ERR_USAGE ? cli_usage_error(&args, "%s", d.msg) :
+                                     cli_report(st, &d);
+        hta_sim_setup_free(&su);
         hta_cluster_free(c);
-        hta_dist_free(&o.job_size);
-        return cli_usage_error(&args, "Bernoulli arrivals need every "
-                                      "lambda_L * load / K <= 1, found %g",
-                               top * maxload / o.per_unit);
+        return code;
     }
-    hta_jobs *trace = NULL;
-    if (cli_has(&args, "jobs-trace")) {
-        const double mib = 1048576.0;
-        hta_swim_opts so = {64 * mib, 1, 1024 * mib};
-        if (cli_has(&args, "block-mb"))
-            so.block_bytes = cli_value(&args, "block-mb")->x * mib;
-        if (cli_has(&args, "time-scale"))
-            so.slot_seconds = cli_value(&args, "time-scale")->x;
-        st = hta_jobs_from_swim(cli_str(&args, "jobs-trace"), &so, &trace,
-                                &d);
-        if (st != HTA_OK) {
-            hta_cluster_free(c);
-            hta_dist_free(&o.job_size);
-            return cli_report(st, &d);
-        }
-        o.trace_jobs = trace;
-    }
-    for (int n = 0; n < c->levels; n++)
-        if (c->rate[n] > o.per_unit) {
-            int rc = cli_usage_error(
-                &args, "the service rate %g of level %d is %g tasks a "
-                       "slot, above 1 (a server ends at most one a slot): "
-                       "give --slots-per-unit %.0f or more (rates per time "
-                       "unit of K slots)",
-                c->rate[n], n + 1, c->rate[n] / o.per_unit, ceil(c->rate[n]));
-            hta_cluster_free(c);
-            hta_jobs_free(trace);
-            hta_dist_free(&o.job_size);
-            return rc;
-        }
-    double lam = 0, most = 0; /* tasks a slot at the largest load */
-    for (int64_t L = 0; L < c->T; L++)
-        lam += c->lambda[L];
-    for (int k = 0; k < nloads; k++)
-        if (lam * loads[k] / o.per_unit > most)
-            most = lam * loads[k] / o.per_unit;
-    if (!trace && !(most <= HTA_SIM_MAX_ARRIVALS)) {
-        int rc = cli_usage_error(&args, "the arrivals are %g tasks a slot, "
-                                        "above 10^9 (a slot's draws are "
-                                        "64-bit counts): a smaller --load "
-                                        "or arrival rates",
-                                 most);
-        hta_cluster_free(c);
-        hta_dist_free(&o.job_size);
-        return rc;
-    }
-    for (int i = 0; i < 2; i++) /* default: one skip per server */
-        if (o.delay[i] < 0)
-            o.delay[i] = c->M;
-    hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL, NULL};
-    hta_capacity_result cap = {0};
-    st = hta_capacity_solve(c, &co, &cap, &d);
-    double rho1 = cap.rho;
-    hta_capacity_result_free(&cap);
     hta_outfile out = {0};
-    if (st == HTA_OK && tpath &&
-        (st = hta_outfile_open(&out, tpath, &d)) == HTA_OK)
+    if (tpath && (st = hta_outfile_open(&out, tpath, &d)) == HTA_OK)
         fprintf(out.f, "load,policy,slot,number_in_system\n");
     cli_held held;
-    if (st == HTA_OK && (st = cli_hold(&held, &d)) != HTA_OK) {
+    if (st == HTA_OK && (st = cli_hold(&held, &d)) != HTA_OK)
         hta_outfile_abort(&out);
-        hta_cluster_free(c);
-        hta_jobs_free(trace);
-        hta_dist_free(&o.job_size);
-        return cli_report(st, &d);
-    }
     if (st != HTA_OK) {
+        hta_sim_setup_free(&su);
         hta_cluster_free(c);
-        hta_jobs_free(trace);
-        hta_dist_free(&o.job_size);
-        hta_outfile_abort(&out);
         return cli_report(st, &d);
     }
     rep = held.f;
     cli_poll_interrupts();
     int interrupted = 0;
-    st = sim_runs(&args, c, &o, pols, npols, loads, nloads, total, rho1,
-                  tpath ? out.f : NULL, &interrupted, &d);
+    st = sim_runs(&args, c, &su, tpath ? out.f : NULL, &interrupted, &d);
     if (st == HTA_OK && tpath)
         st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
     st = cli_release(&held, st, &d);
+    hta_sim_setup_free(&su);
     hta_cluster_free(c);
-    hta_jobs_free(trace);
-    hta_dist_free(&o.job_size);
     if (st != HTA_OK)
         return cli_report(st, &d);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);

@@ -485,65 +485,6 @@ static PyObject *sim_row(const hta_cluster *c, const hta_sim_result *r,
     return d;
 }
 
-/* One run of a sim call: a load and a policy, on the pool. */
-typedef struct sim_run {
-    hta_sim_opts o;
-    hta_sim_result r;
-    hta_status st;
-    hta_diag d;
-    int ran;
-    int64_t *trace; /* (slot, number in system) pairs, when traced */
-    size_t ntrace, cap;
-    int trace_oom;
-} sim_run;
-
-static void sim_trace(void *ctx, int64_t slot, int64_t n)
-{
-    sim_run *j = ctx;
-    if (j->ntrace + 2 > j->cap) {
-        size_t cap = j->cap ? 2 * j->cap : 2048;
-        int64_t *t = realloc(j->trace, cap * sizeof *t);
-        if (!t) {
-            j->trace_oom = 1;
-            return;
-        }
-        j->trace = t;
-        j->cap = cap;
-    }
-    j->trace[j->ntrace++] = slot;
-    j->trace[j->ntrace++] = n;
-}
-
-/* The sample paths of the runs, in run order, as hta sim --trace-file
- * writes them, into out (opened before the runs: a path that cannot be
- * written is refused before any work). */
-static hta_status write_traces(hta_outfile *out, const sim_run *runs, int n,
-                               hta_diag *d)
-{
-    fprintf(out->f, "load,policy,slot,number_in_system\n");
-    for (int k = 0; k < n; k++)
-        for (size_t i = 0; i + 1 < runs[k].ntrace; i += 2)
-            fprintf(out->f, "%g,%s,%lld,%lld\n", runs[k].o.load,
-                    hta_sim_policy_names[runs[k].o.policy],
-                    (long long)runs[k].trace[i],
-                    (long long)runs[k].trace[i + 1]);
-    return hta_outfile_commit(out, d);
-}
-
-typedef struct sim_batch {
-    const hta_cluster *c;
-    sim_run *runs;
-} sim_batch;
-
-static void sim_run_one(void *ctx, int k)
-{
-    sim_batch *b = ctx;
-    sim_run *j = &b->runs[k];
-    hta_diag_clear(&j->d);
-    j->st = hta_sim_run(b->c, &j->o, &j->r, &j->d);
-    j->ran = 1;
-}
-
 /* The report of `hta sim --json` for one load: the head and its rows
  * (delays per time unit, throughput per unit, as the command prints). */
 static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
@@ -572,209 +513,282 @@ static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
     return h;
 }
 
+/* A name among names[0..n), or -1 with ValueError naming the argument. */
+static int name_in(PyObject *obj, const char *what, const char *const *names,
+                   int n)
+{
+    const char *nm = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    for (int j = 0; nm && j < n; j++)
+        if (strcmp(nm, names[j]) == 0)
+            return j;
+    if (!PyErr_Occurred()) {
+        char list[200] = "";
+        for (int j = 0; j < n; j++)
+            snprintf(list + strlen(list), sizeof list - strlen(list),
+                     "%s%s", j ? (j + 1 < n ? ", " : " or ") : "", names[j]);
+        PyObject *r = PyObject_Repr(obj);
+        PyErr_Format(PyExc_ValueError, "%s: expected %s, found %s", what,
+                     list, r ? PyUnicode_AsUTF8(r) : "?");
+        Py_XDECREF(r);
+    }
+    return -1;
+}
+
+/* The policies: a list of names or "a,b" (None: every one that
+ * applies); balanced-pandas is gb-pandas. */
+static int sim_policies_in(PyObject *obj, hta_sim_ask *ask)
+{
+    static const char *const names[] = {
+        "jsq-maxweight", "priority", "gb-pandas", "balanced-pandas",
+        "fcfs",          "fair",     "delay"};
+    static const hta_sim_policy of[] = {
+        HTA_SIM_JSQ_MAXWEIGHT, HTA_SIM_PRIORITY, HTA_SIM_GB_PANDAS,
+        HTA_SIM_GB_PANDAS,     HTA_SIM_FCFS,     HTA_SIM_FAIR,
+        HTA_SIM_DELAY};
+    if (obj == Py_None)
+        return 1;
+    PyObject *seq = NULL;
+    if (PyUnicode_Check(obj)) {
+        PyObject *comma = PyUnicode_FromString(",");
+        seq = comma ? PyUnicode_Split(obj, comma, -1) : NULL;
+        Py_XDECREF(comma);
+    } else {
+        seq = PySequence_Fast(obj, "policies: expected names");
+    }
+    if (!seq)
+        return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int ok = 1;
+    if (n < 1 || n > HTA_SIM_NPOLICIES + 1) {
+        PyErr_SetString(PyExc_ValueError, "policies: expected one to seven "
+                                          "names");
+        ok = 0;
+    }
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        int j = name_in(PySequence_Fast_GET_ITEM(seq, i), "policies", names,
+                        7);
+        if (j < 0 || ask->npols == HTA_SIM_NPOLICIES) {
+            if (j >= 0)
+                PyErr_SetString(PyExc_ValueError,
+                                "policies: a name given twice");
+            ok = 0;
+            break;
+        }
+        ask->pols_named_pandas |= j == 3;
+        ask->pols[ask->npols++] = of[j];
+    }
+    Py_DECREF(seq);
+    return ok;
+}
+
+/* A positive number given (None: 0, not given). */
+static int positive(PyObject *obj, const char *what, double hi, double *out)
+{
+    *out = 0;
+    if (!ext_real_or_none(obj, what, out))
+        return 0;
+    if (obj != Py_None && !(*out > 0 && *out <= hi)) {
+        PyErr_Format(PyExc_ValueError, "%s: expected a number in (0, %g], "
+                                       "found %R", what, hi, obj);
+        return 0;
+    }
+    return 1;
+}
+
+static int int_or_zero(PyObject *obj, const char *what, long long lo,
+                       long long hi, int64_t *out)
+{
+    long long v = 0;
+    if (!ext_int_in(obj, what, lo, hi, &v))
+        return 0;
+    *out = obj == Py_None ? 0 : v;
+    return 1;
+}
+
+/* The arguments of hta.sim as the library's request; 0 with the
+ * exception set. */
+static int sim_ask_in(PyObject *const *v, hta_sim_ask *ask)
+{
+    static const char *const arr[] = {"poisson", "bernoulli", "jobs"};
+    static const char *const svc[] = {"geometric", "lognormal",
+                                      "exponential", "deterministic"};
+    /* v: policies, loads, slots, warmup, batches, seed, arrivals,
+       service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
+       block_mb, subqueues, delay, max_backlog, traced, trace_every */
+    memset(ask, 0, sizeof *ask);
+    int64_t x = 0;
+    if (!sim_policies_in(v[0], ask))
+        return 0;
+    if (v[1] != Py_None && !ext_reals(v[1], "load", ask->loads,
+                                      HTA_SIM_MAX_LOADS, &ask->nloads))
+        return 0;
+    if (!int_or_zero(v[2], "slots", 2, 1000000000000000LL, &ask->slots) ||
+        !int_or_zero(v[3], "warmup", 0, 1000000000000000LL, &ask->warmup) ||
+        !int_or_zero(v[4], "batches", 2, 4096, &x))
+        return 0;
+    ask->warmup = v[3] == Py_None ? -1 : ask->warmup;
+    ask->batches = (int)x;
+    if (v[5] != Py_None) {
+        if (!ext_seed(v[5], &ask->seed))
+            return 0;
+        ask->has_seed = 1;
+    }
+    int k;
+    if (v[6] != Py_None) {
+        if ((k = name_in(v[6], "arrivals", arr, 3)) < 0)
+            return 0;
+        ask->has_arrivals = 1;
+        ask->arrivals = (hta_sim_arrivals)k;
+    }
+    if (v[7] != Py_None) {
+        if ((k = name_in(v[7], "service", svc, 4)) < 0)
+            return 0;
+        ask->has_service = 1;
+        ask->service = (hta_sim_service)k;
+    }
+    if (!positive(v[8], "cv", 100, &ask->cv) ||
+        !int_or_zero(v[9], "slots_per_unit", 1, 1000000, &ask->per_unit))
+        return 0;
+    if (v[10] != Py_None && !PyUnicode_Check(v[10])) {
+        PyErr_Format(PyExc_TypeError, "job_size: expected a str, found %s",
+                     Py_TYPE(v[10])->tp_name);
+        return 0;
+    }
+    if (v[10] != Py_None && !(ask->job_size = PyUnicode_AsUTF8(v[10])))
+        return 0;
+    if (v[11] != Py_None)
+        ask->jobs_trace = PyBytes_AS_STRING(v[11]);
+    if (!positive(v[12], "time_scale", 1e9, &ask->time_scale) ||
+        !positive(v[13], "block_mb", 1e9, &ask->block_mb))
+        return 0;
+    ask->subqueues = PyObject_IsTrue(v[14]);
+    if (ask->subqueues < 0)
+        return 0;
+    if (v[15] != Py_None) {
+        PyObject *seq = PyLong_Check(v[15]) || PyIndex_Check(v[15]) ?
+                            PyTuple_Pack(1, v[15]) :
+                            PySequence_Tuple(v[15]);
+        if (!seq)
+            return 0;
+        Py_ssize_t n = PyTuple_GET_SIZE(seq);
+        int ok = n >= 1 && n <= 2;
+        if (!ok)
+            PyErr_SetString(PyExc_ValueError, "delay: expected D1 or (D1, D2)");
+        for (Py_ssize_t i = 0; ok && i < n; i++) {
+            long long dv = 0;
+            ok = ext_int_in(PyTuple_GET_ITEM(seq, i), "delay", 0, 1000000000,
+                            &dv);
+            ask->delay[i] = (int)dv;
+        }
+        Py_DECREF(seq);
+        if (!ok)
+            return 0;
+        ask->ndelay = (int)n;
+    }
+    if (!int_or_zero(v[16], "max_backlog", 1, 1000000000000000LL,
+                     &ask->max_backlog))
+        return 0;
+    ask->traced = v[17] != Py_None;
+    return int_or_zero(v[18], "trace_every", 1, 1000000000000000LL,
+                       &ask->trace_every);
+}
+
 /* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
- * service, cv, slots_per_unit, job_size, jobs, subqueues, delay,
- * max_backlog, threads, trace file (bytes, os.fsencode's, or None),
- * trace_every) -> ([report per load], interrupted); the arguments
- * checked by hta/__init__.py as the command checks its options, the
- * cluster's own limits here. */
+ * service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
+ * block_mb, subqueues, delay, max_backlog, threads, trace file,
+ * trace_every; None where not given) -> ([report per load],
+ * interrupted): the library's request (hta_sim_ask), so the command's
+ * rules hold with its words. */
 PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     (void)kw;
     ext_cluster *cl;
-    PyObject *pols, *loads_obj, *jobs_obj, *delay_obj, *tobj;
-    long long slots, warmup, batches, per_unit, max_backlog, every;
-    uint64_t seed;
-    int arrivals, service, subqueues, threads;
-    double cv;
-    const char *job_size;
-    if (!PyArg_ParseTuple(args, "O!OOLLLO&iidLzOpOLiOL", &ext_ClusterType,
-                          &cl, &pols, &loads_obj, &slots, &warmup, &batches,
-                          ext_seed, &seed, &arrivals, &service, &cv,
-                          &per_unit, &job_size, &jobs_obj, &subqueues,
-                          &delay_obj, &max_backlog, &threads, &tobj, &every))
+    PyObject *v[19], *o_threads, *trace_obj = NULL, *tpath_obj = NULL;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOOO&OOOOOOO&O", &ext_ClusterType,
+                          &cl, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                          &v[6], &v[7], &v[8], &v[9], &v[10],
+                          ext_path_or_none, &trace_obj, &v[12], &v[13],
+                          &v[14], &v[15], &v[16], &o_threads,
+                          ext_path_or_none, &tpath_obj, &v[18]))
         return NULL;
-    /* borrowed from the arguments, alive for the call */
-    const char *tpath = tobj == Py_None ? NULL : PyBytes_AsString(tobj);
-    if (tobj != Py_None && !tpath)
-        return NULL;
+    v[11] = trace_obj ? trace_obj : Py_None;
+    v[17] = tpath_obj ? tpath_obj : Py_None;
     const hta_cluster *c = cl->c;
-    double loads[64];
-    int nloads = 0, pv[HTA_SIM_NPOLICIES], np = 0;
-    if (!ext_reals(loads_obj, "loads", loads, 64, &nloads))
-        return NULL;
-    PyObject *seq = PySequence_Fast(pols, "policies: expected names");
-    if (!seq)
-        return NULL;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) &&
-                           np < HTA_SIM_NPOLICIES;
-         i++) {
-        const char *nm = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-        for (int j = 0; nm && j < HTA_SIM_NPOLICIES; j++)
-            if (strcmp(nm, hta_sim_policy_names[j]) == 0)
-                pv[np++] = j;
-    }
-    Py_DECREF(seq);
-    if (np == 0) {
-        PyErr_SetString(PyExc_ValueError, "policies: expected one or more");
+    hta_sim_ask ask;
+    long long threads = 1;
+    PyObject *reps = NULL;
+    if (!sim_ask_in(v, &ask) ||
+        !ext_int_in(o_threads, "threads", 1, 1024, &threads)) {
+        Py_XDECREF(trace_obj);
+        Py_XDECREF(tpath_obj);
         return NULL;
     }
-    hta_sim_opts o;
-    hta_sim_opts_default(&o);
-    o.slots = slots;
-    o.warmup = warmup;
-    o.batches = (int)batches;
-    o.seed = seed;
-    o.arrivals = (hta_sim_arrivals)arrivals;
-    o.service = (hta_sim_service)service;
-    o.cv = cv;
-    o.per_unit = (double)per_unit;
-    o.subqueues = subqueues;
-    if (max_backlog > 0)
-        o.max_backlog = max_backlog;
-    if (delay_obj != Py_None) {
-        double dv[2];
-        int nd = 0;
-        if (!ext_reals(delay_obj, "delay", dv, 2, &nd))
-            return NULL;
-        o.delay[0] = (int)dv[0];
-        o.delay[1] = nd > 1 ? (int)dv[1] : 0;
-    }
-    if (jobs_obj != Py_None) {
-        if (!PyObject_TypeCheck(jobs_obj, &ext_JobsType)) {
-            PyErr_SetString(PyExc_TypeError, "jobs_trace: expected Jobs");
+    if (o_threads == Py_None)
+        threads = hta_threads_default();
+    const char *tpath = tpath_obj ? PyBytes_AS_STRING(tpath_obj) : NULL;
+    hta_dist js = {0};
+    char msg[300];
+    const char *ins[2] = {ask.jobs_trace, NULL};
+    if (ask.job_size &&
+        hta_dist_parse(ask.job_size, &js, msg, sizeof msg) == 0 &&
+        js.kind == HTA_DIST_TABLE)
+        ins[1] = js.path;
+    for (int i = 0; tpath && i < 2; i++)
+        if (ins[i] && hta_outfile_same_file(tpath, ins[i])) {
+            PyErr_Format(PyExc_ValueError, "output '%s' is the input '%s'",
+                         tpath, ins[i]);
+            Py_XDECREF(trace_obj);
+            Py_XDECREF(tpath_obj);
             return NULL;
         }
-        o.trace_jobs = ((ext_jobs *)jobs_obj)->j;
-    }
-    char msg[300];
+    ext_call call;
+    ask.stop = &call.stop;
     hta_diag d;
     hta_diag_clear(&d);
-    if (job_size && hta_dist_parse(job_size, &o.job_size, msg, sizeof msg)) {
-        PyErr_Format(PyExc_ValueError, "job_size: %s", msg);
-        return NULL;
-    }
-    hta_status st = hta_dist_load(&o.job_size, &d);
-    if (st != HTA_OK)
-        return ext_raise(st, &d);
-    /* the cluster's limits, as the command checks them */
-    double total = 0, top = 0, maxload = 0;
-    for (int k = 0; k < nloads; k++)
-        maxload = loads[k] > maxload ? loads[k] : maxload;
-    for (int64_t L = 0; L < c->T; L++) {
-        total += c->lambda[L];
-        top = c->lambda[L] > top ? c->lambda[L] : top;
-    }
-    const char *bad = NULL;
-    if (o.arrivals == HTA_ARR_BERNOULLI && top * maxload > o.per_unit) {
-        snprintf(msg, sizeof msg,
-                 "Bernoulli arrivals need every lambda_L * load / K <= 1, "
-                 "found %g",
-                 top * maxload / o.per_unit);
-        bad = msg;
-    }
-    for (int n = 0; !bad && n < c->levels; n++)
-        if (c->rate[n] > o.per_unit) {
-            snprintf(msg, sizeof msg,
-                     "the service rate %g of level %d is %g tasks a slot, "
-                     "above 1 (a server ends at most one a slot): give "
-                     "slots_per_unit=%.0f or more (rates per time unit of K "
-                     "slots)",
-                     c->rate[n], n + 1, c->rate[n] / o.per_unit,
-                     ceil(c->rate[n]));
-            bad = msg;
-        }
-    if (!bad && !o.trace_jobs &&
-        !(total * maxload / o.per_unit <= HTA_SIM_MAX_ARRIVALS)) {
-        snprintf(msg, sizeof msg,
-                 "the arrivals are %g tasks a slot, above 10^9 (a slot's "
-                 "draws are 64-bit counts): a smaller load or arrival rates",
-                 total * maxload / o.per_unit);
-        bad = msg;
-    }
-    if (bad) {
-        hta_dist_free(&o.job_size);
-        PyErr_SetString(PyExc_ValueError, bad);
-        return NULL;
-    }
-    for (int i = 0; i < 2; i++) /* default: one skip per server */
-        if (o.delay[i] < 0)
-            o.delay[i] = c->M;
-    int n = nloads * np;
-    sim_run *runs = calloc((size_t)n, sizeof *runs);
-    if (!runs) {
-        hta_dist_free(&o.job_size);
-        return PyErr_NoMemory();
-    }
-    ext_call call;
-    for (int k = 0; k < n; k++) {
-        runs[k].o = o;
-        runs[k].o.load = loads[k / np];
-        runs[k].o.policy = (hta_sim_policy)pv[k % np];
-        runs[k].o.stop = &call.stop;
-        if (tpath) {
-            runs[k].o.trace = sim_trace;
-            runs[k].o.trace_ctx = &runs[k];
-            runs[k].o.trace_every =
-                every > 0 ? every : (slots >= 1000 ? slots / 1000 : 1);
-        }
-    }
-    hta_capacity_opts co = {HTA_CAP_AUTO, 0, 0, 0, NULL, NULL, &call.stop};
-    hta_capacity_result cap = {0};
+    hta_sim_setup su = {0};
     hta_outfile tout = {0};
+    hta_sim_result *res = NULL;
+    int *ran = NULL, n = 0;
     ext_begin(&call);
-    if (tpath)
-        st = hta_outfile_open(&tout, tpath, &d);
+    hta_status st = hta_sim_ask_check(&ask, &d);
+    if (st == HTA_OK && tpath && (st = hta_outfile_open(&tout, tpath, &d)) ==
+                                     HTA_OK)
+        fprintf(tout.f, "load,policy,slot,number_in_system\n");
     if (st == HTA_OK)
-        st = hta_capacity_solve(c, &co, &cap, &d);
-    double rho1 = cap.rho;
-    hta_capacity_result_free(&cap);
+        st = hta_sim_setup_make(&ask, c, &su, &d);
     if (st == HTA_OK) {
-        sim_batch b = {c, runs};
-        hta_pool_run(threads, n, sim_run_one, &b, &call.stop);
+        n = su.nloads * su.npols;
+        res = calloc((size_t)n, sizeof *res);
+        ran = calloc((size_t)n, sizeof *ran);
+        st = res && ran ? hta_sim_batch(c, &su, (int)threads,
+                                        tpath ? tout.f : NULL, res, ran, &d) :
+                          hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
+                                       "out of memory");
     }
-    for (int k = 0; k < n && st == HTA_OK; k++)
-        if (runs[k].trace_oom)
-            st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
-                              "out of memory");
-    int ran_all = 1;
-    for (int k = 0; k < n; k++)
-        ran_all &= runs[k].ran && runs[k].st == HTA_OK;
-    if (st == HTA_OK && tpath && ran_all)
-        st = write_traces(&tout, runs, n, &d);
+    if (st == HTA_OK && tpath)
+        st = hta_outfile_commit(&tout, &d);
     hta_outfile_abort(&tout);
     int interrupted = ext_end(&call);
-    PyObject *reps = st == HTA_OK ? PyList_New(0) : NULL, *rep = NULL;
-    if (st != HTA_OK && !interrupted)
+    if (st != HTA_OK && (!interrupted || st == HTA_ERR_USAGE))
         ext_raise(st, &d);
     else if (st != HTA_OK)
         ext_interrupted(Py_None);
+    else
+        reps = PyList_New(0);
+    PyObject *rep = NULL;
     for (int k = 0; reps && k < n; k++) {
-        sim_run *j = &runs[k];
-        hta_sim_opts ok_o = j->o;
-        if (!j->ran || j->st != HTA_OK) {
-            if (j->ran) {
-                Py_CLEAR(reps);
-                ext_raise(j->st, &j->d);
-            }
+        int q = k % su.npols;
+        if (!ran[k]) {
             interrupted = 1;
             break;
         }
-        if (k % np == 0) {
-            double rho = rho1 * ok_o.load;
-            const hta_jobs *tj = ok_o.trace_jobs;
-            if (tj) { /* the trace's own rate, the cluster's type mix */
-                double span = (double)(tj->arrival[tj->n - 1] -
-                                       tj->arrival[0] + 1);
-                double tasks = 0;
-                for (int64_t i = 0; i < tj->n; i++)
-                    tasks += (double)tj->map[i];
-                double rate = tasks / span * ok_o.per_unit;
-                rho = total > 0 ? rho1 * rate / total : 0;
-                ok_o.load = total > 0 ? rate / total : 1;
-            }
-            rep = sim_head(c, &ok_o, total, rho);
+        hta_sim_opts o = su.o;
+        o.policy = su.pols[q];
+        if (q == 0) {
+            double rho;
+            hta_sim_setup_point(&su, k / su.npols, &o.load, &rho);
+            rep = sim_head(c, &o, su.total, rho);
             if (!rep || PyList_Append(reps, rep) < 0) {
                 Py_XDECREF(rep);
                 Py_CLEAR(reps);
@@ -782,17 +796,8 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
             }
             Py_DECREF(rep); /* the list holds it */
         }
-        hta_sim_result *r = &j->r;
-        double K = ok_o.per_unit; /* delays per time unit */
-        r->mean_delay /= K;
-        r->ci_delay /= K;
-        r->mean_job_delay /= K;
-        r->ci_job_delay /= K;
-        for (int q = 0; q < HTA_SIM_CLASSES; q++)
-            for (int i = 0; i < 3; i++)
-                r->class_pct[q][i] /= K;
-        r->throughput *= K;
-        PyObject *row = sim_row(c, r, hta_sim_policy_names[ok_o.policy]);
+        hta_sim_result *r = &res[k];
+        PyObject *row = sim_row(c, r, hta_sim_policy_names[o.policy]);
         if (!row ||
             PyList_Append(PyDict_GetItemString(rep, "policies"), row) < 0) {
             Py_XDECREF(row);
@@ -805,12 +810,13 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
             break;
         }
     }
-    for (int k = 0; k < n; k++) {
-        hta_sim_result_free(&runs[k].r);
-        free(runs[k].trace);
-    }
-    free(runs);
-    hta_dist_free(&o.job_size);
+    for (int k = 0; res && k < n; k++)
+        hta_sim_result_free(&res[k]);
+    free(res);
+    free(ran);
+    hta_sim_setup_free(&su);
+    Py_XDECREF(trace_obj);
+    Py_XDECREF(tpath_obj);
     if (!reps)
         return NULL;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(reps); i++)

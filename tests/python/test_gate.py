@@ -382,3 +382,20 @@ def test_import_fsck_costs_through_the_gate(root, kw, arg):
     with pytest.raises(ValueError) as e:
         hta.import_fsck(str(data), **kw)
     assert str(e.value).startswith(arg + ": expected ")
+
+
+def test_sim_trace_file_naming_an_input_is_refused(root, tmp_path):
+    """trace_file over the SWIM trace the run reads (through a symlink)
+    would replace it: refused, the file unchanged, as the command refuses
+    it."""
+    import shutil
+    swim = tmp_path / "t.tsv"
+    shutil.copy(root / "instances" / "swim" /
+                "FB-2009_samples_24_times_1hr_0.tsv", swim)
+    (tmp_path / "link").symlink_to(swim)
+    before = swim.read_bytes()
+    c = hta.gen_cluster("wang", servers=20, data_servers=10)
+    with pytest.raises(ValueError, match="is the input"):
+        hta.sim(c, arrivals="jobs", jobs_trace=str(swim), slots=200,
+                trace_file=str(tmp_path / "link"))
+    assert swim.read_bytes() == before

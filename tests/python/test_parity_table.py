@@ -468,16 +468,35 @@ def test_sim_jobs_trace(root, tmp_path):
      dict(policies="gb-pandas,balanced-pandas")),
     (["--slots", 100, "--warmup", 90], dict(slots=100, warmup=90)),
     (["--time-scale", 2], dict(time_scale=2)),
+    (["--arrivals", "bernoulli", "--load", 5],
+     dict(arrivals="bernoulli", load=5)),
+    (["--arrivals", "jobs", "--subqueues", "-p", "fair,delay"],
+     dict(arrivals="jobs", subqueues=True, policies=["fair", "delay"])),
+    (["--arrivals", "jobs", "--job-size", "fixed:2", "--jobs-trace",
+      "SWIM"], dict(arrivals="jobs", job_size="fixed:2", jobs_trace="SWIM")),
+    (["--arrivals", "jobs", "--jobs-trace", "SWIM", "--load", 2],
+     dict(arrivals="jobs", jobs_trace="SWIM", load=2)),
+    (["--slots", 1000, "--batches", 990, "--warmup", 20],
+     dict(slots=1000, batches=990, warmup=20)),
+    (["--load", 2e5], dict(load=2e5)),
 ])
-def test_sim_refuses_what_the_command_refuses(tmp_path, cli_args, kw):
+def test_sim_refuses_what_the_command_refuses(root, tmp_path, cli_args, kw):
+    """The same refusals with the same words (the library's
+    hta_sim_ask_check and hta_sim_setup_make for both)."""
     f = tmp_path / "c.txt"
     run("gen", "cluster", "random", "--servers", 10, "--types", 10,
-        "-o", f)
-    r = subprocess.run([os.environ["HTA"], "sim", str(f),
+        "--rates", "1e4,2e3", "-o", f)
+    trace = str(root / "instances" / "swim" /
+                "FB-2009_samples_24_times_1hr_0.tsv")
+    cli_args = [trace if a == "SWIM" else a for a in cli_args]
+    kw = {k: trace if v == "SWIM" else v for k, v in kw.items()}
+    r = subprocess.run([os.environ["HTA"], "sim", str(f), "-q",
                         *map(str, cli_args)], capture_output=True, text=True)
     assert r.returncode == 2, r.stderr
-    with pytest.raises(ValueError):
+    words = r.stderr.split(": ", 1)[1].split(" (usage:")[0]
+    with pytest.raises(ValueError) as e:
         hta.sim(hta.Cluster.read(str(f)), **kw)
+    assert str(e.value) == words
 
 
 def test_gen_rr(tmp_path):

@@ -223,12 +223,6 @@ def capacity(cluster, method="auto", interior=False, decomposition=False):
     return _hta.capacity(cluster, method, interior, decomposition)
 
 
-_SIM_POLICIES = ("jsq-maxweight", "priority", "gb-pandas", "fcfs", "fair",
-                 "delay")
-_ARRIVALS = ("poisson", "bernoulli", "jobs")
-_SERVICE = ("geometric", "lognormal", "exponential", "deterministic")
-
-
 def _sweep(a, b, step):
     """The loads of ``--sweep A,B,STEP``, as the command computes them."""
     if not (0 < a <= 1e6 and 0 < b <= 1e6 and 0 < step <= 1e6):
@@ -258,24 +252,26 @@ def _int_in(name, x, lo, hi):
     return v
 
 
-def sim(cluster, policies=None, slots=100000, load=None, seed=1,
-        warmup=None, batches=30, arrivals="poisson", job_size=None,
+def sim(cluster, policies=None, slots=None, load=None, seed=None,
+        warmup=None, batches=None, arrivals=None, job_size=None,
         jobs_trace=None, time_scale=None, block_mb=None, subqueues=False,
-        delay=None, service="geometric", cv=None, slots_per_unit=None,
+        delay=None, service=None, cv=None, slots_per_unit=None,
         sweep=None, max_backlog=None, threads=None, trace_file=None,
         trace_every=None):
     """Simulates the map-task schedulers on a cluster (``hta sim``) with
     common random numbers.  The arguments are the command's options of
-    the same names (``hta sim --help``): policies (names or "a,b"; default
-    every one that applies), slots, load (or sweep=(A, B, STEP)), seed,
-    warmup (default a tenth), batches, arrivals ("poisson", "bernoulli",
+    the same names (``hta sim --help``), each taking the command's
+    default when not given: policies (names or "a,b"; default every one
+    that applies), slots, load (or sweep=(A, B, STEP)), seed, warmup
+    (default a tenth), batches, arrivals ("poisson", "bernoulli",
     "jobs"), job_size (a distribution, "fixed:10") or jobs_trace (a SWIM
     file, with time_scale and block_mb), subqueues, delay ((D1, D2)),
     service ("geometric", "lognormal" with cv, "exponential",
     "deterministic"), slots_per_unit, max_backlog, threads (runs at once;
     the result is the same for every number), trace_file (the sample
     paths as CSV: load,policy,slot,number_in_system, every trace_every
-    slots, default a thousandth of the run).
+    slots, default a thousandth of the run).  The command's rules between
+    the options hold, with its words (the library's hta_sim_ask_check).
 
     Returns the report of ``hta sim --json``: a dict (servers, types,
     levels, rate, rho, slots, warmup, batches, slots_per_unit, arrivals,
@@ -283,109 +279,19 @@ def sim(cluster, policies=None, slots=100000, load=None, seed=1,
     number, throughput, levels, verdict, ...; interrupted), or with sweep
     a list of them, one per load.  Ctrl-C raises Interrupted with the
     reports so far."""
-    import math
-    jobs_mode = arrivals == "jobs"
-    if arrivals not in _ARRIVALS:
-        raise ValueError(f"arrivals: expected one of {', '.join(_ARRIVALS)}"
-                         f", found {arrivals!r}")
-    if service not in _SERVICE:
-        raise ValueError(f"service: expected one of {', '.join(_SERVICE)}, "
-                         f"found {service!r}")
-    if policies is None:
-        pols = [p for p in _SIM_POLICIES
-                if jobs_mode or p not in ("fair", "delay")]
-    else:
-        names = policies.split(",") if isinstance(policies, str) \
-            else list(policies)
-        pols = []
-        for p in names:
-            q = "gb-pandas" if p == "balanced-pandas" else p
-            if q not in _SIM_POLICIES:
-                raise ValueError("policies: expected names among "
-                                 f"{', '.join(_SIM_POLICIES)} (and "
-                                 f"balanced-pandas), found {p!r}")
-            if q in pols:
-                raise ValueError(f"policies: names {q} twice" +
-                                 (" (its other name is balanced-pandas)"
-                                  if q == "gb-pandas" else ""))
-            if q in ("fair", "delay") and not jobs_mode:
-                raise ValueError(f"policies: {q} schedules jobs: it needs "
-                                 "arrivals='jobs'")
-            pols.append(q)
-        if not pols:
-            raise ValueError("policies: expected one or more")
-    # the command's rules between its options
-    if not jobs_mode and (job_size is not None or jobs_trace is not None):
-        raise ValueError("job_size and jobs_trace apply to arrivals='jobs' "
-                         "only")
-    if not jobs_mode and subqueues:
-        raise ValueError("subqueues applies to arrivals='jobs' only")
-    if job_size is not None and jobs_trace is not None:
-        raise ValueError("give job_size or jobs_trace, not both")
-    if jobs_trace is not None and (load is not None or sweep is not None):
-        raise ValueError("load and sweep do not apply to jobs_trace (its "
-                         "times set the rate; see time_scale)")
-    if jobs_trace is None and (time_scale is not None or
-                               block_mb is not None):
-        raise ValueError("time_scale and block_mb apply to jobs_trace only")
-    if subqueues and all(p in ("fair", "delay") for p in pols):
-        raise ValueError("subqueues applies to jsq-maxweight, priority, "
-                         "gb-pandas and fcfs only")
-    if delay is not None and "delay" not in pols:
-        raise ValueError("delay applies to the delay policy only")
-    if cv is not None and service != "lognormal":
-        raise ValueError("cv applies to service='lognormal' only")
     if load is not None and sweep is not None:
-        raise ValueError("give load or sweep, not both")
-    if trace_every is not None and trace_file is None:
-        raise ValueError("trace_every applies with trace_file only")
-    every = 0 if trace_every is None else \
-        _int_in("trace_every", trace_every, 1, 10**15)
-    slots = _int_in("slots", slots, 2, 10**15)
-    batches = _int_in("batches", batches, 2, 4096)
-    per_unit = 1 if slots_per_unit is None else \
-        _int_in("slots_per_unit", slots_per_unit, 1, 1000000)
-    warm = slots // 10 if warmup is None else \
-        _int_in("warmup", warmup, 0, 10**15)
-    if warm >= slots or slots - warm < batches:
-        raise ValueError(f"slots must exceed warmup by at least batches "
-                         f"({batches}), found {slots} and {warm}")
-    backlog = 0 if max_backlog is None else \
-        _int_in("max_backlog", max_backlog, 1, 10**15)
-    nthreads = _hta.threads_default() if threads is None else \
-        _int_in("threads", threads, 1, 1024)
-    if sweep is not None:
+        raise ValueError("give --load or --sweep, not both")
+    loads = None
+    if load is not None:
+        loads = [load]
+    elif sweep is not None:
         a, b, step = (float(x) for x in sweep)
         loads = _sweep(a, b, step)
-    else:
-        x = 1.0 if load is None else float(load)
-        if not 0 < x <= 1e6:
-            raise ValueError(f"load: expected a number in (0, 1e6], found "
-                             f"{load!r}")
-        loads = [x]
-    c = 1.0 if cv is None else float(cv)
-    if not 0 < c <= 100:
-        raise ValueError(f"cv: expected a number in (0, 100], found {cv!r}")
-    if delay is not None:
-        d = [delay] if not hasattr(delay, "__len__") else list(delay)
-        if not 1 <= len(d) <= 2:
-            raise ValueError("delay: expected D1 or (D1, D2)")
-        d = [_int_in("delay", x, 0, 10**9) for x in d]
-    else:
-        d = None
-    jobs = None
-    if jobs_trace is not None:
-        ts = 1.0 if time_scale is None else float(time_scale)
-        mb = 64.0 if block_mb is None else float(block_mb)
-        for name, v in (("time_scale", ts), ("block_mb", mb)):
-            if not 0 < v <= 1e9:
-                raise ValueError(f"{name}: expected a number in (0, 1e9]")
-        jobs = _hta.import_swim(jobs_trace, mb, ts, 1024.0)
     reps, interrupted = _hta.sim(
-        cluster, pols, loads, slots, warm, batches, seed,
-        _ARRIVALS.index(arrivals), _SERVICE.index(service), c, per_unit,
-        job_size, jobs, bool(subqueues), d, backlog, nthreads,
-        None if trace_file is None else os.fsencode(trace_file), every)
+        cluster, policies, loads, slots, warmup, batches, seed, arrivals,
+        service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
+        block_mb, subqueues, delay, max_backlog, threads, trace_file,
+        trace_every)
     out = reps if sweep is not None else (reps[0] if reps else None)
     if interrupted:
         raise Interrupted(out)
@@ -500,7 +406,7 @@ def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
     argument not given takes the command's default; the command's rules
     between them hold with its words."""
     if lam is not None and sweep is not None:
-        raise ValueError("give lam or sweep, not both")
+        raise ValueError("give --lambda or --sweep, not both")
     lams = None
     if lam is not None:
         lams = [lam]
