@@ -696,13 +696,17 @@ PyObject *ext_gen_sat(PyObject *self, PyObject *args, PyObject *kw)
     hta_diag_clear(&d);
     hta_cnf *f = NULL;
     hta_reduction *red = NULL;
+    ext_call c;
+    ext_begin(&c); /* the reader polls Ctrl-C */
     hta_status st = path_obj ?
                         hta_cnf_parse(PyBytes_AS_STRING(path_obj), &f, &d) :
                         hta_cnf_random3((int32_t)vars, clauses, seed, &f, &d);
     if (st == HTA_OK)
         st = hta_reduce_build(f, &red, &d);
     PyObject *r = NULL;
-    if (st == HTA_OK) {
+    if (ext_end(&c)) {
+        ext_interrupted(Py_None);
+    } else if (st == HTA_OK) {
         hta_instance *inst = red->inst;
         red->inst = NULL; /* the caller's now */
         r = ext_wrap_instance(inst);
@@ -747,12 +751,21 @@ static int reduction_of(PyObject *path_obj, hta_cnf **f, hta_reduction **r)
     hta_diag_clear(&d);
     *f = NULL;
     *r = NULL;
+    ext_call c;
+    ext_begin(&c); /* the reader polls Ctrl-C */
     hta_status st = hta_cnf_parse(PyBytes_AS_STRING(path_obj), f, &d);
     if (st == HTA_OK)
         st = hta_reduce_build(*f, r, &d);
-    if (st != HTA_OK) {
+    int stopped = ext_end(&c);
+    if (st != HTA_OK || stopped) {
+        hta_reduce_free(*r);
         hta_cnf_free(*f);
-        ext_raise(st, &d);
+        *f = NULL;
+        *r = NULL;
+        if (stopped)
+            ext_interrupted(Py_None);
+        else
+            ext_raise(st, &d);
         return 0;
     }
     return 1;

@@ -310,9 +310,11 @@ def test_long_calls_end_within_a_second_of_ctrl_c(name, call):
 @pytest.mark.parametrize("read", [
     hta.Instance.read, hta.Cluster.read, hta.Jobs.read, hta.import_fsck,
     hta.import_swim, lambda f: hta.reduce_place(f, jobs=1000),
-    lambda f: hta.reduce_place(jobs_trace=f)],
+    lambda f: hta.reduce_place(jobs_trace=f), hta.gen_sat,
+    lambda f: hta.decode(f, [0])],
     ids=["Instance.read", "Cluster.read", "Jobs.read", "import_fsck",
-         "import_swim", "reduce_place slots", "reduce_place trace"])
+         "import_swim", "reduce_place slots", "reduce_place trace",
+         "gen_sat", "decode"])
 def test_read_from_a_silent_fifo_ends_on_ctrl_c(tmp_path, read):
     """A reader blocked on a FIFO whose writer says nothing (before: Ctrl-C
     waited for the writer; every reader but Instance.read's until this
