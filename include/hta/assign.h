@@ -42,6 +42,9 @@ typedef struct hta_eval {
     int levels;
     int64_t count[HTA_MAX_LEVELS];  /* count[l - 1] */
     double cost[HTA_MAX_LEVELS];    /* cost[l - 1] */
+    int64_t *nlev;  /* N > 2: server s's tasks at level l are
+                       nlev[s * N + l - 1]; NULL on two levels (nloc and
+                       nrem say it) */
 } hta_eval;
 
 /* The load of a server with nloc local and nrem remote tasks when a remote

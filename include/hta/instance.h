@@ -172,6 +172,11 @@ hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
  * outside 0..m-1 (an id no task has holds nothing).  O(replicas of t). */
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s);
 
+/* The name of a task ('t', 0..m-1), server ('s', 0..n_declared-1) or a
+ * server's rack path ('r'), or NULL: unnamed, or an id out of range.
+ * O(1). */
+const char *hta_instance_name(const hta_instance *inst, char kind, int64_t id);
+
 /* Sets a name (copied, as given: the writer escapes it, gate.h); kind
  * 't' task, 's' server, 'r' rack path.  A server id below n_declared
  * beyond the working ones makes the servers up to it working ones.

@@ -3,23 +3,31 @@
 #include <stdlib.h>
 
 #include "hta/assign.h"
+#include "hta/outfile.h"
 #include "cli.h"
+#include "plot.h"
 #include "report.h"
 
 static const cli_opt options[] = {
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "as JSON, with the per-server counts and loads"},
     {"loads", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
-     "also list every server's local, remote and load"},
+     "also list every server's local, remote (on N levels the tasks at\n"
+     "each level) and load, with its name where the instance has one"},
+    {"plot", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE.svg",
+     "an SVG chart of the loads, each level's work in its colour\n"
+     "(as hta solve --plot)"},
 };
 
 static const cli_spec spec = {
-    "eval", "INSTANCE ASSIGNMENT [--json] [--loads]",
+    "eval", "INSTANCE ASSIGNMENT [--json] [--loads] [--plot FILE.svg]",
     "Prints the makespan L^A, the total load H^A, the local and remote\n"
     "counts and the remote cost w_rem(r^A) of an assignment; on an\n"
     "instance with w_level lines also the tasks and the cost in force at\n"
-    "each locality level (remote counts every task not local).\n",
-    options, 2, 2, 2, NULL};
+    "each locality level (remote counts every task not local).\n"
+    "Servers are named as the instance names them (name server lines,\n"
+    "hta import fsck's datanodes).\n",
+    options, (int)(sizeof options / sizeof options[0]), 2, 2, NULL};
 
 static void print_json(const hta_instance *inst, const hta_eval *ev)
 {
@@ -41,14 +49,32 @@ static void print_json(const hta_instance *inst, const hta_eval *ev)
         }
         putchar(']');
     }
-    printf(", \"argmax\": %ld,\n \"servers\": [", (long)ev->argmax);
+    printf(", \"argmax\": %ld", (long)ev->argmax);
+    if (hta_instance_name(inst, 's', ev->argmax)) {
+        fputs(", \"argmax_name\": ", stdout);
+        json_string(stdout, hta_instance_name(inst, 's', ev->argmax));
+    }
+    printf(",\n \"servers\": [");
     int64_t cursor = 0;
     for (int32_t s = 0; s < inst->n_declared; s++) {
         int32_t loc, rem;
         double load;
         hta_eval_server(inst, ev, s, &cursor, &loc, &rem, &load);
-        printf("%s{\"local\": %ld, \"remote\": %ld, \"load\": ", s ? ", " : "",
-               (long)loc, (long)rem);
+        printf("%s{", s ? ", " : "");
+        if (hta_instance_name(inst, 's', s)) {
+            fputs("\"name\": ", stdout);
+            json_string(stdout, hta_instance_name(inst, 's', s));
+            fputs(", ", stdout);
+        }
+        printf("\"local\": %ld, \"remote\": %ld", (long)loc, (long)rem);
+        if (ev->nlev) {
+            fputs(", \"levels\": [", stdout);
+            for (int l = 0; l < ev->levels; l++)
+                printf("%s%lld", l ? ", " : "",
+                       (long long)ev->nlev[(int64_t)s * ev->levels + l]);
+            putchar(']');
+        }
+        fputs(", \"load\": ", stdout);
         json_number(stdout, load);
         putchar('}');
     }
@@ -60,7 +86,9 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
 {
     char x[32];
     hta_format_real(x, ev->makespan);
-    printf("makespan %s (server %ld)\n", x, (long)ev->argmax);
+    printf("makespan %s (server %ld%s%s)\n", x, (long)ev->argmax,
+           hta_instance_name(inst, 's', ev->argmax) ? " " : "",
+           hta_instance_name(inst, 's', ev->argmax) ? hta_instance_name(inst, 's', ev->argmax) : "");
     hta_format_real(x, ev->total);
     printf("total %s\n", x);
     printf("local %lld\nremote %lld\n", (long long)ev->local,
@@ -78,8 +106,18 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
         double load;
         hta_eval_server(inst, ev, s, &cursor, &loc, &rem, &load);
         hta_format_real(x, load);
-        printf("server %ld local %ld remote %ld load %s\n", (long)s,
-               (long)loc, (long)rem, x);
+        printf("server %ld", (long)s);
+        if (hta_instance_name(inst, 's', s))
+            printf(" name %s", hta_instance_name(inst, 's', s));
+        if (ev->nlev) {
+            fputs(" levels", stdout);
+            for (int l = 0; l < ev->levels; l++)
+                printf("%s%lld", l ? "/" : " ",
+                       (long long)ev->nlev[(int64_t)s * ev->levels + l]);
+        } else {
+            printf(" local %ld remote %ld", (long)loc, (long)rem);
+        }
+        printf(" load %s\n", x);
     }
 }
 
@@ -88,6 +126,9 @@ int cmd_eval(int argc, char **argv)
     cli_args args;
     int code = 0;
     if (!cli_parse(&args, &spec, argc, argv, &code))
+        return code;
+    const char *plot = cli_str(&args, "plot");
+    if ((code = cli_check_outputs(&args, &plot, 1, args.pos, 2)) != 0)
         return code;
     cli_catch_signals();
     hta_diag d;
@@ -100,6 +141,20 @@ int cmd_eval(int argc, char **argv)
         st = hta_assign_parse(args.pos[1], inst, &a, &d);
     if (st == HTA_OK)
         st = hta_eval_run(inst, a, &ev, &d);
+    hta_outfile out = {0};
+    if (st == HTA_OK && plot) {
+        char title[600];
+        snprintf(title, sizeof title, "%s: %s, makespan %.6g", args.pos[0],
+                 args.pos[1], ev.makespan);
+        if ((st = hta_outfile_open(&out, plot, &d)) == HTA_OK &&
+            (st = hta_plot_loads(inst, &ev, 0, title, out.f)) != HTA_OK)
+            hta_diag_set(&d, st, plot, 0,
+                         st == HTA_ERR_INTERNAL ? "out of memory" :
+                                                  "write error");
+        if (st == HTA_OK)
+            st = hta_outfile_commit(&out, &d);
+        hta_outfile_abort(&out);
+    }
     if (st != HTA_OK) {
         code = cli_report(st, &d);
     } else {

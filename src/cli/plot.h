@@ -1,5 +1,7 @@
-/* SVG picture of an assignment: per-server loads, local and remote work
- * stacked, servers sorted by load, the makespan and a lower bound marked.
+/* SVG picture of an assignment: per-server loads, the work of each
+ * locality level stacked in its colour, servers sorted by load (named
+ * where the instance names them), the makespan and a lower bound
+ * marked.
  *
  * Ownership: borrows everything; writes to the caller's FILE.
  */
@@ -12,6 +14,7 @@
 
 /* lower_bound <= 0: not drawn.  O(n log n). */
 hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev,
-                          double lower_bound, const char *title, FILE *f);
+                          double lower_bound,
+                          const char *title, FILE *f);
 
 #endif

@@ -85,6 +85,7 @@ void hta_eval_free(hta_eval *ev)
         return;
     free(ev->nloc);
     free(ev->nrem);
+    free(ev->nlev);
     free(ev->load);
     free(ev->tail_srv);
     free(ev->tail_nrem);
@@ -154,7 +155,7 @@ static hta_status eval_levels(const hta_instance *inst, const int32_t *a,
             ev->argmax = s;
         }
     }
-    free(cnt);
+    ev->nlev = cnt; /* the per-server counts, kept */
     return HTA_OK;
 }
 
@@ -328,8 +329,8 @@ hta_status hta_assign_write(const hta_instance *inst, const int32_t *a,
     for (int32_t t = 0; t < inst->m; t++) {
         fprintf(f, "%ld %ld", (long)t, (long)a[t]);
         /* named instances: the assignment in the cluster's own terms */
-        const char *tn = inst->task_name ? inst->task_name[t] : NULL;
-        const char *sn = inst->server_name ? inst->server_name[a[t]] : NULL;
+        const char *tn = hta_instance_name(inst, 't', t);
+        const char *sn = hta_instance_name(inst, 's', a[t]);
         if (tn || sn)
             fprintf(f, "  # %s -> %s%s", tn ? tn : "-", sn ? sn : "-",
                     hta_instance_is_local(inst, t, a[t]) ? "" : " (remote)");

@@ -153,6 +153,18 @@ oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
 }
 
+const char *hta_instance_name(const hta_instance *inst, char kind, int64_t id)
+{
+    if (kind == 't')
+        return inst->task_name && id >= 0 && id < inst->m ?
+                   inst->task_name[id] :
+                   NULL;
+    char **names = kind == 's' ? inst->server_name :
+                   kind == 'r' ? inst->server_rack :
+                                 NULL;
+    return names && id >= 0 && id < inst->n ? names[id] : NULL;
+}
+
 int hta_instance_is_local(const hta_instance *inst, int32_t t, int32_t s)
 {
     if (t < 0 || t >= inst->m)

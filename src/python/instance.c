@@ -542,7 +542,10 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *loads = PyArray_SimpleNew(1, &nd, NPY_FLOAT64);
     PyObject *sloc = PyArray_SimpleNew(1, &nd, NPY_INT64);
     PyObject *srem = PyArray_SimpleNew(1, &nd, NPY_INT64);
-    if (loads && sloc && srem) {
+    npy_intp dims[2] = {nd, ev.levels};
+    PyObject *slev = PyArray_SimpleNew(2, dims, NPY_INT64);
+    if (loads && sloc && srem && slev) {
+        int64_t *sl = PyArray_DATA((PyArrayObject *)slev);
         double *lv = PyArray_DATA((PyArrayObject *)loads);
         int64_t *lo = PyArray_DATA((PyArrayObject *)sloc);
         int64_t *re = PyArray_DATA((PyArrayObject *)srem);
@@ -553,10 +556,13 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
                             &lv[s]);
             lo[s] = x;
             re[s] = y;
+            for (int l = 0; l < ev.levels; l++) /* N levels: the counts */
+                sl[s * ev.levels + l] =
+                    ev.nlev ? ev.nlev[s * ev.levels + l] : l ? y : x;
         }
     }
     PyObject *r = PyDict_New();
-    int ok = r && loads && sloc && srem &&
+    int ok = r && loads && sloc && srem && slev &&
              ext_set(r, "makespan", PyFloat_FromDouble(ev.makespan)) &&
              ext_set(r, "total", PyFloat_FromDouble(ev.total)) &&
              ext_set(r, "local", PyLong_FromLongLong(ev.local)) &&
@@ -569,7 +575,9 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
                      ext_copy_f64(ev.cost, (npy_intp)ev.levels)) &&
              ext_set(r, "loads", Py_NewRef(loads)) &&
              ext_set(r, "server_local", Py_NewRef(sloc)) &&
-             ext_set(r, "server_remote", Py_NewRef(srem));
+             ext_set(r, "server_remote", Py_NewRef(srem)) &&
+             ext_set(r, "server_levels", Py_NewRef(slev));
+    Py_XDECREF(slev);
     Py_XDECREF(loads);
     Py_XDECREF(sloc);
     Py_XDECREF(srem);

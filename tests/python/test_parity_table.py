@@ -50,7 +50,9 @@ TABLE = {
         "no-timing": PRINT, "quiet": PRINT,
     },
     "eval": {"json": PRINT, "loads": "the loads and per-server counts are "
-                                     "always in the result"},
+                                     "always in the result",
+             "plot": "presentation: a picture of the loads, which "
+                     "evaluate() returns for the caller's plotting"},
     "gen hdfs": {
         "tasks": ("gen_hdfs", "tasks"), "servers": ("gen_hdfs", "servers"),
         "replicas": ("gen_hdfs", "replicas"), "zipf": ("gen_hdfs", "zipf"),
@@ -278,6 +280,8 @@ def test_eval_counts(root, tmp_path):
         list(got["server_remote"])
     assert [s["load"] for s in want["servers"]] == list(got["loads"])
     if "levels" in want:
+        assert [s["levels"] for s in want["servers"]] == \
+            got["server_levels"].tolist()
         assert [x["tasks"] for x in want["levels"]] == list(got["per_level"])
         assert [x["cost"] for x in want["levels"]] == \
             list(got["level_costs"])

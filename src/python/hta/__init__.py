@@ -103,7 +103,9 @@ def evaluate(instance, assignment):
     w_rem_r, argmax, per_level and level_costs (arrays over levels
     1..N), and per declared server (numpy arrays, indexed by server id as
     ``instance.names`` is) loads, server_local and server_remote (on N
-    levels, remote counts every task not local)."""
+    levels, remote counts every task not local) and server_levels (its
+    tasks at each level, a servers x levels array; on two levels local
+    and remote)."""
     return _hta.evaluate(instance, assignment)
 
 
