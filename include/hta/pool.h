@@ -27,6 +27,17 @@ void hta_pool_run(int threads, int n, hta_job_fn fn, void *ctx,
 /* The processors available, 1..1024: the default number of threads. */
 int hta_threads_default(void);
 
+/* The bytes the process may use: the smaller of physical memory and
+ * RLIMIT_AS (0 when neither is known).  O(1). */
+double hta_mem_usable(void);
+
+/* The threads to run n runs of about bytes_per_run each: at most
+ * `threads` and n, and as many as fit in half of hta_mem_usable() with
+ * each thread's stack and malloc arena (80 MiB of address space) on top
+ * of its run; at least 1.  So asking for more threads than the memory
+ * holds runs fewer at once, never out of memory. */
+int hta_pool_fit(int threads, int n, double bytes_per_run);
+
 #ifdef __cplusplus
 }
 #endif

@@ -172,8 +172,12 @@ void hta_sim_result_free(hta_sim_result *r);
 
 /* A backlog bound for opts.max_backlog sized to the memory the process
  * may use (the smaller of physical memory and RLIMIT_AS): a sixteenth of
- * it in tasks of 48 bytes, shared by one run per processor, at least
- * 10^6. */
+ * it in tasks of 48 bytes, shared by `runs` runs going at once (at least
+ * 1), at least 10^4 tasks a run.  So the runs together stay within the
+ * same bytes whatever their number. */
+int64_t hta_sim_backlog_for(int runs);
+
+/* hta_sim_backlog_for(the processors): one run per processor. */
 int64_t hta_sim_default_backlog(void);
 
 /* The command's defaults (`hta sim`): Poisson arrivals, geometric service
@@ -250,6 +254,8 @@ hta_status hta_sim_ask_check(const hta_sim_ask *ask, hta_diag *d);
  * arrival rate at load 1 and rho* at load 1 (hta_capacity_solve). */
 typedef struct hta_sim_setup {
     hta_sim_opts o;
+    int backlog_given; /* o.max_backlog was asked; else hta_sim_batch
+                          sizes it to the runs going at once */
     int npols;
     hta_sim_policy pols[HTA_SIM_NPOLICIES];
     double loads[HTA_SIM_MAX_LOADS];
@@ -276,7 +282,8 @@ void hta_sim_setup_point(const hta_sim_setup *su, int load, double *rate,
  * k % npols), on at most `threads` threads (hta_pool_run), each with
  * o.progress; res[k] and ran[k] for run k (ran 0: not started, the stop
  * flag was set), delays and percentiles in time units and throughput
- * per unit (per_unit slots); when trace is not NULL, the sample paths
+ * per unit (per_unit slots), the default backlog bound shared by the
+ * runs going at once (hta_sim_backlog_for); when trace is not NULL, the sample paths
  * as "load,policy,slot,number_in_system" lines (no header) in run order
  * up to the first run not done or cut (each run writes to a temporary
  * file of its own when runs go at once).  The first failed run's error,

@@ -380,14 +380,7 @@ static hta_status lp_glpk(void *arg, hta_diag *d)
         glp_init_smcp(&sm);
         sm.msg_lev = x->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
         glp_adv_basis(P, 0);
-        /* in slices of 0.25 s when a stop may come: each call goes on
-           from the basis the last one left */
-        volatile sig_atomic_t *stop = x->opts->stop;
-        if (stop)
-            sm.tm_lim = 250;
-        do
-            ret = glp_simplex(P, &sm);
-        while (ret == GLP_ETMLIM && stop && !*stop);
+        ret = hta_glpk_simplex(P, &sm, 0, x->opts->stop);
         status = glp_get_status(P);
     }
     hta_status st = HTA_OK;

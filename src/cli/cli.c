@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* ---- signals ---------------------------------------------------------- */
@@ -56,6 +57,34 @@ void cli_catch_signals(void)
 void cli_poll_interrupts(void)
 {
     polling = 1;
+}
+
+/* The output phase after a noted signal: a write that blocks (a FIFO
+ * nobody reads, a full pipe) gets half a second, then the command dies of the
+ * signal it was given, its temporary files removed. */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    int given = (int)cli_interrupted;
+    hta_outfile_remove_temps();
+    signal(given, SIG_DFL);
+    raise(given);
+}
+
+void cli_output_phase(void)
+{
+    static int armed;
+    polling = 0;
+    if (!cli_interrupted || armed)
+        return;
+    armed = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval half = {{0, 0}, {0, 500000}};
+    setitimer(ITIMER_REAL, &half, NULL);
 }
 
 hta_progress_fn cli_progress_fn(int quiet)
@@ -710,6 +739,7 @@ hta_status cli_hold(cli_held *h, hta_diag *d)
 
 hta_status cli_release(cli_held *h, hta_status st, hta_diag *d)
 {
+    cli_output_phase();
     if (fclose(h->f) != 0 && st == HTA_OK)
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     if (st == HTA_OK)

@@ -204,8 +204,15 @@ int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n);
 extern volatile sig_atomic_t cli_interrupted;
 void cli_catch_signals(void);
 
-/* The command polls cli_interrupted: the first signal only sets it. */
+/* The command polls cli_interrupted: the first signal only sets it.
+ * Called once the inputs are read and the outputs opened (an open or a
+ * read that blocks, on a FIFO, ends on the first signal). */
 void cli_poll_interrupts(void);
+
+/* The command writes what it computed: from here the first signal kills
+ * (a blocked write ends), and one noted before leaves the writes half
+ * a second before the command dies of it. */
+void cli_output_phase(void);
 
 /* Progress on stderr when it is a terminal: at most four lines a second,
  * overwritten in place, cleared by cli_progress_end.  Nothing of it goes

@@ -215,10 +215,13 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su)
                                               &d) :
                                  hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
                                               "out of memory");
+    cli_output_phase();
     if (st != HTA_OK) {
         free(res);
         free(ran);
-        return cli_report(st, &d);
+        /* a signal in a run's set-up (the optimal policy's decision
+           process, solved first) is an interruption, not an error */
+        return cli_interrupted ? cli_interrupt_code() : cli_report(st, &d);
     }
     if (json && sweep)
         printf("[");

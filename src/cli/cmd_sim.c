@@ -327,6 +327,7 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
     if (st == HTA_OK) {
         st = hta_sim_batch(c, su, cli_threads(a), trace_out, res, ran, d);
         cli_pool_line_end();
+        cli_output_phase();
     }
     if (json && sweep && st == HTA_OK)
         fprintf(rep, "[");

@@ -262,7 +262,6 @@ int cmd_solve(int argc, char **argv)
     if ((code = check_outputs(&args)) != 0)
         return code;
     cli_catch_signals();
-    cli_poll_interrupts();
     opts.stop = &cli_interrupted;
     cli_progress progress = {0, 0};
     opts.progress = cli_progress_fn(cli_has(&args, "quiet"));
@@ -292,8 +291,10 @@ int cmd_solve(int argc, char **argv)
             goto cleanup;
         opts.write_cnf = out[OUT_CNF].f;
     }
+    cli_poll_interrupts(); /* the inputs read, the early outputs open */
     st = hta_solve(inst, &opts, &res, &d);
     cli_progress_end(&progress);
+    cli_output_phase();
     if (st != HTA_OK)
         goto cleanup;
     const char *assign = cli_str(&args, "output"),

@@ -1,11 +1,14 @@
 /* GLPK guard: error hook with longjmp, output control. */
 #include "core/glpkx.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <glpk.h>
+
+#include "hta/num.h"
 
 static jmp_buf guard_jmp;
 
@@ -77,4 +80,20 @@ hta_status hta_glpk_guard(hta_glpk_fn fn, void *ctx, int verbose,
         glp_term_hook(NULL, NULL);
     }
     return st;
+}
+
+int hta_glpk_simplex(glp_prob *P, glp_smcp *parm, double deadline,
+                     volatile sig_atomic_t *stop)
+{
+    for (;;) {
+        double left = deadline > 0 ? deadline - hta_clock_now() : 1e9;
+        if (left <= 0 || (stop && *stop))
+            return GLP_ETMLIM;
+        parm->tm_lim = (int)fmin(left * 1000.0, 250.0);
+        if (parm->tm_lim < 1)
+            parm->tm_lim = 1;
+        int ret = glp_simplex(P, parm);
+        if (ret != GLP_ETMLIM)
+            return ret;
+    }
 }

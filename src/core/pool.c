@@ -2,6 +2,7 @@
 #include "hta/pool.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 typedef struct pool {
@@ -47,4 +48,24 @@ int hta_threads_default(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+double hta_mem_usable(void)
+{
+    double mem = (double)sysconf(_SC_PHYS_PAGES) *
+                 (double)sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (!(mem > 0) || (double)rl.rlim_cur < mem))
+        mem = (double)rl.rlim_cur;
+    return mem > 0 ? mem : 0;
+}
+
+int hta_pool_fit(int threads, int n, double bytes_per_run)
+{
+    int t = threads < n ? threads : n;
+    double mem = hta_mem_usable(), each = bytes_per_run + 80.0 * 1048576;
+    if (mem > 0 && each > 0 && (double)t * each > mem / 2)
+        t = (int)(mem / 2 / each);
+    return t < 1 ? 1 : t;
 }

@@ -175,8 +175,10 @@ hta_status hta_ft_points(const hta_jobs *J, const hta_ft_points_opts *o,
         jobs[k].policy = run[k % nrun];
     }
     ft_pool pool = {J, o, jobs};
-    hta_pool_run(o->threads > 0 ? o->threads : 1, n * nrun, ft_job_run,
-                 &pool, o->stop);
+    /* a run holds about 64 bytes a job (dsrpt's, the most: 43) */
+    hta_pool_run(hta_pool_fit(o->threads > 0 ? o->threads : 1, n * nrun,
+                              64.0 * (double)J->n + 1048576),
+                 n * nrun, ft_job_run, &pool, o->stop);
     hta_status st = HTA_OK;
     for (int k = 0; k < n && st == HTA_OK; k++) {
         st = run_point(J, o, N[k], jobs + k * nrun, &pts[k], d);

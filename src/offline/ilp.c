@@ -90,7 +90,14 @@ static void callback(glp_tree *T, void *info)
                           sv->res->nodes};
         sv->opts->progress(sv->opts->progress_ctx, &p);
     }
-    if ((sv->opts->stop && *sv->opts->stop) || now > sv->deadline)
+    /* GLPK runs a node's LP, cuts and branching heuristic (its
+     * tableau rows: seconds on large models) without a callback: stop
+     * when the next step, as long as the last, would end past the
+     * deadline, so the limit holds within a step's error */
+    if (sv->last_call > 0)
+        sv->step = now - sv->last_call;
+    sv->last_call = now;
+    if ((sv->opts->stop && *sv->opts->stop) || now + sv->step > sv->deadline)
         glp_ios_terminate(T);
 }
 
@@ -160,9 +167,10 @@ static outcome run_lp(solver *sv, glp_prob *P, double *lp_bound, hta_diag *d)
     glp_smcp smcp;
     glp_init_smcp(&smcp);
     smcp.msg_lev = sv->opts->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-    smcp.tm_lim = (int)fmin(left * 1000.0, 2e9);
     glp_cpx_basis(P);
-    int ret = glp_simplex(P, &smcp);
+    double t0 = hta_clock_now();
+    int ret = hta_glpk_simplex(P, &smcp, sv->deadline, sv->opts->stop);
+    sv->lp_seconds = hta_clock_now() - t0;
     if (ret == GLP_ETMLIM)
         return PIECE_STOPPED;
     if (ret != 0) {
@@ -249,6 +257,8 @@ static outcome run_mip(solver *sv, glp_prob *P, double lp_bound, hta_diag *d)
         iocp.fp_heur = GLP_ON;
     }
     sv->res->solved++;
+    sv->last_call = 0;
+    sv->step = sv->lp_seconds; /* the root's cuts: as long as its LP */
     int ret = glp_intopt(P, &iocp);
     int mip = glp_mip_status(P);
     if (ret == GLP_ENOPFS) {

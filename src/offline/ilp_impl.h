@@ -40,6 +40,10 @@ typedef struct solver {
     int32_t *best;          /* best assignment (caller's) */
     double best_span;       /* its makespan, INFINITY if none */
     double deadline;        /* monotonic seconds */
+    double last_call;       /* GLPK's last callback (0: none yet) */
+    double step;            /* the time between its last two callbacks:
+                               what GLPK may run before the next one */
+    double lp_seconds;      /* the piece's root LP took */
     double started;
     /* groups of identical tasks */
     int32_t ngroups;

@@ -207,7 +207,7 @@ hta_status hta_sim_setup_make(const hta_sim_ask *a, const hta_cluster *c,
         o->delay[i] = a->delay[i];
     if (a->ndelay == 1)
         o->delay[1] = 0;
-    if (a->max_backlog)
+    if ((su->backlog_given = a->max_backlog != 0))
         o->max_backlog = a->max_backlog;
     o->trace_every = a->trace_every ? a->trace_every :
                      o->slots >= 1000 ? o->slots / 1000 : 1;
@@ -283,6 +283,7 @@ typedef struct batch {
     hta_status *st;
     hta_diag *d;
     tracer *tr;
+    int64_t backlog;
 } batch;
 
 static void run_one(void *ctx, int k)
@@ -290,6 +291,7 @@ static void run_one(void *ctx, int k)
     batch *b = ctx;
     const hta_sim_setup *su = b->su;
     hta_sim_opts o = su->o;
+    o.max_backlog = b->backlog;
     o.load = su->loads[k / su->npols];
     o.policy = su->pols[k % su->npols];
     if (b->tr) {
@@ -345,7 +347,10 @@ hta_status hta_sim_batch(const hta_cluster *c, const hta_sim_setup *su,
     int n = su->nloads * su->npols;
     batch b = {c, su, res, ran, calloc((size_t)n, sizeof *b.st),
                calloc((size_t)n, sizeof *b.d),
-               trace ? calloc((size_t)n, sizeof *b.tr) : NULL};
+               trace ? calloc((size_t)n, sizeof *b.tr) : NULL,
+               su->o.max_backlog};
+    if (!su->backlog_given) /* the runs going at once share the memory */
+        b.backlog = hta_sim_backlog_for(threads < n ? threads : n);
     hta_status st = HTA_OK;
     if (!b.st || !b.d || (trace && !b.tr))
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");

@@ -15,12 +15,12 @@
  * subtrees of the min-tree GB-PANDAS routes by, and segments of the
  * length-sorted orders Priority steals from.
  */
+#include "hta/pool.h"
 #include "hta/sim.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "hta/num.h"
@@ -59,25 +59,23 @@ void hta_sim_opts_default(hta_sim_opts *o)
     o->max_backlog = hta_sim_default_backlog();
 }
 
-int64_t hta_sim_default_backlog(void)
+int64_t hta_sim_backlog_for(int runs)
 {
-    double mem = (double)sysconf(_SC_PHYS_PAGES) *
-                 (double)sysconf(_SC_PAGESIZE);
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (!(mem > 0) || (double)rl.rlim_cur < mem))
-        mem = (double)rl.rlim_cur;
+    double mem = hta_mem_usable();
     /* a task in system costs its pool entry (48 bytes) and its share of
      * the pool's doubling (up to twice as much while it is copied) and of
      * queue and job nodes: a sixteenth of the memory in 48-byte tasks
      * stays within about a quarter of it (33 million tasks took 1.55 GB
-     * of 24 GiB) */
-    /* shared by the runs that may go at once, one per processor (hta
-     * sim --threads' default), so that they stay within it together */
-    long procs = sysconf(_SC_NPROCESSORS_ONLN);
-    double n = mem > 0 ? mem / 16 / 48 / (double)(procs > 1 ? procs : 1) :
+     * of 24 GiB), shared by the runs going at once */
+    double n = mem > 0 ? mem / 16 / 48 / (double)(runs > 1 ? runs : 1) :
                          1e6;
-    return n < 1e6 ? 1000000 : n > 1e15 ? (int64_t)1e15 : (int64_t)n;
+    return n < 1e4 ? 10000 : n > 1e15 ? (int64_t)1e15 : (int64_t)n;
+}
+
+int64_t hta_sim_default_backlog(void)
+{
+    long procs = sysconf(_SC_NPROCESSORS_ONLN);
+    return hta_sim_backlog_for(procs > 1 ? (int)procs : 1);
 }
 
 /* Every idle server may take a task, or only those with work: jsq-

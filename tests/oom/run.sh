@@ -103,4 +103,32 @@ if mine; then
         echo "FAIL oom: 2^24 declared servers need more than 100 MB"
     fi
 fi
+# The same bytes for any --threads (issue 59): a sweep's runs share the
+# memory, so 64 threads fit where 2 do.  Before, under 4 GB of address
+# space, sim's default backlog (per processor, not per run in flight) and
+# flowtime's 50 runs at once on 10^6 jobs ended "out of memory".
+if mine; then
+    "$HTA" gen cluster wang -o "$tmp/wang.txt"
+    "$HTA" gen jobs --jobs 1000000 --machines 100 --load 0.8 --seed 1 -o "$tmp/j6.txt"
+    for t in 2 64; do
+        if (ulimit -v 4000000 &&
+            "$HTA" sim "$tmp/wang.txt" --sweep 1.3,1.62,0.01 --threads $t \
+                --slots 20000 -q --no-timing >"$tmp/sim$t.out" 2>"$tmp/err" &&
+            "$HTA" flowtime "$tmp/j6.txt" --sweep 0.5,0.95,0.05 --threads $t \
+                -q --no-timing >"$tmp/ft$t.out" 2>>"$tmp/err"); then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL oom: sweeps with --threads $t under 4 GB: $(head -c 200 "$tmp/err")"
+        fi
+    done
+    # the runs hit the backlog bound, the same ones for both
+    if [ "$(grep -c unstable "$tmp/sim64.out")" -eq 132 ] &&
+        cmp -s "$tmp/ft2.out" "$tmp/ft64.out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL oom: sweeps with 2 and 64 threads differ"
+    fi
+fi
 echo "$pass passed, $fail failed"

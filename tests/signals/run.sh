@@ -116,6 +116,55 @@ check "reduce-place SIGINT within a second ($r)" prompt 130 "$r"
 check "reduce-place SIGINT in the warm-up: null, not zero" json "$tmp/rp.json" reduce-place \
     'doc["number"] is None and doc["number_ci"] is None'
 
+# 4b. reduce-place's optimal policy, its decision process solved before
+# the run (here for minutes): the signal's exit code, not an error (before:
+# exit 1, "error: interrupted")
+r=$(signalled INT 1 "$tmp/rpo.txt" "$HTA" reduce-place -p optimal,greedy --slots 10 -K 3 --reducers uniform:1:3 --jobs 2000)
+check "reduce-place -p optimal SIGINT: 130 within a second ($r)" prompt 130 "$r"
+r=$(signalled TERM 1 "$tmp/rpo.txt" "$HTA" reduce-place -p optimal,greedy --slots 10 -K 3 --reducers uniform:1:3 --jobs 2000)
+check "reduce-place -p optimal SIGTERM: 143 within a second ($r)" prompt 143 "$r"
+
+# 4c. blocked on a FIFO (issue 59): an output nobody reads, an input
+# nobody writes, and an output blocked after a signal stopped the solve
+# (its best is written if the FIFO is read within half a second). Before:
+# the first signal was noted and the open went on waiting.
+mkfifo "$tmp/fifo"
+for sig in INT:130 TERM:143; do
+    r=$(signalled "${sig%:*}" 0.5 "$tmp/o.txt" "$HTA" solve instances/example.txt -o "$tmp/fifo")
+    check "solve -o FIFO, no reader: SIG${sig%:*} ends it ($r)" prompt "${sig#*:}" "$r"
+    r=$(signalled "${sig%:*}" 0.5 "$tmp/o.txt" "$HTA" solve "$tmp/fifo")
+    check "solve FIFO, no writer: SIG${sig%:*} ends it ($r)" prompt "${sig#*:}" "$r"
+done
+"$HTA" gen hdfs --tasks 10000 --servers 100 --replicas 3 --zipf 1.5 --racks 10 \
+    --policy rack-aware --w-rack 1.5 --seed 3 -o "$tmp/rk.txt"
+r=$(signalled INT 1.5 "$tmp/o.txt" "$HTA" solve "$tmp/rk.txt" --algo ilp --time-limit 60 -o "$tmp/fifo")
+check "solve stopped, then -o FIFO blocked: 130 within a second ($r)" prompt 130 "$r"
+
+# 4d. --time-limit T ends a solve within max(1 s, 5%) of T, GLPK's long
+# steps between its callbacks included (uf100's reduction: 11.0-11.9 s for
+# 10 before; a step's branching heuristic takes seconds), and SIGINT in
+# the root LP ends it within a second (before: 2.3-3.4 s, one simplex
+# call polled nothing)
+"$HTA" gen sat tests/data/satlib/uf100-01.cnf -o "$tmp/uf100.txt"
+within() { # SECONDS-MAX command...
+    max=$1
+    shift
+    "$PY" - "$max" "$@" <<'PY'
+import subprocess, sys, time
+t0 = time.monotonic()
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, check=True)
+t = time.monotonic() - t0
+print("%.2f s" % t)
+sys.exit(0 if t <= float(sys.argv[1]) else 1)
+PY
+}
+r=$(within 6 "$HTA" solve "$tmp/uf100.txt" --algo fsy,ilp --time-limit 5 -q)
+check "solve --time-limit 5 (GLPK, uf100): $r" test $? -eq 0
+r=$(within 6 "$HTA" solve "$tmp/rk.txt" --algo exact --time-limit 5 -q)
+check "solve --algo exact --time-limit 5 (3 levels): $r" test $? -eq 0
+r=$(signalled INT 0.4 "$tmp/o.txt" "$HTA" solve "$tmp/rk.txt" --algo ilp --time-limit 60)
+check "solve SIGINT in GLPK's root LP within a second ($r)" prompt 130 "$r"
+
 # 5. an unstable load ends at the backlog bound, within its memory: the
 # verdict, the slot, the statistics up to there
 "$HTA" sim "$tmp/wang.txt" --load 5 -p jsq-maxweight,gb-pandas --max-backlog 200000 --slots 20000 --json >"$tmp/un.json"
