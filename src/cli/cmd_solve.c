@@ -53,8 +53,9 @@ static const cli_opt options[] = {
      "On an instance with w_level lines (N locality levels: local,\n"
      "rack, ..., remote) every row is priced per level, fsy refills\n"
      "fsy's non-local tasks rack-aware, the bound is the N-level flow\n"
-     "bound, exact is brute force where it fits, and close, ilp and\n"
-     "sat (two-level models) are skipped with the reason"},
+     "bound, exact is brute force where it fits, else ilp (its\n"
+     "N-level model), and close and sat (two-level models) are\n"
+     "skipped with the reason"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",
@@ -108,7 +109,8 @@ static const cli_opt options[] = {
     {"ilp-naive", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_ILP, NULL,
      "ilp: one binary per task-server pair (benchmarks)"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
-     "the report as JSON (README, \"JSON report\")"},
+     "the report as JSON (hta-formats(5); its schema,\n"
+     "solve.schema.json)"},
     {"output", 'o', OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
      "write the best assignment found"},
     {"plot", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE.svg",

@@ -114,6 +114,23 @@ for p in $(cat "$dest"/usr/share/man/man[15]/hta*.[15] | grep -oE 'hta-[a-z-]+(\
     check "the page $p is installed" [ -f "$dest/usr/share/man/man${p##*.}/$p" ]
 done
 check "the pages name 10 pages ($npages)" [ "$npages" -eq 10 ]
+# every page renders without scdoc's markup left as text (issue 59:
+# "D1+_D2_", "K*_X_" in hta-sim(1), "k+_R_" in hta-reduce-place(1)): no
+# _word_ or *word* that man did not turn into italics or bold
+if command -v man >/dev/null 2>&1; then
+    for page in "$dest"/usr/share/man/man[15]/hta*.[15]; do
+        left=$(MANWIDTH=200 man -l "$page" 2>/dev/null |
+            grep -P '(^|[^A-Za-z0-9_])_[^_\s]+_(?![A-Za-z0-9])|(^|\s)\*[A-Za-z][A-Za-z-]*\*' | head -3)
+        check "$(basename "$page") renders without stray markup: $left" [ -z "$left" ]
+    done
+fi
+# --help's pointers resolve: each page it names is installed
+for c in solve eval capacity sim reduce-place flowtime decode "gen hdfs" "import fsck"; do
+    for p in $("$HTA" $c --help | grep -oE 'hta-[a-z-]+\([15]\)' | sort -u); do
+        f=${p%(*}; n=${p#*(}; n=${n%)}
+        check "hta $c --help names $p, installed" [ -f "$dest/usr/share/man/man$n/$f.$n" ]
+    done
+done
 # hta help CMD: the installed page through man where man is on PATH (a
 # stand-in that prints its arguments), else the command's --help
 mkdir -p "$tmp/fakeman" "$tmp/noman"
