@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -155,15 +156,132 @@ int cli_usage_error(const cli_args *a, const char *fmt, ...)
     return HTA_ERR_USAGE;
 }
 
+/* What a file that one reader refused at its top is, from its first
+ * 64 KiB, and the command that reads it; NULL when it says nothing. */
+static const char *file_kind(const char *path, const char **cmd)
+{
+    static const struct {
+        const char *magic, *what, *cmd;
+    } kinds[] = {
+        {"hta-instance", "an instance", "hta solve and hta eval read it"},
+        {"hta-cluster", "a cluster", "hta capacity and hta sim read it"},
+        {"hta-assignment", "an assignment",
+         "hta eval INSTANCE ASSIGNMENT reads it, the instance first"},
+        {"hta-jobs", "a job trace", "hta flowtime reads it"},
+        {"hta-slots", "a slots file", "hta reduce-place reads it"},
+    };
+    struct stat sb;
+    FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "r") :
+                                                           NULL;
+    if (!f)
+        return NULL;
+    char line[4096];
+    const char *kind = NULL;
+    for (int n = 0; !kind && n < 64 && fgets(line, sizeof line, f); n++) {
+        if (strstr(line, "Connecting to namenode") ||
+            strstr(line, "FSCK started by") ||
+            strstr(line, "Status: HEALTHY") || strstr(line, "Status: CORRUPT")) {
+            kind = "raw 'hdfs fsck' output";
+            *cmd = "'hta import fsck FILE -o INSTANCE' makes an instance of it";
+        } else if (strncmp(line, "p cnf", 5) == 0) {
+            kind = "a DIMACS CNF formula";
+            *cmd = "'hta gen sat FILE' makes its instance (FSY's reduction)";
+        } else if (strncmp(line, "job", 3) == 0 && strchr(line, '\t')) {
+            kind = "a SWIM trace";
+            *cmd = "'hta import swim FILE -o JOBS' makes a job trace of it; "
+                   "hta sim and hta reduce-place take it as --jobs-trace";
+        } else if (line[0] != '#' && line[0] != '\n' &&
+                   !(line[0] == 'c' && (line[1] == ' ' || line[1] == '\n'))) {
+            for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+                if (strncmp(line, kinds[k].magic, strlen(kinds[k].magic)) ==
+                    0) {
+                    kind = kinds[k].what;
+                    *cmd = kinds[k].cmd;
+                }
+            if (!kind)
+                break; /* the first line of data says nothing we know */
+        }
+    }
+    fclose(f);
+    return kind;
+}
+
 int cli_report(hta_status st, const hta_diag *d)
 {
     char buf[800];
     hta_diag_format(d, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
+    /* a file of another kind than the reader's: say what it is and what
+       reads it */
+    const char *cmd = NULL, *kind = NULL;
+    if (st == HTA_ERR_INPUT && d->path && d->line <= 64 &&
+        (strstr(d->msg, "expected the magic") ||
+         strstr(d->msg, "expected a 'hta-") ||
+         strstr(d->msg, "expected 'hta-")) &&
+        (kind = file_kind(d->path, &cmd)) != NULL)
+        fprintf(stderr, "%s: note: this is %s: %s\n", d->path, kind, cmd);
     return (int)st;
 }
 
 /* ---- the table -------------------------------------------------------- */
+
+/* The edit distance of a and b (at most 64 bytes each), insertions,
+ * deletions, substitutions and swaps of neighbours costing one. */
+static int distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64)
+        return 99;
+    int d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+                a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+const char *cli_nearest(const cli_spec *s, const char *name)
+{
+    char key[65];
+    size_t len = strcspn(name, "=");
+    if (len > 64)
+        return NULL;
+    memcpy(key, name, len);
+    key[len] = '\0';
+    const char *best = NULL, *prefix = NULL;
+    int bd = 99, ties = 0, nprefix = 0;
+    for (int i = 0; i < s->nopts; i++) {
+        const char *o = s->opts[i].name;
+        if (len >= 3 && strncmp(o, key, len) == 0) {
+            prefix = o;
+            nprefix++;
+        }
+        int dd = distance(key, o);
+        if (dd < bd) {
+            bd = dd;
+            best = o;
+            ties = 0;
+        } else if (dd == bd) {
+            ties++;
+        }
+    }
+    if (nprefix == 1) /* a prefix of exactly one option */
+        return prefix;
+    int most = (int)(len + 2) / 3; /* else a third of its length in edits */
+    return best && !ties && bd <= (most < 1 ? 1 : most) ? best : NULL;
+}
 
 static int find(const cli_spec *s, const char *name, size_t len)
 {
@@ -415,7 +533,14 @@ int cli_parse(cli_args *a, const cli_spec *spec, int argc, char **argv,
                     k = j;
         }
         if (k < 0) {
-            cli_usage_error(a, "unknown option '%s'", arg);
+            const char *near = arg[1] == '-' ? cli_nearest(spec, arg + 2) :
+                                               NULL;
+            if (near)
+                cli_usage_error(a, "unknown option '%s'; did you mean "
+                                   "'--%s'?",
+                                arg, near);
+            else
+                cli_usage_error(a, "unknown option '%s'", arg);
             return 0;
         }
         const cli_opt *o = &spec->opts[k];
