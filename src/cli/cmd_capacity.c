@@ -95,7 +95,7 @@ static void print_text(const hta_cluster *c, const hta_capacity_result *res,
                        double total, const char *name, int interior)
 {
     char x[32], y[32];
-    hta_format_real(x, total);
+    report_real(x, total);
     printf("cluster %s: %ld servers, %lld types, %d levels, total "
            "arrival rate %s\n",
            name, (long)c->M, (long long)c->T, c->levels, x);
@@ -115,10 +115,10 @@ static void print_text(const hta_cluster *c, const hta_capacity_result *res,
                res->interior_failed  ? "simplex (GLPK's interior point "
                                        "failed)" :
                                        "interior point");
-    hta_format_real(x, res->rho);
+    report_real(x, res->rho);
     printf("rho* %s\n", x);
     if (res->rho > 0) {
-        hta_format_real(y, 1.0 / res->rho);
+        report_real(y, 1.0 / res->rho);
         printf("status %s (headroom 1/rho* = %s)\n",
                hta_capacity_status_names[res->status], y);
     } else {

@@ -85,18 +85,18 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
                        int loads)
 {
     char x[32];
-    hta_format_real(x, ev->makespan);
+    report_real(x, ev->makespan);
     printf("makespan %s (server %ld%s%s)\n", x, (long)ev->argmax,
            hta_instance_name(inst, 's', ev->argmax) ? " " : "",
            hta_instance_name(inst, 's', ev->argmax) ? hta_instance_name(inst, 's', ev->argmax) : "");
-    hta_format_real(x, ev->total);
+    report_real(x, ev->total);
     printf("total %s\n", x);
     printf("local %lld\nremote %lld\n", (long long)ev->local,
            (long long)ev->remote);
-    hta_format_real(x, ev->w_rem_r);
+    report_real(x, ev->w_rem_r);
     printf("w_rem(r) %s\n", x);
     for (int l = 0; ev->levels > 2 && l < ev->levels; l++) {
-        hta_format_real(x, ev->cost[l]);
+        report_real(x, ev->cost[l]);
         printf("level %d tasks %lld cost %s\n", l + 1,
                (long long)ev->count[l], x);
     }
@@ -105,7 +105,7 @@ static void print_text(const hta_instance *inst, const hta_eval *ev,
         int32_t loc, rem;
         double load;
         hta_eval_server(inst, ev, s, &cursor, &loc, &rem, &load);
-        hta_format_real(x, load);
+        report_real(x, load);
         printf("server %ld", (long)s);
         if (hta_instance_name(inst, 's', s))
             printf(" name %s", hta_instance_name(inst, 's', s));

@@ -78,7 +78,7 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
                 snprintf(gs, sizeof gs, "-");
             else
                 snprintf(gs, sizeof gs, "%.2f%%", 100.0 * g);
-            hta_format_real(x, row->makespan);
+            report_real(x, row->makespan);
             fprintf(f, "%-10s %-11s %12s %9lld %9lld %9s %9.3f  ",
                     row->algorithm, row->status, x, (long long)row->local,
                     (long long)row->remote, gs, row->seconds);
@@ -91,13 +91,13 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
         }
     }
     if (r->has_lower_bound) {
-        hta_format_real(x, r->lower_bound);
+        report_real(x, r->lower_bound);
         fprintf(f, "lower bound %s (%s)\n", x, r->bound_source);
     } else {
         fprintf(f, "lower bound none\n");
     }
     if (r->has_guarantee) {
-        hta_format_real(x, r->guarantee);
+        report_real(x, r->guarantee);
         fprintf(f, "guarantee fsy <= L^O + %s (Theorem 5.4: (1 - 1/(n-1)) * "
                    "w_rem(m))\n",
                 x);
@@ -107,7 +107,7 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
         fprintf(f, "best none\n");
         return;
     }
-    hta_format_real(x, r->rows[b].makespan);
+    report_real(x, r->rows[b].makespan);
     if (hta_solve_proven(r)) {
         fprintf(f, "best %s %s proven optimal\n", r->rows[b].algorithm, x);
     } else {
@@ -173,6 +173,32 @@ void json_string(FILE *f, const char *str)
         }
     }
     fputc('"', f);
+}
+
+void report_real(char buf[32], double x)
+{
+    double a = fabs(x);
+    if (!isfinite(x) || a >= 1e15 || (a < 1e-4 && a > 0)) {
+        snprintf(buf, 32, "%.6g", x);
+    } else if (x == nearbyint(x)) {
+        snprintf(buf, 32, "%.0f", x);
+    } else {
+        int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 0;
+        int dec = 6 - digits;
+        if (a < 1) /* 6 significant digits after the leading zeros */
+            dec = 6 - (int)floor(log10(a)) - 1;
+        dec = dec < 0 ? 0 : dec > 15 ? 15 : dec;
+        snprintf(buf, 32, "%.*f", dec, x);
+        if (strchr(buf, '.')) { /* no trailing zeros */
+            size_t n = strlen(buf);
+            while (buf[n - 1] == '0')
+                buf[--n] = '\0';
+            if (buf[n - 1] == '.')
+                buf[--n] = '\0';
+        }
+        if (strcmp(buf, "-0") == 0)
+            strcpy(buf, "0");
+    }
 }
 
 void json_number(FILE *f, double x)

@@ -18,6 +18,11 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f);
 void json_string(FILE *f, const char *s);
 /* Writes x as a JSON number (null when not finite). */
 void json_number(FILE *f, double x);
+
+/* x for a text report: 6 significant digits (integers whole, no
+ * trailing zeros, fixed notation from 1e-4 to 1e15); JSON keeps every
+ * digit (json_number). */
+void report_real(char buf[32], double x);
 /* Writes `, "name": x` (x as json_number): the next field of an object. */
 void json_field(FILE *f, const char *name, double x);
 
