@@ -84,7 +84,8 @@ typedef struct hta_solve_opts {
 void hta_solve_opts_default(hta_solve_opts *o);
 
 typedef struct hta_row {
-    char algorithm[16]; /* rr, fsy, ilp, brute, close, sat */
+    char algorithm[16]; /* rr, fsy, ilp, brute, close, sat, hadoop; exact
+                           when the rows before it proved the best */
     char status[24];    /* ok, optimal, feasible, time_limit, skipped,
                            interrupted, undecided (close: no answer),
                            bound (sat: no assignment below the best; the

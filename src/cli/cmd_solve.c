@@ -48,6 +48,7 @@ static const cli_opt options[] = {
      "exact  close, then ilp (3/4 of the time left) and sat (the\n"
      "       rest); for costs other than one integer w_rem, sat first\n"
      "       (3/4), then ilp; each while the best is not proven\n"
+     "       (proven before: an exact row says by what)\n"
      "hadoop Hadoop's scheduler: each free server takes a task it\n"
      "       holds, else one of its rack, ..., else any\n"
      "On an instance with w_level lines (N locality levels: local,\n"

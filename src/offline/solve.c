@@ -190,7 +190,22 @@ static hta_status run_exact(run *s, hta_diag *d)
     hta_solve_opts budget = exact_budget(o);
     double t0 = hta_clock_now();
     hta_status st = solve_flow_bound(s, d);
-    if (st == HTA_OK && !solve_best_proven(s))
+    if (st == HTA_OK && solve_best_proven(s)) {
+        /* the rows before proved it: exact says so in its own row */
+        const hta_solve_result *r = s->res;
+        int b = hta_solve_best_row(r);
+        hta_row *row = solve_add_row(s, HTA_ALGO_EXACT);
+        char at[32];
+        hta_format_real(at, r->best_span);
+        snprintf(row->status, sizeof row->status, "optimal");
+        snprintf(row->note, sizeof row->note,
+                 "%s's assignment (%s) meets the lower bound (%s): proven, "
+                 "no engine needed",
+                 b >= 0 ? r->rows[b].algorithm : "the best", at,
+                 r->bound_source);
+        return solve_finish_row(s, row, r->best, d);
+    }
+    if (st == HTA_OK)
         st = solve_run_close(s, d);
     /* sat first, too, on a 3SAT reduction: it decides the formula */
     int ilp_first = s->inst->m <= o->ilp_max_tasks;
