@@ -60,9 +60,10 @@ void cli_poll_interrupts(void)
     polling = 1;
 }
 
-/* The output phase after a noted signal: a write that blocks (a FIFO
- * nobody reads, a full pipe) gets half a second, then the command dies of the
- * signal it was given, its temporary files removed. */
+/* The output phase after a noted signal: where a write may block (a
+ * FIFO nobody reads, a full pipe), the writes get a quarter of a second,
+ * then the command dies of the signal it was given, its temporary files
+ * removed. */
 static void on_alarm(int sig)
 {
     (void)sig;
@@ -72,11 +73,34 @@ static void on_alarm(int sig)
     raise(given);
 }
 
+/* The command's arguments, for its output phase. */
+static const cli_args *parsed;
+
+/* 1 when a write of the command may block for good: standard output
+ * or a given output is a FIFO, a pipe or a socket (nobody may read it).
+ * A regular file or a terminal does not, so a big output there is
+ * written whole. */
+static int may_block(void)
+{
+    struct stat sb;
+    if (fstat(STDOUT_FILENO, &sb) == 0 &&
+        (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+        return 1;
+    for (int i = 0; parsed && i < parsed->spec->nopts; i++) {
+        const char *p = parsed->v[i].raw;
+        if (parsed->spec->opts[i].kind == OPT_OUT && parsed->v[i].given &&
+            p && strcmp(p, "-") != 0 && stat(p, &sb) == 0 &&
+            (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+            return 1;
+    }
+    return 0;
+}
+
 void cli_output_phase(void)
 {
     static int armed;
     polling = 0;
-    if (!cli_interrupted || armed)
+    if (!cli_interrupted || armed || !may_block())
         return;
     armed = 1;
     struct sigaction sa;
@@ -84,8 +108,8 @@ void cli_output_phase(void)
     sa.sa_handler = on_alarm;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
-    struct itimerval half = {{0, 0}, {0, 500000}};
-    setitimer(ITIMER_REAL, &half, NULL);
+    struct itimerval grace = {{0, 0}, {0, 250000}};
+    setitimer(ITIMER_REAL, &grace, NULL);
 }
 
 hta_progress_fn cli_progress_fn(int quiet)
@@ -499,6 +523,7 @@ int cli_parse(cli_args *a, const cli_spec *spec, int argc, char **argv,
 {
     memset(a, 0, sizeof *a);
     a->spec = spec;
+    parsed = a;
     int only_pos = 0;
     *exit_now = HTA_ERR_USAGE;
     for (int i = 1; i < argc; i++) {

@@ -215,8 +215,9 @@ void cli_catch_signals(void);
 void cli_poll_interrupts(void);
 
 /* The command writes what it computed: from here the first signal kills
- * (a blocked write ends), and one noted before leaves the writes half
- * a second before the command dies of it. */
+ * (a blocked write ends), and after one noted before, where a write may
+ * block for good (standard output or an output a FIFO, pipe or socket),
+ * the writes get a quarter of a second before the command dies of it. */
 void cli_output_phase(void);
 
 /* Progress on stderr when it is a terminal: at most four lines a second,

@@ -126,7 +126,8 @@ check "reduce-place -p optimal SIGTERM: 143 within a second ($r)" prompt 143 "$r
 
 # 4c. blocked on a FIFO (issue 59): an output nobody reads, an input
 # nobody writes, and an output blocked after a signal stopped the solve
-# (its best is written if the FIFO is read within half a second). Before:
+# (its best is written if the FIFO is read within a quarter of a
+# second). Before:
 # the first signal was noted and the open went on waiting.
 mkfifo "$tmp/fifo"
 for sig in INT:130 TERM:143; do
