@@ -241,6 +241,19 @@ def _sweep(a, b, step):
     return loads
 
 
+def _rates(one, sweep, option):
+    """The rates asked: [one], sweep=(A, B, STEP)'s, or None (the
+    command's default); both given is the command's refusal."""
+    if one is not None and sweep is not None:
+        raise ValueError(f"give {option} or --sweep, not both")
+    if one is not None:
+        return [one]
+    if sweep is not None:
+        a, b, step = (float(x) for x in sweep)
+        return _sweep(a, b, step)
+    return None
+
+
 def _int_in(name, x, lo, hi):
     import operator
     try:
@@ -281,14 +294,7 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
     number, throughput, levels, verdict, ...; interrupted), or with sweep
     a list of them, one per load.  Ctrl-C raises Interrupted with the
     reports so far."""
-    if load is not None and sweep is not None:
-        raise ValueError("give --load or --sweep, not both")
-    loads = None
-    if load is not None:
-        loads = [load]
-    elif sweep is not None:
-        a, b, step = (float(x) for x in sweep)
-        loads = _sweep(a, b, step)
+    loads = _rates(load, sweep, "--load")
     reps, interrupted = _hta.sim(
         cluster, policies, loads, slots, warmup, batches, seed, arrivals,
         service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
@@ -407,14 +413,7 @@ def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
     fetching cost and its saving against random and greedy.  Every
     argument not given takes the command's default; the command's rules
     between them hold with its words."""
-    if lam is not None and sweep is not None:
-        raise ValueError("give --lambda or --sweep, not both")
-    lams = None
-    if lam is not None:
-        lams = [lam]
-    elif sweep is not None:
-        a, b, step = (float(x) for x in sweep)
-        lams = _sweep(a, b, step)
+    lams = _rates(lam, sweep, "--lambda")
     reps, interrupted = _hta.reduce_place(
         slots_file, slots, costs, policies, lams, k_limit, jobs, warmup,
         batches, window, seed, data, reducers, jobs_trace, reducer_mb,
