@@ -8,6 +8,7 @@
 #include "hta/flowtime.h"
 #include "hta/jobs.h"
 #include "hta/num.h"
+#include "chart.h"
 #include "cli.h"
 #include "pool.h"
 #include "report.h"
@@ -43,6 +44,12 @@ static const cli_opt options[] = {
      "compute every slot in turn (the reference engine) instead\n"
      "of leaping from event to event; the same schedules"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
+    {"plot", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE.svg",
+     "picture of the mean flow time against the load, a line per\n"
+     "policy and the lower bound dashed"},
+    {"csv", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
+     "the report as CSV, a row per load and policy (columns in\n"
+     "hta-flowtime(1))"},
     {"verbose", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "GLPK's output on stderr"},
     CLI_OPT_THREADS,
@@ -212,6 +219,102 @@ static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
     fputc('}', rep);
 }
 
+static void csv_row(FILE *f, const hta_jobs *J, const hta_ft_point *pt,
+                    const char *name, int64_t total, const char *status,
+                    double seconds)
+{
+    double lb = hta_ft_lower_bound(pt);
+    double opt = pt->exact_ran && pt->ex.optimal ? (double)pt->ex.value : 0;
+    csv_number(f, pt->load, 1);
+    fprintf(f, ",%ld,%s,%lld", (long)pt->N, name, (long long)total);
+    csv_number(f, (double)total / (double)J->n, 0);
+    csv_number(f, lb, 0);
+    csv_number(f, pt->have_srpt ? (double)total / (double)pt->srpt : NAN, 0);
+    csv_number(f, lb > 0 ? (double)total / lb : NAN, 0);
+    csv_number(f, opt > 0 ? (double)total / opt : NAN, 0);
+    fprintf(f, ",%s", status);
+    csv_number(f, seconds, 0);
+    fputc('\n', f);
+}
+
+static void csv_point(FILE *f, const hta_jobs *J, const hta_ft_point *pt)
+{
+    for (int q = 0; q < pt->nrows; q++) {
+        const hta_ft_row *r = &pt->rows[q];
+        csv_row(f, J, pt, hta_ft_policy_names[r->policy], r->total,
+                r->cut ? "interrupted" : "done", r->seconds);
+    }
+    if (pt->exact_ran && pt->ex.found)
+        csv_row(f, J, pt, "exact", pt->ex.value,
+                pt->ex.optimal     ? "optimal" :
+                pt->interrupted    ? "interrupted" :
+                                     "time-limit",
+                pt->ex.seconds);
+}
+
+/* The chart's series: the policies asked but exact, exact, the lower
+ * bound; y[s * npts + k] the mean flow time. */
+typedef struct ft_fig {
+    const char *names[HTA_FT_NPOLICIES + 2];
+    unsigned char dashed[HTA_FT_NPOLICIES + 2];
+    int nseries, exact_s, lb_s;
+    double *x, *y;
+    unsigned char *hollow;
+} ft_fig;
+
+static int ft_fig_make(ft_fig *g, const int *pols, int npols,
+                       const hta_jobs *J, const int32_t *Ns, int npts)
+{
+    memset(g, 0, sizeof *g);
+    g->exact_s = -1;
+    for (int q = 0; q < npols; q++)
+        if (pols[q] != P_EXACT)
+            g->names[g->nseries++] = hta_ft_policy_names[pols[q]];
+    for (int q = 0; q < npols; q++)
+        if (pols[q] == P_EXACT)
+            g->names[g->exact_s = g->nseries++] = "exact";
+    g->lb_s = g->nseries;
+    g->dashed[g->nseries] = 1;
+    g->names[g->nseries++] = "lower bound";
+    size_t n = (size_t)g->nseries * (size_t)npts;
+    g->x = malloc((size_t)npts * sizeof *g->x);
+    g->y = malloc(n * sizeof *g->y);
+    g->hollow = calloc(n, 1);
+    if (!g->x || !g->y || !g->hollow)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        g->y[k] = NAN;
+    for (int k = 0; k < npts; k++)
+        g->x[k] = (double)J->work / ((double)Ns[k] * (double)hta_ft_span(J));
+    return 1;
+}
+
+static void ft_fig_point(ft_fig *g, const hta_jobs *J, const hta_ft_point *pt,
+                         int k, int npts)
+{
+    double jobs = (double)J->n;
+    for (int q = 0; q < pt->nrows; q++) {
+        g->y[(size_t)q * (size_t)npts + (size_t)k] =
+            (double)pt->rows[q].total / jobs;
+        g->hollow[(size_t)q * (size_t)npts + (size_t)k] =
+            (unsigned char)pt->rows[q].cut;
+    }
+    if (g->exact_s >= 0 && pt->exact_ran && pt->ex.found) {
+        size_t at = (size_t)g->exact_s * (size_t)npts + (size_t)k;
+        g->y[at] = (double)pt->ex.value / jobs;
+        g->hollow[at] = !pt->ex.optimal;
+    }
+    g->y[(size_t)g->lb_s * (size_t)npts + (size_t)k] =
+        hta_ft_lower_bound(pt) / jobs;
+}
+
+static void ft_fig_free(ft_fig *g)
+{
+    free(g->x);
+    free(g->y);
+    free(g->hollow);
+}
+
 int cmd_flowtime(int argc, char **argv)
 {
     cli_args args;
@@ -255,6 +358,16 @@ int cmd_flowtime(int argc, char **argv)
     } else if (cli_has(&args, "load")) {
         loads[nloads++] = cli_value(&args, "load")->x;
     }
+    const char *outs[2] = {cli_str(&args, "plot"), cli_str(&args, "csv")};
+    for (int i = 0; i < 2; i++)
+        if (outs[i] && strcmp(outs[i], "-") == 0)
+            return cli_usage_error(&args, "--%s - would mix its output with "
+                                          "the report on standard output: "
+                                          "name a file",
+                                   i ? "csv" : "plot");
+    if ((code = cli_check_outputs(&args, outs, 2,
+                                  (const char *const *)args.pos, 1)) != 0)
+        return code;
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
@@ -277,17 +390,29 @@ int cmd_flowtime(int argc, char **argv)
         }
     int npoints = nloads ? nloads : 1;
     int json = cli_has(&args, "json"), interrupted = 0;
+    int32_t Ns[CLI_MAX_SWEEP];
+    for (int k = 0; k < npoints; k++)
+        Ns[k] = nloads ? (int32_t)hta_ft_machines_for(J, loads[k]) :
+                         (int32_t)cli_value(&args, "machines")->i;
     cli_held held;
-    if ((st = cli_hold(&held, &d)) != HTA_OK) {
+    cli_figout fo = {0};
+    ft_fig g;
+    if (!ft_fig_make(&g, pols, npols, J, Ns, npoints))
+        st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    if (st == HTA_OK && (st = cli_figout_open(&fo, outs[0], outs[1], &d)) ==
+                            HTA_OK && cli_figout_csv(&fo))
+        fputs("load,machines,policy,total_flow,mean_flow,lower_bound,"
+              "ratio_srpt,ratio_lb,ratio_exact,status,seconds\n",
+              cli_figout_csv(&fo));
+    if (st == HTA_OK && (st = cli_hold(&held, &d)) != HTA_OK)
+        cli_figout_abort(&fo);
+    if (st != HTA_OK) {
+        ft_fig_free(&g);
         hta_jobs_free(J);
         return cli_report(st, &d);
     }
     rep = held.f;
     /* every point's runs but exact on the pool, then point by point */
-    int32_t Ns[CLI_MAX_SWEEP];
-    for (int k = 0; k < npoints; k++)
-        Ns[k] = nloads ? (int32_t)hta_ft_machines_for(J, loads[k]) :
-                         (int32_t)cli_value(&args, "machines")->i;
     const cli_val *mv = cli_value(&args, "exact-max-vars");
     const cli_val *tl = cli_value(&args, "time-limit");
     cli_progress progress = {0, 0};
@@ -332,11 +457,27 @@ int cmd_flowtime(int argc, char **argv)
             if (interrupted)
                 fprintf(rep, "interrupted: the runs above are cut short\n");
         }
+        if (cli_figout_csv(&fo))
+            csv_point(cli_figout_csv(&fo), J, pt);
+        ft_fig_point(&g, J, pt, k, npoints);
         hta_ft_point_free(pt);
     }
     free(pts);
     if (json && nloads > 1)
         fprintf(rep, "]\n");
+    if (st == HTA_OK) {
+        char title[256];
+        snprintf(title, sizeof title, "hta flowtime %s: mean flow time "
+                 "against the load", args.pos[0]);
+        cli_chart ch = {title, pre ? "preemptive" : "non-preemptive",
+                        "load (the trace's work over machines times span)",
+                        "mean flow time (slots)", g.nseries, npoints,
+                        g.names, g.dashed, g.x, g.y, NULL, g.hollow,
+                        "cut short, or exact not proven optimal", NAN, NULL};
+        st = cli_figout_commit(&fo, &ch, &d);
+    }
+    cli_figout_abort(&fo);
+    ft_fig_free(&g);
     hta_jobs_free(J);
     st = cli_release(&held, st, &d);
     if (st != HTA_OK)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hta/rplace.h"
+#include "chart.h"
 #include "cli.h"
 #include "pool.h"
 #include "report.h"
@@ -49,6 +50,12 @@ static const cli_opt options[] = {
      "(default 1024)"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, 0, "S",
      "random seed (default 1): one sample path for every policy"},
+    {"plot", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE.svg",
+     "picture of the cost per job against lambda, a line per\n"
+     "policy, the 95% intervals as bands"},
+    {"csv", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
+     "the report as CSV, a row per rate and policy (columns in\n"
+     "hta-reduce-place(1))"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds (reproducible output)"},
@@ -201,9 +208,70 @@ static int ask_of(const cli_args *a, hta_rp_ask *k)
     return 0;
 }
 
+static void csv_rows(FILE *f, double lambda, const hta_rp_result *r)
+{
+    for (int p = 0; p < HTA_RP_NPOLICIES; p++) {
+        const hta_rp_row *w = &r->row[p];
+        if (!w->run)
+            continue;
+        csv_number(f, lambda, 1);
+        fprintf(f, ",%s", hta_rp_policy_names[p]);
+        csv_number(f, w->mean, 0);
+        csv_number(f, w->ci, 0);
+        csv_number(f, w->vs_random, 0);
+        csv_number(f, w->vs_random_ci, 0);
+        csv_number(f, w->vs_greedy, 0);
+        csv_number(f, w->vs_greedy_ci, 0);
+        csv_number(f, w->mean_pos, 0);
+        csv_number(f, r->mean_n, 0);
+        csv_number(f, r->ci_n, 0);
+        fprintf(f, ",%lld,%d\n", (long long)r->jobs, r->cut);
+    }
+}
+
+/* The chart: a series per policy run, y[s * n + k] its cost per job. */
+static hta_status rp_chart(cli_figout *fo, const hta_rp_setup *su,
+                           const hta_rp_result *res, const int *ran, int n,
+                           hta_diag *d)
+{
+    const char *names[HTA_RP_NPOLICIES];
+    int ns = 0, pol[HTA_RP_NPOLICIES];
+    for (int p = 0; n && p < HTA_RP_NPOLICIES; p++)
+        if (ran[0] && res[0].row[p].run) {
+            pol[ns] = p;
+            names[ns++] = hta_rp_policy_names[p];
+        }
+    double *y = malloc((size_t)(ns * n + 1) * sizeof *y);
+    double *ci = malloc((size_t)(ns * n + 1) * sizeof *ci);
+    hta_status st = HTA_OK;
+    if (!y || !ci)
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    for (int s = 0; st == HTA_OK && s < ns; s++)
+        for (int k = 0; k < n; k++) {
+            int ok = ran[k] && res[k].row[pol[s]].run;
+            y[s * n + k] = ok ? res[k].row[pol[s]].mean : NAN;
+            ci[s * n + k] = ok ? res[k].row[pol[s]].ci : NAN;
+        }
+    char title[256], sub[1000];
+    snprintf(title, sizeof title, "hta reduce-place: cost per job against "
+             "the arrival rate");
+    snprintf(sub, sizeof sub, "slots: %s; jobs: %s; K %d, seed %llu, 95%% "
+             "intervals from batch means",
+             su->source, su->jobs, su->o.K, (unsigned long long)su->o.seed);
+    cli_chart ch = {title, sub, "lambda (jobs per unit time, mu = 1)",
+                    "mean fetching cost per job", ns, n, names, NULL,
+                    su->lambdas, y, ci, NULL, NULL, NAN, NULL};
+    if (st == HTA_OK)
+        st = cli_figout_commit(fo, &ch, d);
+    free(y);
+    free(ci);
+    return st;
+}
+
 /* The rates on the pool, then the report in their order; 0, or the exit
  * code of an error. */
-static int rp_runs(const cli_args *a, const hta_rp_setup *su)
+static int rp_runs(const cli_args *a, const hta_rp_setup *su,
+                   cli_figout *fo)
 {
     int json = cli_has(a, "json"), sweep = cli_has(a, "sweep");
     int n = su->nl, interrupted = 0;
@@ -236,6 +304,8 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su)
         if (cli_has(a, "no-timing"))
             r->seconds = 0;
         interrupted = r->cut;
+        if (cli_figout_csv(fo))
+            csv_rows(cli_figout_csv(fo), o.lambda, r);
         if (json) {
             printf("%s", k ? ", " : "");
             json_run(su->s, &o, r);
@@ -256,8 +326,13 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su)
     }
     if (json)
         printf("%s\n", sweep ? "]" : "");
+    for (int k = 0; k < n; k++) /* the runs after an interruption */
+        ran[k] &= k == 0 || ran[k - 1];
+    st = rp_chart(fo, su, res, ran, n, &d);
     free(res);
     free(ran);
+    if (st != HTA_OK)
+        return cli_report(st, &d);
     return cli_finish_stdout(interrupted ? cli_interrupt_code() : 0);
 }
 
@@ -270,6 +345,29 @@ int cmd_rplace(int argc, char **argv)
     hta_rp_ask ask;
     if ((code = ask_of(&args, &ask)) != 0)
         return code;
+    const char *outs[2] = {cli_str(&args, "plot"), cli_str(&args, "csv")};
+    for (int i = 0; i < 2; i++)
+        if (outs[i] && strcmp(outs[i], "-") == 0)
+            return cli_usage_error(&args, "--%s - would mix its output with "
+                                          "the report on standard output: "
+                                          "name a file",
+                                   i ? "csv" : "plot");
+    const char *ins[4];
+    int nins = 0;
+    if (ask.slots_file)
+        ins[nins++] = ask.slots_file;
+    if (ask.jobs_trace)
+        ins[nins++] = ask.jobs_trace;
+    hta_dist dist[2];
+    const char *dists[2] = {ask.data, ask.reducers};
+    char msg[300];
+    for (int i = 0; i < 2; i++)
+        if (dists[i] && hta_dist_parse(dists[i], &dist[i], msg, sizeof msg) ==
+                            0 && dist[i].kind == HTA_DIST_TABLE)
+            ins[nins++] = dist[i].path;
+    if ((code = cli_check_outputs(&args, outs, 2, ins, nins)) != 0)
+        return code;
+    cli_figout fo = {0};
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
@@ -279,10 +377,18 @@ int cmd_rplace(int argc, char **argv)
         code = st == HTA_ERR_USAGE ? cli_usage_error(&args, "%s", d.msg) :
                cli_interrupted     ? cli_interrupt_code() :
                                      cli_report(st, &d);
+    } else if ((st = cli_figout_open(&fo, outs[0], outs[1], &d)) != HTA_OK) {
+        code = cli_report(st, &d);
     } else {
+        if (cli_figout_csv(&fo))
+            fputs("lambda,policy,cost,cost_ci,vs_random,vs_random_ci,"
+                  "vs_greedy,vs_greedy_ci,mean_rank,number,number_ci,jobs,"
+                  "cut\n",
+                  cli_figout_csv(&fo));
         cli_poll_interrupts();
-        code = rp_runs(&args, &su);
+        code = rp_runs(&args, &su, &fo);
     }
+    cli_figout_abort(&fo);
     hta_rp_setup_free(&su);
     return code;
 }

@@ -8,6 +8,7 @@
 #include "hta/capacity.h"
 #include "hta/outfile.h"
 #include "hta/sim.h"
+#include "chart.h"
 #include "cli.h"
 #include "pool.h"
 #include "report.h"
@@ -68,12 +69,19 @@ static const cli_opt options[] = {
     {"trace-file", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
      "CSV of the sample path: load,policy,slot,number_in_system\n"
      "(a file: the report is on standard output)"},
+    {"plot", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE.svg",
+     "picture of the mean task delay against the load, a line per\n"
+     "policy, the 95% intervals as bands, runs still growing\n"
+     "hollow, the capacity boundary rho* = 1 marked"},
+    {"csv", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
+     "the report as CSV, a row per load and policy (columns in\n"
+     "hta-sim(1))"},
     {"trace-every", 0, OPT_INT, 1, 1e15, 0, 0, 0, NULL, 0, "K",
      "a trace line every K slots (default: slots / 1000)"},
     {"max-backlog", 0, OPT_INT, 1, 1e15, 0, 0, 0, NULL, 0, "N",
      "end a run as unstable when N tasks are in the system\n"
      "(default: a sixteenth of the memory, in tasks of 48 bytes,\n"
-     "over the number of processors)"},
+     "over the runs going at once)"},
     {"json", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL, "the report as JSON"},
     {"no-timing", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, 0, NULL,
      "report 0 seconds (reproducible output)"},
@@ -236,7 +244,7 @@ static void json_head(const hta_cluster *c, const hta_sim_opts *o,
 /* The request as the library takes it, and what only the command line
  * has: the trace file's path (checked against the inputs).  0, or the
  * exit code of a usage error. */
-static int ask_of(const cli_args *a, hta_sim_ask *k, const char **tpathp)
+static int ask_of(const cli_args *a, hta_sim_ask *k, const char *outs[3])
 {
     memset(k, 0, sizeof *k);
     k->warmup = -1;
@@ -290,10 +298,15 @@ static int ask_of(const cli_args *a, hta_sim_ask *k, const char **tpathp)
         return code;
     if (hta_sim_ask_check(k, &d) != HTA_OK)
         return cli_usage_error(a, "%s", d.msg);
-    if (tpath && strcmp(tpath, "-") == 0)
-        return cli_usage_error(a, "--trace-file - would mix the trace with "
-                                  "the report on standard output: name a "
-                                  "file");
+    outs[0] = tpath;
+    outs[1] = cli_str(a, "plot");
+    outs[2] = cli_str(a, "csv");
+    static const char *const what[] = {"--trace-file", "--plot", "--csv"};
+    for (int i = 0; i < 3; i++)
+        if (outs[i] && strcmp(outs[i], "-") == 0)
+            return cli_usage_error(a, "%s - would mix its output with the "
+                                      "report on standard output: name a "
+                                      "file", what[i]);
     const char *ins[3] = {a->pos[0], NULL, NULL};
     int nins = 1;
     hta_dist js;
@@ -303,24 +316,98 @@ static int ask_of(const cli_args *a, hta_sim_ask *k, const char **tpathp)
         ins[nins++] = js.path;
     if (k->jobs_trace)
         ins[nins++] = k->jobs_trace;
-    if ((code = cli_check_outputs(a, &tpath, 1, ins, nins)) != 0)
-        return code;
-    *tpathp = tpath;
-    return 0;
+    return cli_check_outputs(a, outs, 3, ins, nins);
+}
+
+static void csv_head(FILE *f, const hta_cluster *c)
+{
+    fputs("load,rho,policy,delay,delay_ci,number,number_ci,throughput,"
+          "utilisation", f);
+    for (int n = 0; n < c->levels; n++)
+        fprintf(f, ",level_%d", n + 1);
+    fputs(",little_gap,verdict,job_delay,job_delay_ci,slots,cut\n", f);
+}
+
+static void csv_row(FILE *f, const hta_cluster *c, double load, double rho,
+                    const char *name, const hta_sim_result *r)
+{
+    csv_number(f, load, 1);
+    csv_number(f, rho, 0);
+    fprintf(f, ",%s", name);
+    csv_number(f, r->mean_delay, 0);
+    csv_number(f, r->ci_delay, 0);
+    csv_number(f, r->mean_n, 0);
+    csv_number(f, r->ci_n, 0);
+    csv_number(f, r->throughput, 0);
+    csv_number(f, r->utilisation, 0);
+    for (int n = 0; n < c->levels; n++)
+        csv_number(f, r->level_frac[n], 0);
+    csv_number(f, r->little_gap, 0);
+    fprintf(f, ",%s", hta_sim_verdict_names[r->verdict]);
+    csv_number(f, r->jobs_arrived ? r->mean_job_delay : NAN, 0);
+    csv_number(f, r->jobs_arrived ? r->ci_job_delay : NAN, 0);
+    fprintf(f, ",%lld,%d\n", (long long)r->slots, r->cut);
+}
+
+/* What the chart of a sweep shows, point by point. */
+typedef struct sim_fig {
+    double *x, *y, *ci;
+    unsigned char *hollow;
+    const char *names[HTA_SIM_NPOLICIES];
+    double boundary; /* the load where rho* = 1 */
+} sim_fig;
+
+static void sim_fig_free(sim_fig *g)
+{
+    free(g->x);
+    free(g->y);
+    free(g->ci);
+    free(g->hollow);
+}
+
+static hta_status sim_fig_write(cli_figout *fo, const sim_fig *g,
+                                const char *path, const hta_sim_setup *su,
+                                int npts, hta_diag *d)
+{
+    char title[256], sub[160];
+    snprintf(title, sizeof title, "hta sim %s: mean task delay against the "
+             "load", path);
+    snprintf(sub, sizeof sub, "%lld slots, seed %llu, 95%% intervals from "
+             "batch means", (long long)su->o.slots,
+             (unsigned long long)su->o.seed);
+    cli_chart ch = {title, sub, "load (--load: every arrival rate times X)",
+                    su->o.per_unit > 1 ? "mean task delay (time units)" :
+                                         "mean task delay (slots)",
+                    su->npols, npts, g->names, NULL, g->x, g->y, g->ci,
+                    g->hollow, "still growing or ended unstable",
+                    g->boundary, "capacity boundary rho* = 1"};
+    return cli_figout_commit(fo, &ch, d);
 }
 
 /* The runs on the pool, then the report in their order.  *interrupted
  * when a signal cut the runs short. */
 static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
                            hta_sim_setup *su, FILE *trace_out,
-                           int *interrupted, hta_diag *d)
+                           cli_figout *fo, int *interrupted, hta_diag *d)
 {
     int json = cli_has(a, "json"), sweep = cli_has(a, "sweep");
     int npols = su->npols, n = su->nloads * npols;
     hta_sim_result *res = calloc((size_t)n, sizeof *res);
     int *ran = calloc((size_t)n, sizeof *ran);
+    sim_fig g = {calloc((size_t)su->nloads, sizeof(double)),
+                 malloc((size_t)n * sizeof(double)),
+                 malloc((size_t)n * sizeof(double)), calloc((size_t)n, 1),
+                 {0}, NAN};
+    for (int k = 0; g.y && g.ci && k < n; k++)
+        g.y[k] = g.ci[k] = NAN;
+    for (int p = 0; g.x && p < su->nloads; p++) {
+        double rho;
+        hta_sim_setup_point(su, p, &g.x[p], &rho);
+        if (rho > 0 && !isfinite(g.boundary))
+            g.boundary = g.x[p] / rho;
+    }
     hta_status st = HTA_OK;
-    if (!res || !ran)
+    if (!res || !ran || !g.x || !g.y || !g.ci || !g.hollow)
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     su->o.progress = cli_pool_progress_fn(cli_has(a, "quiet"));
     su->o.progress_ctx = cli_pool_line_get();
@@ -339,9 +426,9 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
         }
         hta_sim_opts o = su->o;
         o.policy = su->pols[q];
+        double rho;
+        hta_sim_setup_point(su, k / npols, &o.load, &rho);
         if (q == 0) {
-            double rho;
-            hta_sim_setup_point(su, k / npols, &o.load, &rho);
             if (json) {
                 if (k)
                     fprintf(rep, ", ");
@@ -356,16 +443,30 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
         if (cli_has(a, "no-timing"))
             r->seconds = 0;
         *interrupted = r->cut;
+        const char *pname = hta_sim_policy_names[o.policy];
         if (json)
-            json_row(c, r, hta_sim_policy_names[o.policy], q == 0);
+            json_row(c, r, pname, q == 0);
         else
-            print_row(c, r, hta_sim_policy_names[o.policy]);
+            print_row(c, r, pname);
+        if (cli_figout_csv(fo))
+            csv_row(cli_figout_csv(fo), c, o.load, rho, pname, r);
+        int p = k / npols, at = q * su->nloads + p;
+        g.names[q] = pname;
+        g.y[at] = r->mean_delay;
+        g.ci[at] = r->ci_delay;
+        g.hollow[at] = r->verdict == HTA_SIM_GROWING ||
+                       r->verdict == HTA_SIM_UNSTABLE;
         if (json && (q == npols - 1 || *interrupted))
             fprintf(rep, "], \"interrupted\": %s}",
                     *interrupted ? "true" : "false");
     }
     if (json && st == HTA_OK)
         fprintf(rep, "%s\n", sweep ? "]" : "");
+    /* the chart of the runs reported (a point missing after an
+       interruption) */
+    if (st == HTA_OK)
+        st = sim_fig_write(fo, &g, a->pos[0], su, su->nloads, d);
+    sim_fig_free(&g);
     for (int k = 0; res && k < n; k++)
         hta_sim_result_free(&res[k]);
     free(res);
@@ -380,9 +481,10 @@ int cmd_sim(int argc, char **argv)
     if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
     hta_sim_ask ask;
-    const char *tpath = NULL;
-    if ((code = ask_of(&args, &ask, &tpath)) != 0)
+    const char *outs[3] = {NULL, NULL, NULL}, *tpath;
+    if ((code = ask_of(&args, &ask, outs)) != 0)
         return code;
+    tpath = outs[0];
     cli_catch_signals();
     hta_diag d;
     hta_diag_clear(&d);
@@ -399,12 +501,18 @@ int cmd_sim(int argc, char **argv)
         return code;
     }
     hta_outfile out = {0};
+    cli_figout fo = {0};
     if (tpath && (st = hta_outfile_open(&out, tpath, &d)) == HTA_OK)
         fprintf(out.f, "load,policy,slot,number_in_system\n");
+    if (st == HTA_OK && (st = cli_figout_open(&fo, outs[1], outs[2], &d)) ==
+                            HTA_OK && cli_figout_csv(&fo))
+        csv_head(cli_figout_csv(&fo), c);
     cli_held held;
-    if (st == HTA_OK && (st = cli_hold(&held, &d)) != HTA_OK)
-        hta_outfile_abort(&out);
+    if (st == HTA_OK)
+        st = cli_hold(&held, &d);
     if (st != HTA_OK) {
+        hta_outfile_abort(&out);
+        cli_figout_abort(&fo);
         hta_sim_setup_free(&su);
         hta_cluster_free(c);
         return cli_report(st, &d);
@@ -412,10 +520,11 @@ int cmd_sim(int argc, char **argv)
     rep = held.f;
     cli_poll_interrupts();
     int interrupted = 0;
-    st = sim_runs(&args, c, &su, tpath ? out.f : NULL, &interrupted, &d);
+    st = sim_runs(&args, c, &su, tpath ? out.f : NULL, &fo, &interrupted, &d);
     if (st == HTA_OK && tpath)
         st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
+    cli_figout_abort(&fo);
     st = cli_release(&held, st, &d);
     hta_sim_setup_free(&su);
     hta_cluster_free(c);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hta/levels.h"
+#include "svg.h"
 
 #define PLOT_BARS 1000
 #define PLOT_NAMED 64 /* bars named on the axis at most */
@@ -30,34 +31,6 @@ static int by_load(const void *x, const void *y)
     if (a->load != b->load)
         return a->load < b->load ? 1 : -1;
     return (a->s > b->s) - (a->s < b->s);
-}
-
-static void escape(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else if ((unsigned char)*s < 0x20)
-            fputc('?', f); /* not allowed in XML 1.0 */
-        else
-            fputc(*s, f);
-    }
-}
-
-/* A tick step of 1, 2 or 5 times a power of ten giving 4 to 10 ticks. */
-static double nice_step(double range)
-{
-    if (!(range > 0))
-        return 1;
-    double raw = range / 6, p = pow(10, floor(log10(raw)));
-    double m = raw / p;
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
 /* Level l's colour and name (0-based) of N: local blue, remote red,
@@ -170,7 +143,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
     const double W = 960, H = named ? 620 : 560, left = 80, right = 20,
                  bottom = named ? 130 : 70;
     double pw = W - left - right;
-    double step = nice_step(ev->makespan > 0 ? ev->makespan : 1);
+    double step = svg_nice_step(ev->makespan > 0 ? ev->makespan : 1);
     double ymax = step * ceil((ev->makespan > 0 ? ev->makespan : 1) * 1.05 /
                               step);
     double bw = pw / bars;
@@ -179,7 +152,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             W, H);
     fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", left);
-    escape(f, title);
+    svg_escape(f, title);
     fputs("</text>\n", f);
     double top = legend(f, ev, N, grouped, left) + 14;
     double ph = H - top - bottom;
@@ -233,7 +206,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
                     (long)order[lo].s, load, (long)order[lo].s);
             if (name) {
                 fputs(" (", f);
-                escape(f, name);
+                svg_escape(f, name);
                 fputc(')', f);
             }
             fprintf(f, ": load %.6g;", load);
@@ -269,9 +242,9 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
             if (name && strlen(name) > 24) { /* the tooltip has it whole */
                 char cut[32];
                 snprintf(cut, sizeof cut, "%.21s...", name);
-                escape(f, cut);
+                svg_escape(f, cut);
             } else if (name)
-                escape(f, name);
+                svg_escape(f, name);
             else
                 fprintf(f, "%ld", (long)order[lo].s);
             fputs("</text>\n", f);

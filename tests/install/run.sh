@@ -105,6 +105,15 @@ for c in solve eval capacity sim flowtime reduce-place import decode \
     # shellcheck disable=SC2086
     for o in $("$HTA" $c --help | grep -oE '^  (-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]*'); do
         check "hta-${c%% *}(1) names hta $c $o" grep -qE -- "(fB|[^a-zA-Z-])$o([^a-z-]|\$)" "$man"
+        # and lists it as an entry of its own (issue 59): a line that
+        # starts with it (after its short form), names no other long
+        # option, and is followed by the entry's indented text
+        scd=$root/src/cli/doc/hta-${c%% *}.1.scd
+        check "hta-${c%% *}(1) has an entry of its own for hta $c $o" \
+            awk -v o="$o" 'BEGIN { re = "^([*]-[a-zA-Z][*], )?[*]" o "[*]( |$)" }
+                prev && /^\t/ { found = 1 } { prev = 0 }
+                $0 ~ re && gsub(/[*]--/, "&") == 1 { prev = 1 }
+                END { exit !found }' "$scd"
     done
 done
 # every page the overview and the pages name is installed

@@ -24,6 +24,10 @@ from jsonsame import same
 # How a command prints or where it writes, not what it computes: the
 # package returns the values instead.
 PRINT = "presentation: the package returns the report as values"
+PICTURE = ("presentation: a chart of the sweep, whose points are the "
+           "returned report's")
+TABLE_OUT = ("presentation: the report as CSV rows (pandas.DataFrame of "
+             "the returned report)")
 OUT = "output file: the package returns the object (write() writes it)"
 
 # command -> {option: ("function", "argument") or a reason}
@@ -134,6 +138,7 @@ TABLE = {
         "max-backlog": ("sim", "max_backlog"),
         "threads": ("sim", "threads"),
         "json": PRINT, "no-timing": PRINT, "quiet": PRINT,
+        "plot": PICTURE, "csv": TABLE_OUT,
     },
     "flowtime": {
         "machines": ("flowtime", "machines"),
@@ -146,7 +151,7 @@ TABLE = {
         "stepwise": ("flowtime", "stepwise"),
         "threads": ("flowtime", "threads"),
         "no-timing": PRINT, "json": PRINT, "verbose": "GLPK's own progress "
-        "on stderr", "quiet": PRINT,
+        "on stderr", "quiet": PRINT, "plot": PICTURE, "csv": TABLE_OUT,
     },
     "reduce-place": {
         "policy": ("reduce_place", "policies"),
@@ -164,7 +169,8 @@ TABLE = {
         "jobs-trace": ("reduce_place", "jobs_trace"),
         "reducer-mb": ("reduce_place", "reducer_mb"),
         "threads": ("reduce_place", "threads"),
-        "json": PRINT, "no-timing": PRINT,
+        "json": PRINT, "no-timing": PRINT, "plot": PICTURE,
+        "csv": TABLE_OUT,
     },
     "decode": {},
 }

@@ -1,0 +1,385 @@
+/* SVG line chart of a sweep and the --plot/--csv outputs (chart.h).
+ *
+ * Layout: the title and a subtitle, the legend in rows of four, the plot
+ * area with round ticks on both axes.  The y axis is linear (from 0 when
+ * every value is non-negative) unless the values are positive and the
+ * largest is over 20 times the least: then it is logarithmic over whole
+ * decades (delays near the capacity boundary grow by orders of
+ * magnitude, and random placement costs 40 times greedy).  A vertical mark outside the
+ * points' range by more than a quarter of it is named in the subtitle
+ * instead of stretching the axis. */
+#include "chart.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "hta/instance.h"
+#include "svg.h"
+
+static const char *const colours[] = {"#4c78a8", "#f58518", "#54a24b",
+                                      "#e45756", "#b279a2", "#72b7b2",
+                                      "#9d755d", "#eeca3b"};
+#define NCOLOURS (int)(sizeof colours / sizeof colours[0])
+
+typedef struct frame {
+    double left, top, pw, ph;
+    double x0, x1, t0, t1; /* x range; y range as plotted (log10 or not) */
+    int logy;
+} frame;
+
+static double px(const frame *fr, double x)
+{
+    return fr->left + fr->pw * (x - fr->x0) / (fr->x1 - fr->x0);
+}
+
+/* y on the canvas, clamped to the plot area (a band's lower end may be
+ * at or below zero on a logarithmic axis). */
+static double py(const frame *fr, double y)
+{
+    double t = fr->logy ? (y > 0 ? log10(y) : fr->t0) : y;
+    double v = fr->top + fr->ph - fr->ph * (t - fr->t0) / (fr->t1 - fr->t0);
+    return fmin(fmax(v, fr->top), fr->top + fr->ph);
+}
+
+static double at(const cli_chart *c, const double *a, int s, int k)
+{
+    return a ? a[(size_t)s * (size_t)c->npts + (size_t)k] : NAN;
+}
+
+static double ci_of(const cli_chart *c, int s, int k)
+{
+    double h = at(c, c->ci, s, k);
+    return isfinite(h) && h > 0 ? h : 0;
+}
+
+/* The ranges of the values and intervals; 0 when no point is finite. */
+static int y_range(const cli_chart *c, double *lo, double *hi, double *pos)
+{
+    int any = 0;
+    *lo = INFINITY, *hi = -INFINITY, *pos = INFINITY;
+    for (int s = 0; s < c->nseries; s++)
+        for (int k = 0; k < c->npts; k++) {
+            double y = at(c, c->y, s, k), h = ci_of(c, s, k);
+            if (!isfinite(y))
+                continue;
+            any = 1;
+            *lo = fmin(*lo, y - h);
+            *hi = fmax(*hi, y + h);
+            if (y > 0)
+                *pos = fmin(*pos, y);
+        }
+    return any;
+}
+
+static void set_y(frame *fr, const cli_chart *c)
+{
+    double lo, hi, pos;
+    if (!y_range(c, &lo, &hi, &pos)) {
+        fr->logy = 0, fr->t0 = 0, fr->t1 = 1;
+        return;
+    }
+    fr->logy = isfinite(pos) && lo >= 0 && hi / pos > 20;
+    for (int s = 0; fr->logy && s < c->nseries; s++)
+        for (int k = 0; k < c->npts; k++)
+            if (at(c, c->y, s, k) == 0) /* a zero has no place on it */
+                fr->logy = 0;
+    if (fr->logy) {
+        fr->t0 = floor(log10(pos));
+        fr->t1 = fmax(ceil(log10(hi)), fr->t0 + 1);
+        return;
+    }
+    double span = hi - fmin(lo, 0);
+    double step = svg_nice_step(span > 0 ? span * 1.05 : fabs(hi) + 1);
+    fr->t0 = lo >= 0 ? 0 : step * floor(lo / step);
+    fr->t1 = step * ceil(fmax(hi * 1.05, fr->t0 + step) / step);
+    if (hi <= 0)
+        fr->t1 = fmax(0, fr->t0 + step);
+}
+
+/* The x range; *mark_in when the mark is drawn inside it. */
+static void set_x(frame *fr, const cli_chart *c, int *mark_in)
+{
+    double lo = c->x[0], hi = c->x[c->npts - 1];
+    double span = hi > lo ? hi - lo : fmax(fabs(lo) * 0.2, 1);
+    *mark_in = isfinite(c->mark_x) && c->mark_x >= lo - span / 4 &&
+               c->mark_x <= hi + span / 4;
+    if (*mark_in) {
+        lo = fmin(lo, c->mark_x);
+        hi = fmax(hi, c->mark_x);
+    }
+    if (hi <= lo) {
+        lo -= span / 2;
+        hi += span / 2;
+    }
+    double pad = (hi - lo) * 0.04;
+    fr->x0 = lo - pad;
+    fr->x1 = hi + pad;
+}
+
+/* Rows of four swatches: the series, then what a hollow point means;
+ * returns the y below them. */
+static double legend(FILE *f, const cli_chart *c, double left, double y)
+{
+    int col = 0, any_hollow = 0;
+    for (int s = 0; c->hollow && s < c->nseries; s++)
+        for (int k = 0; k < c->npts; k++)
+            any_hollow |=
+                c->hollow[(size_t)s * (size_t)c->npts + (size_t)k] != 0;
+    for (int s = 0; s <= c->nseries; s++) {
+        double x = left + 220 * col;
+        if (s == c->nseries) {
+            if (!any_hollow || !c->hollow_means)
+                break;
+            fprintf(f, "<circle cx=\"%g\" cy=\"%g\" r=\"4\" fill=\"white\" "
+                       "stroke=\"#333\" stroke-width=\"1.5\"/><text x=\"%g\" "
+                       "y=\"%g\">",
+                    x + 6, y + 6, x + 16, y + 11);
+            svg_escape(f, c->hollow_means);
+        } else {
+            int drawn = 0;
+            for (int k = 0; k < c->npts; k++)
+                drawn |= isfinite(at(c, c->y, s, k));
+            if (!drawn) /* a series without a point (exact skipped) */
+                continue;
+            const char *col_s = colours[s % NCOLOURS];
+            int dash = c->dashed && c->dashed[s];
+            fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" "
+                       "stroke=\"%s\" stroke-width=\"2\"%s/><text x=\"%g\" "
+                       "y=\"%g\">",
+                    x, y + 6, x + 12, y + 6, col_s,
+                    dash ? " stroke-dasharray=\"4 2\"" : "", x + 16, y + 11);
+            svg_escape(f, c->names[s]);
+        }
+        fputs("</text>\n", f);
+        if (++col == 4) {
+            col = 0;
+            y += 18;
+        }
+    }
+    return col ? y + 18 : y;
+}
+
+static void axes(FILE *f, const frame *fr, const cli_chart *c)
+{
+    double xs = svg_nice_step(fr->x1 - fr->x0);
+    for (double v = xs * ceil(fr->x0 / xs); v <= fr->x1; v += xs) {
+        double x = px(fr, v), y = fr->top + fr->ph;
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\" "
+                   "stroke=\"#eee\"/><text x=\"%.2f\" y=\"%g\" "
+                   "text-anchor=\"middle\">%.6g</text>\n",
+                x, fr->top, x, y, x, y + 16, fabs(v) < xs * 1e-9 ? 0 : v);
+    }
+    if (fr->logy) {
+        for (double t = fr->t0; t <= fr->t1 + 1e-9; t++) {
+            double y = py(fr, pow(10, t));
+            fprintf(f, "<line class=\"tick\" data-value=\"%.17g\" x1=\"%g\" "
+                       "y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" stroke=\"#ddd\"/>"
+                       "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%.6g"
+                       "</text>\n",
+                    pow(10, t), fr->left, y, fr->left + fr->pw, y,
+                    fr->left - 6, y + 4, pow(10, t));
+        }
+    } else {
+        double ys = svg_nice_step(fr->t1 - fr->t0);
+        for (double v = fr->t0; v <= fr->t1 + ys * 1e-9; v += ys) {
+            double y = py(fr, v), shown = fabs(v) < ys * 1e-9 ? 0 : v;
+            fprintf(f, "<line class=\"tick\" data-value=\"%.17g\" x1=\"%g\" "
+                       "y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" stroke=\"#ddd\"/>"
+                       "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%.6g"
+                       "</text>\n",
+                    shown, fr->left, y, fr->left + fr->pw, y, fr->left - 6,
+                    y + 4, shown);
+        }
+    }
+    fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" "
+               "fill=\"none\" stroke=\"#999\"/>\n",
+            fr->left, fr->top, fr->pw, fr->ph);
+    fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">",
+            fr->left + fr->pw / 2, fr->top + fr->ph + 40);
+    svg_escape(f, c->xlabel);
+    fprintf(f, "</text>\n<text transform=\"translate(18 %g) rotate(-90)\" "
+               "text-anchor=\"middle\">",
+            fr->top + fr->ph / 2);
+    svg_escape(f, c->ylabel);
+    fputs(fr->logy ? " (logarithmic)</text>\n" : "</text>\n", f);
+}
+
+/* The interval of series s as a closed band over each run of points
+ * that have one. */
+static void band(FILE *f, const frame *fr, const cli_chart *c, int s)
+{
+    for (int k = 0; k < c->npts;) {
+        int e = k;
+        while (e < c->npts && isfinite(at(c, c->y, s, e)) && ci_of(c, s, e) > 0)
+            e++;
+        if (e - k >= 1) {
+            fprintf(f, "<path class=\"band\" data-series=\"");
+            svg_escape(f, c->names[s]);
+            fprintf(f, "\" fill=\"%s\" fill-opacity=\"0.18\" d=\"",
+                    colours[s % NCOLOURS]);
+            for (int j = k; j < e; j++)
+                fprintf(f, "%s%.2f %.2f ", j == k ? "M" : "L", px(fr, c->x[j]),
+                        py(fr, at(c, c->y, s, j) + ci_of(c, s, j)));
+            for (int j = e - 1; j >= k; j--)
+                fprintf(f, "L%.2f %.2f ", px(fr, c->x[j]),
+                        py(fr, at(c, c->y, s, j) - ci_of(c, s, j)));
+            fputs("Z\"/>\n", f);
+        }
+        k = e > k ? e : k + 1;
+    }
+}
+
+static void line_and_points(FILE *f, const frame *fr, const cli_chart *c,
+                            int s)
+{
+    const char *col = colours[s % NCOLOURS];
+    int dash = c->dashed && c->dashed[s], open = 0;
+    for (int k = 0; k < c->npts; k++) {
+        double y = at(c, c->y, s, k);
+        if (!isfinite(y)) {
+            if (open)
+                fputs("\"/>\n", f);
+            open = 0;
+            continue;
+        }
+        if (!open)
+            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" "
+                       "stroke-width=\"2\"%s points=\"",
+                    col, dash ? " stroke-dasharray=\"6 3\"" : "");
+        fprintf(f, "%s%.2f,%.2f", open ? " " : "", px(fr, c->x[k]), py(fr, y));
+        open = 1;
+    }
+    if (open)
+        fputs("\"/>\n", f);
+    for (int k = 0; k < c->npts; k++) {
+        double y = at(c, c->y, s, k), h = at(c, c->ci, s, k);
+        if (!isfinite(y))
+            continue;
+        int hollow = c->hollow &&
+                     c->hollow[(size_t)s * (size_t)c->npts + (size_t)k];
+        fprintf(f, "<g class=\"point\" data-series=\"");
+        svg_escape(f, c->names[s]);
+        fprintf(f, "\" data-x=\"%.17g\" data-y=\"%.17g\"", c->x[k], y);
+        if (isfinite(h))
+            fprintf(f, " data-ci=\"%.17g\"", h);
+        if (hollow)
+            fputs(" data-hollow=\"1\"", f);
+        fputs("><title>", f);
+        svg_escape(f, c->names[s]);
+        fprintf(f, " at %.6g: %.6g", c->x[k], y);
+        if (isfinite(h))
+            fprintf(f, " +- %.3g", h);
+        if (hollow && c->hollow_means) {
+            fputs(" (", f);
+            svg_escape(f, c->hollow_means);
+            fputc(')', f);
+        }
+        fprintf(f, "</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" "
+                   "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/></g>\n",
+                px(fr, c->x[k]), py(fr, y), dash ? 2.5 : 3.5,
+                hollow ? "white" : col, col);
+    }
+}
+
+hta_status cli_chart_svg(const cli_chart *c, FILE *f)
+{
+    const double W = 960, H = 600;
+    frame fr = {0};
+    int mark_in = 0;
+    set_x(&fr, c, &mark_in);
+    set_y(&fr, c);
+    fr.left = 80;
+    fr.pw = W - fr.left - 30;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" "
+               "height=\"%g\" font-family=\"sans-serif\" font-size=\"13\" "
+               "data-yscale=\"%s\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+               "<text x=\"%g\" y=\"24\" font-size=\"16\">",
+            W, H, fr.logy ? "log" : "linear", fr.left);
+    svg_escape(f, c->title);
+    fputs("</text>\n", f);
+    double y = 36;
+    if (c->subtitle || (isfinite(c->mark_x) && !mark_in)) {
+        fprintf(f, "<text x=\"%g\" y=\"%g\" fill=\"#555\">", fr.left, y + 8);
+        if (c->subtitle)
+            svg_escape(f, c->subtitle);
+        if (isfinite(c->mark_x) && !mark_in) {
+            fputs(c->subtitle ? "; " : "", f);
+            svg_escape(f, c->mark_label);
+            fprintf(f, " at %.6g, off the chart", c->mark_x);
+        }
+        fputs("</text>\n", f);
+        y += 20;
+    }
+    fr.top = legend(f, c, fr.left, y) + 12;
+    fr.ph = H - fr.top - 60;
+    axes(f, &fr, c);
+    if (mark_in) {
+        double x = px(&fr, c->mark_x);
+        fprintf(f, "<line class=\"mark\" data-x=\"%.17g\" x1=\"%.2f\" "
+                   "y1=\"%g\" x2=\"%.2f\" y2=\"%g\" stroke=\"black\" "
+                   "stroke-dasharray=\"6 3\"/>\n<text x=\"%.2f\" y=\"%g\" "
+                   "text-anchor=\"end\">",
+                c->mark_x, x, fr.top, x, fr.top + fr.ph, x - 4,
+                fr.top + fr.ph - 6);
+        svg_escape(f, c->mark_label);
+        fputs("</text>\n", f);
+    }
+    for (int s = 0; s < c->nseries; s++)
+        band(f, &fr, c, s);
+    for (int s = 0; s < c->nseries; s++)
+        line_and_points(f, &fr, c, s);
+    fputs("</svg>\n", f);
+    return ferror(f) ? HTA_ERR_IO : HTA_OK;
+}
+
+hta_status cli_figout_open(cli_figout *o, const char *plot, const char *csv,
+                           hta_diag *d)
+{
+    hta_status st = HTA_OK;
+    if (plot && (st = hta_outfile_open(&o->plot, plot, d)) == HTA_OK)
+        o->has_plot = 1;
+    if (st == HTA_OK && csv && (st = hta_outfile_open(&o->csv, csv, d)) == HTA_OK)
+        o->has_csv = 1;
+    if (st != HTA_OK)
+        cli_figout_abort(o);
+    return st;
+}
+
+FILE *cli_figout_csv(cli_figout *o)
+{
+    return o->has_csv ? o->csv.f : NULL;
+}
+
+hta_status cli_figout_commit(cli_figout *o, const cli_chart *c, hta_diag *d)
+{
+    hta_status st = HTA_OK;
+    if (o->has_plot && (st = cli_chart_svg(c, o->plot.f)) != HTA_OK)
+        hta_diag_set(d, st, o->plot.path, 0, "write error");
+    if (st == HTA_OK && o->has_plot)
+        st = hta_outfile_commit(&o->plot, d);
+    if (st == HTA_OK && o->has_csv)
+        st = hta_outfile_commit(&o->csv, d);
+    cli_figout_abort(o);
+    return st;
+}
+
+void cli_figout_abort(cli_figout *o)
+{
+    if (o->has_plot)
+        hta_outfile_abort(&o->plot);
+    if (o->has_csv)
+        hta_outfile_abort(&o->csv);
+    o->has_plot = o->has_csv = 0;
+}
+
+void csv_number(FILE *f, double x, int first)
+{
+    if (!first)
+        fputc(',', f);
+    if (isfinite(x)) {
+        char buf[32];
+        hta_format_real(buf, x);
+        fputs(buf, f);
+    }
+}
