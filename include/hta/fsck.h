@@ -16,18 +16,31 @@
 extern "C" {
 #endif
 
+/* What the import left as it found it, for the caller to print as
+ * "path:line: warning: text". */
+typedef struct hta_fsck_warning {
+    long line;
+    char text[160];
+} hta_fsck_warning;
+
 typedef struct hta_fsck_result {
     int64_t blocks;   /* block lines read (tasks + missing) */
     int64_t missing;  /* MISSING blocks: no replica, not a task */
     long *missing_line; /* their line numbers */
+    /* in line order: each MISSING block left out, each file whose
+     * header's "N block(s)" disagrees with the block lines under it */
+    hta_fsck_warning *warnings;
+    int64_t nwarnings;
 } hta_fsck_result;
 
 /* Reads the fsck output at path.  Block lines are "<k>. <pool>:<blk>
  * len=... [Live_repl=...] [<locations>]" where a location is
  * DatanodeInfoWithStorage[<ip:port>,<storage>,<type>], /<rack>/<ip:port>
- * or <ip:port>.  A block marked MISSING is reported (res->missing_line)
- * and, with strict, an error; a block line that cannot be read is always
- * an error with its line.  O(size of the file). */
+ * or <ip:port>.  A block marked MISSING is reported (res->missing_line,
+ * res->warnings) and, with strict, an error; a block line that cannot
+ * be read, or a datanode listed in two racks, is always an error with
+ * its line; a file header's "N block(s)" over another number of block
+ * lines is a warning.  O(size of the file). */
 hta_status hta_fsck_import(const char *path, double w_loc,
                            const hta_wrem *wrem, int strict,
                            hta_instance **out, hta_fsck_result *res,

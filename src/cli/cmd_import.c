@@ -125,13 +125,19 @@ int cmd_import(int argc, char **argv)
     hta_fsck_result res = {0};
     hta_status st = hta_fsck_import(args.pos[1], w_loc, &w,
                                     cli_has(&args, "strict"), &inst, &res, &d);
+    if (st == HTA_OK && nlev &&
+        hta_levels_check_costs(w_loc, &w, wlev, nlev, inst->m, &d) != HTA_OK) {
+        /* the options disagree, whatever the file: a usage error, once
+           the file gave the r = 0..m the tables are checked for */
+        code = cli_usage_error(&args, "%s", d.msg);
+        goto out;
+    }
     if (st == HTA_OK && nlev)
         st = hta_fsck_set_levels(inst, args.pos[1], wlev, nlev, &d);
     if (st == HTA_OK) {
-        for (int64_t i = 0; i < res.missing; i++)
-            fprintf(stderr, "%s:%ld: warning: MISSING block (no replica) "
-                            "left out\n",
-                    args.pos[1], res.missing_line[i]);
+        for (int64_t i = 0; i < res.nwarnings; i++)
+            fprintf(stderr, "%s:%ld: warning: %s\n", args.pos[1],
+                    res.warnings[i].line, res.warnings[i].text);
         char comment[300];
         snprintf(comment, sizeof comment,
                  "hta import fsck %s: %lld blocks, %lld MISSING left out, %ld "
@@ -142,6 +148,7 @@ int cmd_import(int argc, char **argv)
     }
     if (st != HTA_OK)
         code = cli_report(st, &d);
+out:
     hta_fsck_result_free(&res);
     hta_instance_free(inst);
 done:

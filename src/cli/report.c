@@ -66,8 +66,11 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
             buf);
     describe_levels(inst, f);
     fputc('\n', f);
+    /* on N levels the tasks not local are rack-, pod- and remote ones
+       (the note's "per level" splits them) */
     fprintf(f, "%-10s %-11s %12s %9s %9s %9s %9s  %s\n", "algorithm",
-            "status", "makespan", "local", "remote", "gap", "seconds",
+            "status", "makespan", "local",
+            hta_levels(inst) > 2 ? "non-local" : "remote", "gap", "seconds",
             "note");
     for (int i = 0; i < r->nrows; i++) {
         const hta_row *row = &r->rows[i];

@@ -181,20 +181,18 @@ hta_status hta_levels_apply(hta_instance *inst, const hta_wrem *wlev,
                             "expected at most %d levels, found %d",
                             HTA_MAX_LEVELS, N);
     /* every server in a rack of depth nlev */
-    if (inst->n < inst->n_declared || !inst->server_rack) {
-        int32_t s = inst->server_rack ? inst->n : 0;
-        return hta_diag_set(d, HTA_ERR_INPUT, path, first_line,
-                            "expected a rack line for every server with "
-                            "w_level costs, found none for server %ld",
-                            (long)s);
-    }
-    for (int32_t s = 0; s < inst->n; s++) {
-        const char *rack = inst->server_rack[s];
-        if (!rack)
+    for (int32_t s = 0; s <= inst->n; s++) {
+        /* the first server without a rack: a working one, or the first
+           of the idle tail (ids n..n_declared-1 have no lines) */
+        if (s == inst->n ? inst->n < inst->n_declared :
+                           !inst->server_rack || !inst->server_rack[s])
             return hta_diag_set(d, HTA_ERR_INPUT, path, first_line,
                                 "expected a rack line for every server with "
                                 "w_level costs, found none for server %ld",
                                 (long)s);
+    }
+    for (int32_t s = 0; s < inst->n; s++) {
+        const char *rack = inst->server_rack[s];
         int depth = hta_rack_depth(rack);
         if (depth != nlev) {
             long line = where ? where->rack_line[s] : 0;

@@ -632,16 +632,27 @@ static hta_status apply_names(parser *p, hta_diag *d)
     memcpy(sorted, p->names, (size_t)p->nnames * sizeof *sorted);
     qsort(sorted, (size_t)p->nnames, sizeof *sorted, cmp_name_line);
     const name_line *dup = NULL;
+    long first = 0; /* the line dup repeats */
     for (int64_t i = 1; i < p->nnames; i++)
         if (sorted[i].kind == sorted[i - 1].kind &&
             sorted[i].id == sorted[i - 1].id &&
-            (!dup || sorted[i].line < dup->line))
+            (!dup || sorted[i].line < dup->line)) {
             dup = &sorted[i];
+            first = sorted[i - 1].line;
+            for (int64_t j = i - 1; j >= 0 && sorted[j].kind == dup->kind &&
+                                    sorted[j].id == dup->id; j--)
+                first = sorted[j].line;
+        }
     hta_status st = HTA_OK;
     if (dup)
         st = hta_diag_set(d, HTA_ERR_INPUT, lx->path, dup->line,
-                          "expected one name per id, id, found '%ld'",
-                          (long)dup->id);
+                          "expected one %s line per %s, found a second for "
+                          "%s %ld (the first at line %ld)",
+                          dup->kind == 't' ? "name task" :
+                          dup->kind == 's' ? "name server" : "rack",
+                          dup->kind == 't' ? "task" : "server",
+                          dup->kind == 't' ? "task" : "server",
+                          (long)dup->id, first);
     free(sorted);
     for (int64_t i = 0; st == HTA_OK && i < p->nnames; i++)
         if ((st = hta_instance_set_name(p->inst, p->names[i].kind,

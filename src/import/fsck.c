@@ -3,6 +3,7 @@
 #include "hta/levels.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,8 +121,63 @@ typedef struct importer {
     int32_t *stamp; /* per datanode: last task + 1 listing it */
     int32_t nstamp; /* entries of stamp set */
     long last;      /* the last line read */
-    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_missing;
+    long head_line; /* the current file's header line (0: none) */
+    int64_t head_said, head_found; /* its "N block(s)", block lines seen */
+    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_missing, cap_warn;
 } importer;
+
+/* A warning at line, its text formatted; 0 when out of memory. */
+static int warn(importer *im, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int warn(importer *im, long line, const char *fmt, ...)
+{
+    hta_fsck_result *r = im->res;
+    if (!HTA_RESERVE(r->warnings, im->cap_warn, (size_t)r->nwarnings + 1))
+        return 0;
+    hta_fsck_warning *w = &r->warnings[r->nwarnings++];
+    w->line = line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->text, sizeof w->text, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* The header of a file's blocks, "<path> <size> bytes, [replicated:
+ * replication=K,] <N> block(s):": N into *said. */
+static int is_file_header(const char *p, const char *end, int64_t *said)
+{
+    static const char key[] = " block(s):";
+    const size_t kl = sizeof key - 1;
+    for (const char *x = p; x + kl <= end; x++)
+        if (memcmp(x, key, kl) == 0) {
+            const char *q = x;
+            while (q > p && isdigit((unsigned char)q[-1]))
+                q--;
+            if (q == x || x - q > 18)
+                return 0;
+            int64_t n = 0;
+            for (; q < x; q++)
+                n = n * 10 + (*q - '0');
+            *said = n;
+            return 1;
+        }
+    return 0;
+}
+
+/* The file whose header was read last ends: its count checked. */
+static int end_file(importer *im)
+{
+    int ok = 1;
+    if (im->head_line && im->head_said != im->head_found)
+        ok = warn(im, im->head_line,
+                  "the header says %lld block(s), found %lld block "
+                  "line%s under it",
+                  (long long)im->head_said, (long long)im->head_found,
+                  im->head_found == 1 ? "" : "s");
+    im->head_line = 0;
+    return ok;
+}
 
 #define OOM(im) \
     hta_diag_set(d, HTA_ERR_INTERNAL, (im)->path, (im)->lx.line, \
@@ -162,7 +218,16 @@ static hta_status add_location(importer *im, const char *item,
         return OOM(im);
     while (im->nstamp <= id)
         im->stamp[im->nstamp++] = 0; /* new datanodes */
-    if (rack && rack_len > 0 && !im->nm.rack[id] &&
+    const char *had = im->nm.rack[id];
+    if (rack && rack_len > 0 && had &&
+        (strlen(had) != rack_len || memcmp(had, rack, rack_len) != 0))
+        return hta_diag_set(d, HTA_ERR_INPUT, im->path, im->lx.line,
+                            "expected datanode %.*s in one rack, found "
+                            "'%.*s' here and '%.60s' before",
+                            (int)(node_end - node > 60 ? 60 : node_end - node),
+                            node, (int)(rack_len > 60 ? 60 : rack_len), rack,
+                            had);
+    if (rack && rack_len > 0 && !had &&
         !(im->nm.rack[id] = strndup(rack, rack_len)))
         return OOM(im);
     /* Listed twice for one block: once is enough (linear: a stamp per
@@ -205,6 +270,8 @@ static hta_status parse_block(importer *im, const char *p, const char *end,
                              (size_t)im->res->missing + 1))
                 return OOM(im);
             im->res->missing_line[im->res->missing++] = im->lx.line;
+            if (!warn(im, im->lx.line, "MISSING block (no replica) left out"))
+                return OOM(im);
             return HTA_OK;
         }
     const char *open = memchr(tend, '[', (size_t)(end - tend));
@@ -347,9 +414,20 @@ hta_status hta_fsck_import(const char *path, double w_loc,
         const char *p = im.lx.buf, *end = p + im.lx.len;
         if (end > p && end[-1] == '\r')
             end--;
-        if (is_block_line(p, end))
+        int64_t said;
+        if (is_block_line(p, end)) {
+            im.head_found++;
             st = parse_block(&im, p, end, d);
+        } else if (is_file_header(p, end, &said)) {
+            if (!end_file(&im))
+                st = OOM(&im);
+            im.head_line = im.lx.line;
+            im.head_said = said;
+            im.head_found = 0;
+        }
     }
+    if (st == HTA_OK && !end_file(&im))
+        st = OOM(&im);
     if (st == HTA_OK)
         st = build(&im, w_loc, wrem, out, d);
     for (int64_t t = 0; t < im.ntasks; t++)
@@ -371,4 +449,7 @@ void hta_fsck_result_free(hta_fsck_result *res)
         return;
     free(res->missing_line);
     res->missing_line = NULL;
+    free(res->warnings);
+    res->warnings = NULL;
+    res->nwarnings = 0;
 }

@@ -209,7 +209,7 @@ hta_status solve_run_close(run *s, hta_diag *d)
                 break;
             if (rf.refuted) {
                 char by[48];
-                snprintf(by, sizeof by, "sum g <= %.1f of %lld",
+                snprintf(by, sizeof by, "room for at most %.1f of %lld tasks",
                          rf.er.bound, (long long)m);
                 snprintf(no, sizeof no, "envelope: <= %.10g refuted (%s); ",
                          rf.lo, by);
@@ -246,7 +246,7 @@ hta_status solve_run_close(run *s, hta_diag *d)
         res->lp_written = st == HTA_OK;
     }
     char at[32], shifted[48] = "";
-    hta_format_real(at, L0);
+    snprintf(at, sizeof at, "%.10g", L0);
     if (cr.shifts > 0)
         snprintf(shifted, sizeof shifted, "; shifts gained %lld",
                  (long long)cr.shifts);
@@ -254,7 +254,8 @@ hta_status solve_run_close(run *s, hta_diag *d)
         snprintf(row->status, sizeof row->status, "bound");
         snprintf(row->note, sizeof row->note,
                  "none found <= %s; makespan %s %.10g refuted by the "
-                 "envelope bound (sum g <= %.1f of %lld, %d decision%s): "
+                 "envelope bound (room for at most %.1f of %lld tasks, %d "
+                 "decision%s): "
                  "the bound rises to %.10g",
                  at, rf.strict ? "<" : "<=", rf.lo, rf.er.bound,
                  (long long)m, rf.calls, rf.calls == 1 ? "" : "s",
@@ -264,22 +265,23 @@ hta_status solve_run_close(run *s, hta_diag *d)
                  solve_best_proven(s) ? "optimal" : "feasible");
         if (again)
             snprintf(row->note, sizeof row->note,
-                     "none found <= %s (sum g %lld of %lld); bisection "
-                     "above it, %d decisions; makespan < %.10g refuted by "
-                     "the envelope bound (sum g <= %.1f of %lld)",
+                     "none found <= %s (room for %lld of %lld tasks); "
+                     "bisection above it, %d decisions; makespan < %.10g "
+                     "refuted by the envelope bound (room for at most %.1f "
+                     "of %lld tasks)",
                      at, (long long)first.end, (long long)first.need,
                      decisions, rb.lo, rb.er.bound, (long long)m);
         else if (decisions == 1)
             snprintf(row->note, sizeof row->note,
-                     "makespan <= %s (the bound): sum g %lld -> %lld of "
-                     "%lld, %lld paths in %lld rounds%s",
+                     "makespan <= %s (the bound): room for %lld -> %lld of "
+                     "%lld tasks, %lld paths in %lld rounds%s",
                      at, (long long)cr.start, (long long)cr.end,
                      (long long)cr.need, (long long)cr.moves,
                      (long long)cr.rounds, shifted);
         else
             snprintf(row->note, sizeof row->note,
-                     "none found <= %s (sum g %lld of %lld); %sbisection "
-                     "above it, %d decisions",
+                     "none found <= %s (room for %lld of %lld tasks); "
+                     "%sbisection above it, %d decisions",
                      at, (long long)first.end, (long long)first.need, no,
                      decisions);
     } else if (st == HTA_OK) {
@@ -288,8 +290,9 @@ hta_status solve_run_close(run *s, hta_diag *d)
                  solve_stopped(s)  ? "interrupted" :
                                "time_limit");
         snprintf(row->note, sizeof row->note,
-                 "no assignment of makespan <= %s found (sum g %lld of "
-                 "%lld after %lld paths, %d decisions); %snot a proof",
+                 "no assignment of makespan <= %s found (room for %lld of "
+                 "%lld tasks after %lld paths, %d decisions); %snot a "
+                 "proof",
                  at, (long long)first.end, (long long)first.need,
                  (long long)first.moves, decisions, no);
     }
@@ -377,7 +380,7 @@ static hta_status run_sat_general(run *s, hta_row *row, double t0,
     }
     free(kept);
     char at[32], below[96] = "";
-    hta_format_real(at, L);
+    snprintf(at, sizeof at, "%.10g", L);
     if (raised) {
         char lo[32];
         hta_format_real(lo, first);
@@ -480,7 +483,7 @@ hta_status solve_run_sat(run *s, hta_diag *d)
             break; /* the best meets the raised bound */
     }
     char at[32], up[32];
-    hta_format_real(at, first);
+    snprintf(at, sizeof at, "%.10g", first);
     hta_format_real(up, L);
     if (st == HTA_OK && sr.answer == HTA_SATDEC_YES) {
         st = solve_finish_row(s, row, a, d);
@@ -530,11 +533,11 @@ hta_status solve_run_sat(run *s, hta_diag *d)
                  solve_stopped(s) ? "interrupted" : "time_limit");
         if (nos)
             snprintf(row->note, sizeof row->note,
-                     "makespan <= %s to %g unsatisfiable; solve_stopped at %s", at,
+                     "makespan <= %s to %g unsatisfiable; stopped at %s", at,
                      L - 1, up);
         else
             snprintf(row->note, sizeof row->note,
-                     "solve_stopped deciding makespan <= %s (%lld vars, %lld "
+                     "stopped deciding makespan <= %s (%lld vars, %lld "
                      "clauses)",
                      at, (long long)sr.vars, (long long)sr.clauses);
     }

@@ -231,7 +231,8 @@ hta_status solve_run_fsy(run *s, hta_diag *d)
                      (long long)fr.f[fr.jumped - 1], engine);
         else
             snprintf(row->note, sizeof row->note,
-                     "tau %lld, %lld of %lld taus balanced, %s max-flow",
+                     "best at tau %lld; bal-assign on %lld of %lld taus (the "
+                     "rest pruned by their bound), %s max-flow",
                      (long long)fr.best_tau, (long long)fr.balanced,
                      (long long)fr.K, engine);
         hta_fsy_result_free(&fr);
@@ -285,7 +286,7 @@ hta_status solve_run_brute(run *s, hta_diag *d)
     } else if (st == HTA_OK) {
         snprintf(row->status, sizeof row->status, "interrupted");
         snprintf(row->note, sizeof row->note,
-                 "exhaustive search solve_stopped: best so far");
+                 "exhaustive search stopped: best so far");
     }
     free(a);
     return st;

@@ -58,9 +58,10 @@ PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw)
             r = d.path ? ext_raise(st, &d) :
                          ext_raise_arg("w_rem, w_rack, w_pod", st, &d);
         } else {
-            PyObject *lines = PyList_New((Py_ssize_t)res.missing);
-            for (int64_t i = 0; lines && i < res.missing; i++) {
-                PyObject *x = PyLong_FromLong(res.missing_line[i]);
+            PyObject *lines = PyList_New((Py_ssize_t)res.nwarnings);
+            for (int64_t i = 0; lines && i < res.nwarnings; i++) {
+                PyObject *x = Py_BuildValue("(ls)", res.warnings[i].line,
+                                            res.warnings[i].text);
                 if (!x) {
                     Py_CLEAR(lines);
                     break;

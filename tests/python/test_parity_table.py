@@ -396,11 +396,16 @@ def test_import_fsck_options(root, tmp_path):
                       hta.import_fsck(str(data), **kw))
 
 
-def test_import_fsck_missing_blocks_warn(root, tmp_path):
-    data = root / "tests" / "data" / "fsck" / "missing.txt"
+@pytest.mark.parametrize("name", ["missing.txt", "count-mismatch.txt",
+                                  "hadoop3-locations.txt"])
+def test_import_fsck_warns_as_the_command(root, tmp_path, name):
+    """MISSING blocks and headers whose block count disagrees: the same
+    warnings, word for word, as UserWarnings."""
+    data = root / "tests" / "data" / "fsck" / name
     r = subprocess.run([os.environ["HTA"], "import", "fsck", data, "-o",
                         tmp_path / "i.txt"], capture_output=True, text=True)
-    said = [l for l in r.stderr.splitlines() if "MISSING" in l]
+    said = r.stderr.splitlines()
+    assert said and all(": warning: " in l for l in said)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         hta.import_fsck(str(data))

@@ -165,6 +165,13 @@ r=$(within 6 "$HTA" solve "$tmp/rk.txt" --algo exact --time-limit 5 -q)
 check "solve --algo exact --time-limit 5 (3 levels): $r" test $? -eq 0
 r=$(signalled INT 0.4 "$tmp/o.txt" "$HTA" solve "$tmp/rk.txt" --algo ilp --time-limit 60)
 check "solve SIGINT in GLPK's root LP within a second ($r)" prompt 130 "$r"
+# the SAT decision: SIGTERM while CaDiCaL takes the CNF (uf100's
+# reduction, 10^7 literals: 0.8-1.0 s unanswered before, the clauses added
+# without a poll) and --time-limit over the whole decision
+r=$(signalled TERM 0.1 "$tmp/o.txt" "$HTA" solve "$tmp/uf100.txt" --algo fsy,sat --sat-generic --time-limit 60)
+check "solve SIGTERM as CaDiCaL reads the CNF: 143 within a second ($r)" prompt 143 "$r"
+r=$(within 6 "$HTA" solve "$tmp/uf100.txt" --algo fsy,sat --sat-generic --time-limit 5 -q)
+check "solve --algo sat --time-limit 5 (CaDiCaL, uf100): $r" test $? -eq 0
 
 # 5. an unstable load ends at the backlog bound, within its memory: the
 # verdict, the slot, the statistics up to there

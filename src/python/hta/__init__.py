@@ -128,13 +128,15 @@ def import_fsck(path, w_loc=1.0, w_rem=3.0, w_rack=None, w_pod=None,
     (``Instance.task_names``, ``names``, ``racks``).  Costs as in
     ``from_arrays``; w_rack (and w_pod) make the racks locality levels.
     A MISSING block (no replica) is left out with a ``UserWarning``
-    naming its line, or with strict a ParseError."""
+    naming its line, or with strict a ParseError; a file whose header's
+    "N block(s)" disagrees with its block lines gets a ``UserWarning``
+    too (the command's warnings, word for word)."""
     import warnings
-    inst, missing = _hta.import_fsck(path, w_loc, w_rem, w_rack, w_pod,
-                                     strict)
-    for line in missing:
-        warnings.warn(f"{path}:{line}: warning: MISSING block (no replica) "
-                      "left out", stacklevel=2)
+    inst, notes = _hta.import_fsck(path, w_loc, w_rem, w_rack, w_pod,
+                                   strict)
+    for line, text in notes:
+        warnings.warn(f"{os.fsdecode(path)}:{line}: warning: {text}",
+                      stacklevel=2)
     return inst
 
 
