@@ -286,12 +286,15 @@ const char *cli_nearest(const cli_spec *s, const char *name)
     key[len] = '\0';
     const char *best = NULL, *prefix = NULL;
     int bd = 99, ties = 0, nprefix = 0;
+    for (int i = 0; i < s->nopts; i++)
+        nprefix += len >= 3 && strncmp(s->opts[i].name, key, len) == 0;
     for (int i = 0; i < s->nopts; i++) {
         const char *o = s->opts[i].name;
-        if (len >= 3 && strncmp(o, key, len) == 0) {
+        int is_prefix = len >= 3 && strncmp(o, key, len) == 0;
+        if (is_prefix)
             prefix = o;
-            nprefix++;
-        }
+        else if (nprefix > 1)
+            continue; /* the nearest of the options it begins */
         int dd = distance(key, o);
         if (dd < bd) {
             bd = dd;

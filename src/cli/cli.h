@@ -199,8 +199,9 @@ hta_status cli_write_cluster(const hta_cluster *c, const char *path,
 int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n);
 
 /* The option of s nearest to name (without its dashes and any =VALUE):
- * the one it is a prefix of (3 bytes or more), or the one within a third
- * of its length in edits, when one option alone is nearest; else NULL. */
+ * the one it is a prefix of (3 bytes or more; of several, the nearest in
+ * edits), or the one within a third of its length in edits, when one
+ * option alone is nearest; else NULL. */
 const char *cli_nearest(const cli_spec *s, const char *name);
 
 /* Set by SIGINT/SIGTERM once cli_catch_signals ran: long solvers poll it
