@@ -31,11 +31,13 @@ typedef enum hta_algo {
     HTA_ALGO_CLOSE, /* gap closing: makespan <= the bound, by search */
     HTA_ALGO_SAT,   /* makespan <= L decided by CaDiCaL (satdec.h) */
     HTA_ALGO_EXACT, /* the portfolio: close, ilp, sat (one row each) */
-    HTA_ALGO_HADOOP /* Hadoop's N-level greedy (hadoop.h) */
+    HTA_ALGO_HADOOP, /* Hadoop's N-level greedy (hadoop.h) */
+    HTA_ALGO_GIVEN   /* the caller's assignment (opts.given): a row, not
+                        an algorithm to ask for */
 } hta_algo;
 
 /* Names in the order of hta_algo: "rr", "fsy", "ilp", "brute", "close",
- * "sat", "exact", "hadoop".
+ * "sat", "exact", "hadoop", "given".
  *
  * On N > 2 locality levels (levels.h): every row is evaluated under the
  * N-level costs; fsy is the rack-aware refill of fsy's assignment
@@ -71,6 +73,12 @@ typedef struct hta_solve_opts {
     int ilp_engine;       /* hta_ilp_engine, or -1: GLPK for ilp, GLPK
                              and CBC side by side for exact when hta has
                              CBC (hta_cbc_available) */
+    /* An assignment of the caller's (a server below n_declared per task,
+     * HTA_ERR_USAGE otherwise), or NULL: evaluated first as the row
+     * "given", the incumbent the algorithms after it start from (hta
+     * eval's gap to the bound and the optimum).  With it nalgos may be
+     * 0: the row and the lower bound alone. */
+    const int32_t *given;
     /* Polled by the long searches (ilp, brute): non-zero stops them with
      * their best so far. */
     volatile sig_atomic_t *stop;

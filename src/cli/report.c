@@ -54,18 +54,10 @@ static void describe_counts(const hta_instance *inst, const hta_row *row,
     fputs("; ", f);
 }
 
-void report_text(const hta_solve_result *r, const char *path, FILE *f)
+void report_rows_text(const hta_solve_result *r, FILE *f)
 {
     const hta_instance *inst = r->inst;
-    char buf[160], x[32];
-    describe_cost(&inst->wrem, buf, sizeof buf);
-    hta_format_real(x, inst->w_loc);
-    fprintf(f, "instance %s: %ld tasks, %ld servers, %lld replicas, "
-               "w_loc %s, w_rem %s",
-            path, (long)inst->m, (long)inst->n_declared, (long long)inst->edges, x,
-            buf);
-    describe_levels(inst, f);
-    fputc('\n', f);
+    char x[32];
     /* on N levels the tasks not local are rack-, pod- and remote ones
        (the note's "per level" splits them) */
     fprintf(f, "%-10s %-11s %12s %9s %9s %9s %9s  %s\n", "algorithm",
@@ -93,6 +85,21 @@ void report_text(const hta_solve_result *r, const char *path, FILE *f)
                     row->seconds, row->note);
         }
     }
+}
+
+void report_text(const hta_solve_result *r, const char *path, FILE *f)
+{
+    const hta_instance *inst = r->inst;
+    char buf[160], x[32];
+    describe_cost(&inst->wrem, buf, sizeof buf);
+    hta_format_real(x, inst->w_loc);
+    fprintf(f, "instance %s: %ld tasks, %ld servers, %lld replicas, "
+               "w_loc %s, w_rem %s",
+            path, (long)inst->m, (long)inst->n_declared, (long long)inst->edges, x,
+            buf);
+    describe_levels(inst, f);
+    fputc('\n', f);
+    report_rows_text(r, f);
     if (r->has_lower_bound) {
         report_real(x, r->lower_bound);
         fprintf(f, "lower bound %s (%s)\n", x, r->bound_source);
@@ -221,27 +228,10 @@ void json_field(FILE *f, const char *name, double x)
     json_number(f, x);
 }
 
-void report_json(const hta_solve_result *r, const char *path, FILE *f)
+void report_rows_json(const hta_solve_result *r, FILE *f)
 {
     const hta_instance *inst = r->inst;
-    fputs("{\"instance\": {\"path\": ", f);
-    json_string(f, path);
-    fprintf(f, ", \"tasks\": %ld, \"servers\": %ld, \"edges\": %lld, "
-               "\"w_loc\": ",
-            (long)inst->m, (long)inst->n_declared, (long long)inst->edges);
-    json_number(f, inst->w_loc);
-    if (hta_levels(inst) > 2)
-        fprintf(f, ", \"levels\": %d", hta_levels(inst));
-    fputs("},\n \"lower_bound\": ", f);
-    json_number(f, r->has_lower_bound ? r->lower_bound : NAN);
-    fputs(", \"lower_bound_source\": ", f);
-    if (r->has_lower_bound)
-        json_string(f, r->bound_source);
-    else
-        fputs("null", f);
-    fputs(", \"guarantee\": ", f);
-    json_number(f, r->has_guarantee ? r->guarantee : NAN);
-    fputs(",\n \"results\": [", f);
+    fputc('[', f);
     for (int i = 0; i < r->nrows; i++) {
         const hta_row *row = &r->rows[i];
         fputs(i ? ",\n  {" : "\n  {", f);
@@ -271,7 +261,32 @@ void report_json(const hta_solve_result *r, const char *path, FILE *f)
         json_string(f, row->note);
         fputc('}', f);
     }
-    fputs("],\n \"best\": ", f);
+    fputc(']', f);
+}
+
+void report_json(const hta_solve_result *r, const char *path, FILE *f)
+{
+    const hta_instance *inst = r->inst;
+    fputs("{\"instance\": {\"path\": ", f);
+    json_string(f, path);
+    fprintf(f, ", \"tasks\": %ld, \"servers\": %ld, \"edges\": %lld, "
+               "\"w_loc\": ",
+            (long)inst->m, (long)inst->n_declared, (long long)inst->edges);
+    json_number(f, inst->w_loc);
+    if (hta_levels(inst) > 2)
+        fprintf(f, ", \"levels\": %d", hta_levels(inst));
+    fputs("},\n \"lower_bound\": ", f);
+    json_number(f, r->has_lower_bound ? r->lower_bound : NAN);
+    fputs(", \"lower_bound_source\": ", f);
+    if (r->has_lower_bound)
+        json_string(f, r->bound_source);
+    else
+        fputs("null", f);
+    fputs(", \"guarantee\": ", f);
+    json_number(f, r->has_guarantee ? r->guarantee : NAN);
+    fputs(",\n \"results\": ", f);
+    report_rows_json(r, f);
+    fputs(",\n \"best\": ", f);
     int b = hta_solve_best_row(r);
     if (b < 0) {
         fprintf(f, "null,\n \"interrupted\": %s}\n",

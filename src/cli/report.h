@@ -12,6 +12,9 @@
 
 void report_text(const hta_solve_result *r, const char *path, FILE *f);
 void report_json(const hta_solve_result *r, const char *path, FILE *f);
+/* The rows alone: the table with its header, or the JSON array. */
+void report_rows_text(const hta_solve_result *r, FILE *f);
+void report_rows_json(const hta_solve_result *r, FILE *f);
 
 /* Writes s as a JSON string literal; bytes that are not UTF-8 become
  * U+FFFD, so the output is always valid UTF-8. */

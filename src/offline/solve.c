@@ -23,8 +23,9 @@
 
 #include "solve_impl.h"
 
-const char *const hta_algo_names[] = {"rr",    "fsy", "ilp",   "brute",
-                                      "close", "sat", "exact", "hadoop"};
+const char *const hta_algo_names[] = {"rr",     "fsy",   "ilp",
+                                      "brute",  "close", "sat",
+                                      "exact",  "hadoop", "given"};
 
 void hta_solve_opts_default(hta_solve_opts *o)
 {
@@ -302,19 +303,40 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
     res->best_span = INFINITY;
     run s = {inst, opts, res, NULL, INFINITY, 0};
     hta_status st = HTA_OK;
-    int rows = 0;
+    int rows = opts->given != NULL;
     for (int i = 0; i < opts->nalgos && i < HTA_SOLVE_MAX_ROWS; i++)
         rows += opts->algos[i] == HTA_ALGO_EXACT ? 3 : 1;
-    if (opts->nalgos < 1 || opts->nalgos > HTA_SOLVE_MAX_ROWS ||
-        rows > HTA_SOLVE_MAX_ROWS)
+    if (opts->nalgos < (opts->given ? 0 : 1) ||
+        opts->nalgos > HTA_SOLVE_MAX_ROWS || rows > HTA_SOLVE_MAX_ROWS)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected 1 to %d rows (exact counts 3), "
                             "found %d",
                             HTA_SOLVE_MAX_ROWS, opts->nalgos > rows ?
                                                     opts->nalgos : rows);
+    for (int i = 0; i < opts->nalgos; i++)
+        if (opts->algos[i] == HTA_ALGO_GIVEN)
+            return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                                "expected an algorithm, found 'given' (the "
+                                "row of opts.given)");
+    for (int32_t t = 0; opts->given && t < inst->m; t++)
+        if (opts->given[t] < 0 || opts->given[t] >= inst->n_declared)
+            return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                                "expected server ids in [0, %ld) in the "
+                                "given assignment, found %ld for task %ld",
+                                (long)inst->n_declared, (long)opts->given[t],
+                                (long)t);
     if (!(res->best = hta_malloc_huge((size_t)inst->m * sizeof *res->best)))
         return OOM(d);
     hta_solve_bound(res, hta_bound_trivial(inst), "ceil(m/n)*w_loc");
+    if (opts->given) {
+        hta_row *row = solve_add_row(&s, HTA_ALGO_GIVEN);
+        snprintf(row->note, sizeof row->note, "the assignment given");
+        if ((st = solve_finish_row(&s, row, opts->given, d)) != HTA_OK) {
+            free(res->best);
+            res->best = NULL;
+            return st;
+        }
+    }
     for (int i = 0; i < opts->nalgos && st == HTA_OK; i++) {
         if (i > 0 && solve_stopped(&s))
             break;
@@ -346,6 +368,8 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
             break;
         case HTA_ALGO_HADOOP:
             st = solve_run_hadoop(&s, d);
+            break;
+        case HTA_ALGO_GIVEN: /* refused above */
             break;
         }
     }

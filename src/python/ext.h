@@ -153,6 +153,8 @@ PyObject *ext_wrap_jobs(hta_jobs *j); /* takes ownership */
 
 PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw);
+/* The rows of a solve as hta solve --json's "results" list. */
+PyObject *ext_solve_rows(const hta_solve_result *r);
 PyObject *ext_gen_hdfs(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw);

@@ -521,12 +521,21 @@ static int32_t *assignment(const hta_instance *inst, PyObject *obj)
 PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"instance", "assignment", NULL};
+    static char *kwl[] = {"instance", "assignment", "exact", "time_limit",
+                          NULL};
     ext_instance *ins;
     PyObject *aobj;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O", kwl, &ext_InstanceType,
-                                     &ins, &aobj))
+    int exact = 0;
+    double time_limit = 60;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|pd", kwl,
+                                     &ext_InstanceType, &ins, &aobj, &exact,
+                                     &time_limit))
         return NULL;
+    if (!(time_limit > 0) || time_limit > 1e9) { /* hta eval --time-limit */
+        PyErr_SetString(PyExc_ValueError,
+                        "time_limit: expected seconds in (0, 1e9]");
+        return NULL;
+    }
     int32_t *a = assignment(ins->inst, aobj);
     if (!a)
         return NULL;
@@ -534,6 +543,26 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
     hta_diag_clear(&d);
     hta_eval ev;
     hta_status st = hta_eval_run(ins->inst, a, &ev, &d);
+    /* the bound, and with exact the portfolio, from the assignment (hta
+       eval [--exact]) */
+    hta_solve_opts so;
+    hta_solve_opts_default(&so);
+    so.given = a;
+    so.nalgos = exact ? 1 : 0;
+    so.algos[0] = HTA_ALGO_EXACT;
+    so.time_limit = time_limit;
+    hta_solve_result sr;
+    int solved = 0;
+    if (st == HTA_OK) {
+        ext_call c;
+        so.stop = &c.stop;
+        ext_begin(&c);
+        st = hta_solve(ins->inst, &so, &sr, &d);
+        ext_end(&c);
+        solved = st == HTA_OK;
+        if (!solved)
+            hta_eval_free(&ev);
+    }
     free(a);
     if (st != HTA_OK)
         return ext_raise(st, &d);
@@ -576,7 +605,27 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
              ext_set(r, "loads", Py_NewRef(loads)) &&
              ext_set(r, "server_local", Py_NewRef(sloc)) &&
              ext_set(r, "server_remote", Py_NewRef(srem)) &&
-             ext_set(r, "server_levels", Py_NewRef(slev));
+             ext_set(r, "server_levels", Py_NewRef(slev)) &&
+             ext_set(r, "lower_bound", PyFloat_FromDouble(sr.lower_bound)) &&
+             ext_set(r, "lower_bound_source",
+                     PyUnicode_FromString(sr.bound_source)) &&
+             ext_set(r, "gap", ext_real(hta_solve_gap(&sr, ev.makespan)));
+    if (ok && exact) {
+        int proven = hta_solve_proven(&sr);
+        PyObject *x = PyDict_New();
+        ok = x && ext_set(x, "results", ext_solve_rows(&sr)) &&
+             ext_set(x, "best", PyFloat_FromDouble(sr.best_span)) &&
+             ext_set(x, "proven_optimal", PyBool_FromLong(proven)) &&
+             ext_set(x, "optimum", ext_real(proven ? sr.best_span : NAN)) &&
+             ext_set(x, "gap_optimum",
+                     ext_real(proven && sr.best_span > 0 ?
+                                  (ev.makespan - sr.best_span) / sr.best_span :
+                                  NAN)) &&
+             ext_set(x, "interrupted", PyBool_FromLong(sr.interrupted));
+        ok = ok && ext_set(r, "exact", Py_NewRef(x));
+        Py_XDECREF(x);
+    }
+    hta_solve_result_free(&sr);
     Py_XDECREF(slev);
     Py_XDECREF(loads);
     Py_XDECREF(sloc);

@@ -94,6 +94,19 @@ static PyObject *row_dict(const hta_solve_result *r, const hta_row *row)
     return d;
 }
 
+PyObject *ext_solve_rows(const hta_solve_result *r)
+{
+    PyObject *rows = PyList_New(r->nrows);
+    for (int i = 0; rows && i < r->nrows; i++) {
+        PyObject *x = row_dict(r, &r->rows[i]);
+        if (!x)
+            Py_CLEAR(rows);
+        else
+            PyList_SET_ITEM(rows, i, x);
+    }
+    return rows;
+}
+
 /* The report of `hta solve --json` (minus the path) and the assignment. */
 static PyObject *report(hta_solve_result *r)
 {
@@ -117,15 +130,8 @@ static PyObject *report(hta_solve_result *r)
                                       Py_NewRef(Py_None)) &&
          ext_set(d, "guarantee",
                  ext_real(r->has_guarantee ? r->guarantee : NAN));
-    if (ok && !(rows = PyList_New(r->nrows)))
+    if (ok && !(rows = ext_solve_rows(r)))
         ok = 0;
-    for (int i = 0; ok && i < r->nrows; i++) {
-        PyObject *x = row_dict(r, &r->rows[i]);
-        if (!x)
-            ok = 0;
-        else
-            PyList_SET_ITEM(rows, i, x);
-    }
     if (ok) {
         ok = ext_set(d, "results", rows);
         rows = NULL;

@@ -55,6 +55,8 @@ TABLE = {
     },
     "eval": {"json": PRINT, "loads": "the loads and per-server counts are "
                                      "always in the result",
+             "exact": ("evaluate", "exact"),
+             "time-limit": ("evaluate", "time_limit"),
              "plot": "presentation: a picture of the loads, which "
                      "evaluate() returns for the caller's plotting"},
     "gen hdfs": {

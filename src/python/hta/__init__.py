@@ -97,7 +97,7 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
     return rep
 
 
-def evaluate(instance, assignment):
+def evaluate(instance, assignment, exact=False, time_limit=60.0):
     """The makespan of an assignment (one server id per task, any integer
     array) and what ``hta eval --json`` reports: total, local, remote,
     w_rem_r, argmax, per_level and level_costs (arrays over levels
@@ -105,8 +105,23 @@ def evaluate(instance, assignment):
     ``instance.names`` is) loads, server_local and server_remote (on N
     levels, remote counts every task not local) and server_levels (its
     tasks at each level, a servers x levels array; on two levels local
-    and remote)."""
-    return _hta.evaluate(instance, assignment)
+    and remote); lower_bound, lower_bound_source and gap (to the bound:
+    how far above the optimum at most).
+
+    exact=True (``hta eval --exact``) adds "exact": hta solve's exact
+    portfolio started from the assignment, within time_limit seconds:
+    results (the solve rows, the first "given"), best, proven_optimal,
+    optimum (when proven), gap_optimum and interrupted.  So a heuristic
+    of one's own is one call away from "how far from optimal":
+
+        rep = hta.evaluate(inst, my_assignment, exact=True)
+        print(rep["exact"]["gap_optimum"], rep["gap"])
+
+    Ctrl-C during the exact run raises Interrupted with the report."""
+    rep = _hta.evaluate(instance, assignment, exact, time_limit)
+    if exact and rep["exact"]["interrupted"]:
+        raise Interrupted(rep)
+    return rep
 
 
 def gen_hdfs(tasks, servers, replicas=3, zipf=0.0, racks=0,

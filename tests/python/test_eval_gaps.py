@@ -1,0 +1,130 @@
+"""Gaps for any assignment (issue 60, offline part): `hta eval` and
+`hta.evaluate` report the lower bound hta solve prints and the gap to it,
+and with --exact / exact=True the optimum hta solve's exact portfolio
+proves from the assignment, and the gap to it.  Oracles: brute force on
+tiny two- and three-level instances (every assignment tried), `hta solve
+--json`'s bound, and the command against the package, field by field."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import hta
+
+HTA = os.environ["HTA"]
+
+
+def run(*args, check=True):
+    return subprocess.run([HTA, *map(str, args)], check=check,
+                          capture_output=True, text=True)
+
+
+def tiny(tmp_path, seed, levels):
+    p = tmp_path / f"i{seed}.txt"
+    extra = ["--racks", 2, "--policy", "rack-aware", "--w-rack", 1.5] \
+        if levels == 3 else []
+    run("gen", "hdfs", "--tasks", 7, "--servers", 4, "--replicas", 2,
+        "--zipf", 1.2, "--seed", seed, *extra, "-o", p)
+    return p
+
+
+@pytest.mark.parametrize("levels", [2, 3])
+def test_exact_gap_against_brute_force(tmp_path, levels):
+    rng = np.random.default_rng(59 + levels)
+    for seed in range(1, 13):
+        path = tiny(tmp_path, seed, levels)
+        brute = json.loads(run("solve", path, "--algo", "brute",
+                               "--json").stdout)
+        opt = brute["best"]["makespan"]
+        assert brute["best"]["proven_optimal"]
+        inst = hta.Instance.read(str(path))
+        # a random assignment (any server, replica or not) and the optimum
+        for a in (rng.integers(0, 4, size=7),
+                  hta.solve(inst, algos="brute")["assignment"]):
+            asg = tmp_path / "a.txt"
+            asg.write_text("hta-assignment 1\n" + "".join(
+                f"{t} {s}\n" for t, s in enumerate(a)))
+            rep = json.loads(run("eval", path, asg, "--exact", "--json")
+                             .stdout)
+            span = rep["makespan"]
+            ex = rep["exact"]
+            assert ex["proven_optimal"] and ex["optimum"] == opt, seed
+            assert ex["results"][0]["algorithm"] == "given"
+            assert ex["results"][0]["makespan"] == span
+            assert ex["gap_optimum"] == pytest.approx((span - opt) / opt)
+            assert rep["lower_bound"] <= opt + 1e-9
+            assert rep["gap"] == pytest.approx(
+                (span - rep["lower_bound"]) / rep["lower_bound"])
+            text = run("eval", path, asg, "--exact").stdout
+            if span == opt:
+                assert "the assignment is optimal" in text
+            else:
+                assert f"{100 * (span - opt) / opt:.2f}% above it" in text
+            got = hta.evaluate(inst, a, exact=True)
+            for k in ("makespan", "lower_bound", "lower_bound_source",
+                      "gap"):
+                assert got[k] == rep[k], k
+            for k in ("best", "proven_optimal", "optimum", "gap_optimum"):
+                assert got["exact"][k] == ex[k], k
+            assert [(r["algorithm"], r["status"], r["makespan"])
+                    for r in got["exact"]["results"]] == \
+                [(r["algorithm"], r["status"], r["makespan"])
+                 for r in ex["results"]]
+
+
+def test_bound_is_solves(root, tmp_path):
+    """Without --exact: the bound of hta solve (flow on two levels, level
+    flow on N), the gap to it, in text and JSON, and in Python."""
+    for name in ("zipf-1k.txt", "hdfs-racks-1k.txt"):
+        path = root / "instances" / name
+        asg = tmp_path / "a.txt"
+        run("solve", path, "--algo", "hadoop", "-o", asg)
+        want = json.loads(run("solve", path, "--algo", "hadoop",
+                              "--json").stdout)
+        rep = json.loads(run("eval", path, asg, "--json").stdout)
+        assert "exact" not in rep
+        assert rep["lower_bound"] == want["lower_bound"]
+        assert rep["lower_bound_source"] == want["lower_bound_source"]
+        assert rep["gap"] == want["results"][0]["gap"]
+        text = run("eval", path, asg).stdout
+        assert f"gap {100 * rep['gap']:.2f}%" in text
+        inst = hta.Instance.read(str(path))
+        got = hta.evaluate(inst, hta.solve(inst, algos="hadoop")
+                           ["assignment"])
+        assert (got["lower_bound"], got["gap"]) == \
+            (rep["lower_bound"], rep["gap"])
+
+
+def test_not_proven_in_the_time_says_so(root, tmp_path):
+    """A three-level instance GLPK cannot close in a second: the best
+    found and the bound, no optimum claimed."""
+    path = tmp_path / "r.txt"
+    run("gen", "hdfs", "--tasks", 10000, "--servers", 100, "--replicas", 3,
+        "--zipf", 1.5, "--racks", 10, "--policy", "rack-aware", "--w-rack",
+        1.5, "--seed", 3, "-o", path)
+    asg = tmp_path / "a.txt"
+    run("solve", path, "--algo", "hadoop", "-o", asg)
+    rep = json.loads(run("eval", path, asg, "--exact", "--time-limit", 1,
+                         "--json").stdout)
+    ex = rep["exact"]
+    # (GLPK proves 101 in no time limit a test can afford; issue 61)
+    assert not ex["proven_optimal"]
+    assert ex["optimum"] is None and ex["gap_optimum"] is None
+    assert rep["lower_bound"] < ex["best"] <= rep["makespan"]
+    text = run("eval", path, asg, "--exact", "--time-limit", 1).stdout
+    assert "optimum not proven in the time limit: between" in text
+
+
+def test_refusals(root, tmp_path):
+    path = root / "instances" / "example.txt"
+    asg = tmp_path / "a.txt"
+    run("solve", path, "-o", asg)
+    r = run("eval", path, asg, "--time-limit", 5, check=False)
+    assert r.returncode == 2 and "--exact" in r.stderr and not r.stdout
+    inst = hta.Instance.read(str(path))
+    a = hta.solve(inst)["assignment"]
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="time_limit"):
+            hta.evaluate(inst, a, exact=True, time_limit=bad)
