@@ -16,7 +16,11 @@
 # hdfs-500-z1.5-a5-s2);
 # with BENCH_EXACT_LARGE=1 also 10^6 tasks, hta exact alone with 300 s:
 # GLPK's LP and CBC's reading of the 10^6-task model do not end in that
-# time).  Figures only, nothing asserted.
+# time).  The levels section (issue 61): HDFS rack-aware placements,
+# racks of 10 servers (and pods of 10 racks), Zipf 1, 1.5 and uniform,
+# constant costs 1 / 1.5 / 3 (three levels, racks-*) and 1 / 1.5 / 2 / 4
+# (four, pods-*), 10^4 and 10^5 tasks (seed 3); an open row gives the
+# best and the bound.  Figures only, nothing asserted.
 # hta's ilp rows name the engine that proved (ilp/GLPK, ilp/CBC: exact
 # runs both side by side when hta is built with CBC).
 # usage: scripts/bench_exact.sh [BUILD] [SECONDS]
@@ -48,7 +52,8 @@ by = [x["algorithm"] + ("/CBC" if " by CBC" in x["note"] else
                         "/GLPK" if " by GLPK" in x["note"] else "")
       for x in r["results"] if x["status"] in ("optimal", "bound")]
 by = by[0] if by else b["algorithm"] + ",bound"
-print(("optimal(%s)" % by if b["proven_optimal"] else "open"), b["makespan"])' 2>/dev/null)
+print(("optimal(%s)" % by if b["proven_optimal"] else
+       "open(lb=%.6g)" % r["lower_bound"]), b["makespan"])' 2>/dev/null)
     set -- ${res:-error -}
     printf '%-16s %6.2f %-6s' "$1" "$(awk "BEGIN { print $end - $start }")" "$2"
 }
@@ -107,6 +112,22 @@ EOF_SPEC
     f=$dir/hdfs-$m-z$z-a$(echo "$a" | tr -d '0.,' | sed 's/^3//')-s$seed.txt
     [ -f "$f" ] || "$hta" gen hdfs --tasks "$m" --servers "$n" --zipf "$z" --w-rem-affine "$a" --seed "$seed" -o "$f"
     files="$files $f"
+done
+# N levels (issue 61): rack-aware placements on racks of 10 servers,
+# three levels (w_rack 1.5) and four (pods of 10 racks, w_pod 2, w_rem 4)
+for m in 10000 100000; do
+    for z in 1 1.5 0; do
+        case $z in 0) skew="" ;; *) skew="--zipf $z" ;; esac
+        n=$((m / 100))
+        f=$dir/racks-$m-z$z.txt
+        # shellcheck disable=SC2086
+        [ -f "$f" ] || "$hta" gen hdfs --tasks "$m" --servers "$n" $skew --racks "$((n / 10))" --policy rack-aware --w-rem 3 --w-rack 1.5 --seed 3 -o "$f"
+        files="$files $f"
+        f=$dir/pods-$m-z$z.txt
+        # shellcheck disable=SC2086
+        [ -f "$f" ] || "$hta" gen hdfs --tasks "$m" --servers "$((n < 1000 ? 1000 : n))" $skew --racks "$(((n < 1000 ? 1000 : n) / 10))" --pods "$(((n < 1000 ? 1000 : n) / 100))" --policy rack-aware --w-rem 4 --w-rack 1.5 --w-pod 2 --seed 3 -o "$f"
+        files="$files $f"
+    done
 done
 echo "time limit ${limit}s per engine; status (the engine that proved), wall seconds, makespan"
 printf '%-26s %-30s %-30s %-28s %s\n' instance "hta fsy,exact" "hta fsy,ilp (GLPK)" "cbc on the LP" "hta fsy,exact --sat-generic"

@@ -336,6 +336,16 @@ static void wait_cbc(solver *sv, hta_cbc_answer *ans)
     }
 }
 
+/* The column of L: the one the objective counts (every model minimises
+ * L alone); 0 when none. */
+static int L_column(glp_prob *P)
+{
+    for (int j = glp_get_num_cols(P); j >= 1; j--)
+        if (glp_get_obj_coef(P, j) != 0)
+            return j;
+    return 0;
+}
+
 /* The search for one piece after its LP: GLPK, CBC, or both side by
  * side (CBC in a child process, GLPK here; the first proof wins). */
 static outcome search_piece(solver *sv, glp_prob *P, double lp_bound,
@@ -346,8 +356,33 @@ static outcome search_piece(solver *sv, glp_prob *P, double lp_bound,
     piece *pc = (piece *)sv->pc;
     if (e != HTA_ILP_ENGINE_GLPK) {
         sv->next_poll = 0;
-        if (hta_cbc_start(P, sv->heur_ok ? sv->heur : NULL, &sv->job, d) !=
-            HTA_OK)
+        /* CBC gets L without its lower bound (the piece's proven bound)
+           when L may take more than one value: with the bound the
+           objective is flat over every solution CBC meets near the
+           optimum and its search stalls (the issue-61 rack instance,
+           10^4 tasks: no proof in 60 s with L in [202, 203], 4.8 s with
+           L <= 203, as CBC 2.10.8 reads the written model).  With L
+           fixed (the bound is the last value below the incumbent: 3SAT
+           reductions) the model is a feasibility question CBC answers
+           best as it is (uf20-01: 0.33 s, against 4.2 s with L in
+           [0, 3]).  N-level models only: on two levels, where close and
+           sat prove before ilp runs, --ilp-engine cbc won with it (HDFS
+           Zipf 1, 10^3 tasks, affine: 30 s open -> 1.9 s proven) but lost
+           20% on 200 tasks of 201 affine pieces (0.43 -> 0.52 s).  Its
+           optimum is the piece's either way: the bound is valid. */
+        int col = L_column(P);
+        if (col && (!sv->levels || glp_get_col_type(P, col) != GLP_DB))
+            col = 0;
+        int type = col ? glp_get_col_type(P, col) : 0;
+        double lo = col ? glp_get_col_lb(P, col) : 0,
+               hi = col ? glp_get_col_ub(P, col) : 0;
+        if (col && lo > 0)
+            glp_set_col_bnds(P, col, GLP_DB, 0.0, hi);
+        hta_status cst = hta_cbc_start(P, sv->heur_ok ? sv->heur : NULL,
+                                       &sv->job, d);
+        if (col && lo > 0)
+            glp_set_col_bnds(P, col, type, lo, hi);
+        if (cst != HTA_OK)
             return PIECE_ERROR;
     }
     if (e != HTA_ILP_ENGINE_CBC) {

@@ -3,6 +3,7 @@
 #ifndef HTA_TEST_HELPERS_H
 #define HTA_TEST_HELPERS_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "hta/assign.h"
 #include "hta/gen.h"
 #include "hta/instance.h"
+#include "hta/levels.h"
 #include "hta/rng.h"
 #include "hta/solve.h"
 #include "offline/brute.h"
@@ -215,6 +217,60 @@ static inline hta_instance *parse_text(const char *text)
     if (hta_instance_parse_memory("<test>", text, strlen(text), &inst, &d) !=
         HTA_OK)
         fail_msg("parse_text: line %ld: %s", d.line, d.msg);
+    return inst;
+}
+
+/* w_loc + f (w - w_loc), of w's kind: a cost between w_loc and w. */
+static inline void between(double w_loc, const hta_wrem *w, double f, hta_wrem *out,
+                    double *v)
+{
+    /* rounded down to w where the sum's rounding would pass it */
+    *out = *w;
+    if (w->kind == HTA_WREM_AFFINE) {
+        out->a = fmin(w->a, w_loc + f * (w->a - w_loc));
+        out->b = f * w->b;
+        return;
+    }
+    for (int64_t i = 0; i <= w->k; i++)
+        v[i] = fmin(w->v[i], w_loc + f * (w->v[i] - w_loc));
+    out->v = v;
+}
+
+/* A random instance of depth 1 or 2 racks (N = 3 or 4): servers in racks
+ * by a random map (ids need not be consecutive), level costs a random
+ * non-decreasing share of the way from w_loc to w_rem. */
+static inline hta_instance *random_levels(hta_rng *r, int max_m, int max_n,
+                                   int depth)
+{
+    int model = (int)hta_rng_below(r, COST_MODELS);
+    hta_instance *inst = random_instance(r, max_m, max_n, 3, model);
+    int pods = 1 + (int)hta_rng_below(r, 2),
+        racks = 1 + (int)hta_rng_below(r, 3);
+    for (int32_t s = 0; s < inst->n_declared; s++) {
+        char path[32];
+        int p = (int)hta_rng_below(r, (uint64_t)pods),
+            k = (int)hta_rng_below(r, (uint64_t)racks);
+        if (depth == 1)
+            snprintf(path, sizeof path, "/r%d", p * 3 + k);
+        else
+            snprintf(path, sizeof path, "/p%d/r%d", p, k);
+        assert_int_equal(hta_instance_set_name(inst, 'r', s, path, NULL), HTA_OK);
+    }
+    static const double shares[] = {0.0, 0.25, 0.5, 1.0};
+    double f[2] = {shares[hta_rng_below(r, 4)], shares[hta_rng_below(r, 4)]};
+    if (f[0] > f[1]) {
+        double x = f[0];
+        f[0] = f[1];
+        f[1] = x;
+    }
+    hta_wrem w[2];
+    double v[2][8];
+    for (int l = 0; l < depth; l++)
+        between(inst->w_loc, &inst->wrem, f[l], &w[l], v[l]);
+    hta_diag d;
+    if (hta_instance_set_levels(inst, w, depth, &d) != HTA_OK)
+        fail_msg("random_levels: %s", d.msg);
+    assert_int_equal(hta_levels(inst), depth + 2);
     return inst;
 }
 

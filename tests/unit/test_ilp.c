@@ -104,6 +104,58 @@ static void test_ilp_vs_brute(void **state)
     assert_true(!hta_cbc_available() || by_cbc >= 60);
 }
 
+/* The N-level ILP with CBC (alone and beside GLPK) from the refill's
+ * incumbent and the level bound = brute force on tiny 3- and 4-level
+ * instances.  CBC gets L without its lower bound where L ranges over
+ * more than one value (ilp.c, search_piece): those runs are counted, so
+ * the test cannot pass without them. */
+static void test_levels_cbc_vs_brute(void **state)
+{
+    (void)state;
+    /* without CBC (a build without it) the same runs by GLPK alone */
+    int cbc = hta_cbc_available();
+    hta_rng r;
+    hta_rng_seed(&r, 61);
+    int ranged = 0, by_cbc = 0;
+    for (int i = 0; i < 160; i++) {
+        hta_instance *inst = random_levels(&r, 7, 5, 1 + i % 2);
+        int32_t m = inst->m;
+        int32_t *opt = malloc((size_t)m * sizeof *opt),
+                *a = malloc((size_t)m * sizeof *a);
+        hta_diag d;
+        assert_int_equal(brute_opt(inst, opt, &d), HTA_OK);
+        double best = evaluate(inst, opt, NULL), lb;
+        assert_int_equal(hta_bound_levels_compute(inst, &lb, &d), HTA_OK);
+        /* a poor incumbent (every task on server 0), so that L ranges
+           from the bound to far above it and the search is CBC's */
+        int32_t *inc = calloc((size_t)m, sizeof *inc);
+        ranged += evaluate(inst, inc, NULL) > lb + 1e-9;
+        for (int e = cbc ? HTA_ILP_ENGINE_CBC : HTA_ILP_ENGINE_GLPK;
+             e <= (cbc ? HTA_ILP_ENGINE_BOTH : HTA_ILP_ENGINE_GLPK); e++) {
+            hta_ilp_result res = solve_with(inst, 0, HTA_ILP_COMPACT, inc,
+                                            lb, 30, a, (hta_ilp_engine)e);
+            if (res.status != HTA_ILP_OPTIMAL ||
+                fabs(res.makespan - best) > 1e-9 * fmax(1, best) ||
+                evaluate(inst, a, NULL) != res.makespan)
+                fail_msg("instance %d (%d levels) engine %d: %g, brute %g "
+                         "(%s)",
+                         i, hta_levels(inst), e, res.makespan, best,
+                         res.detail);
+            assert_true(res.bound <= best * (1 + 1e-12));
+            by_cbc += (res.proved_by & 2) != 0;
+            assert_true(no_children());
+        }
+        free(inc);
+        free(opt);
+        free(a);
+        hta_instance_free(inst);
+    }
+    print_message("levels with CBC: 160 instances = brute force, %d with "
+                  "the incumbent above the bound, %d proofs by CBC\n",
+                  ranged, by_cbc);
+    assert_true(ranged >= 20 && (!cbc || by_cbc >= 20));
+}
+
 /* Theorem 5.4 with the exact optimum, beyond brute force's reach. */
 static void test_theorem_5_4_exact(void **state)
 {
@@ -399,6 +451,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ilp_vs_brute),
         cmocka_unit_test(test_theorem_5_4_exact),
+        cmocka_unit_test(test_levels_cbc_vs_brute),
         cmocka_unit_test(test_statuses),
         cmocka_unit_test(test_glpk_abort_recovered),
         cmocka_unit_test(test_cbc_refused),
