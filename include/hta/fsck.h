@@ -26,7 +26,6 @@ typedef struct hta_fsck_warning {
 typedef struct hta_fsck_result {
     int64_t blocks;   /* block lines read (tasks + missing) */
     int64_t missing;  /* MISSING blocks: no replica, not a task */
-    long *missing_line; /* their line numbers */
     /* in line order: each MISSING block left out, each file whose
      * header's "N block(s)" disagrees with the block lines under it */
     hta_fsck_warning *warnings;
@@ -36,8 +35,8 @@ typedef struct hta_fsck_result {
 /* Reads the fsck output at path.  Block lines are "<k>. <pool>:<blk>
  * len=... [Live_repl=...] [<locations>]" where a location is
  * DatanodeInfoWithStorage[<ip:port>,<storage>,<type>], /<rack>/<ip:port>
- * or <ip:port>.  A block marked MISSING is reported (res->missing_line,
- * res->warnings) and, with strict, an error; a block line that cannot
+ * or <ip:port>.  A block marked MISSING is reported (res->warnings, at its
+ * line) and, with strict, an error; a block line that cannot
  * be read, or a datanode listed in two racks, is always an error with
  * its line; a file header's "N block(s)" over another number of block
  * lines is a warning.  O(size of the file). */

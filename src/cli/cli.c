@@ -780,6 +780,18 @@ int cli_level_costs(const cli_args *a, hta_wrem wlev[2], double *store[2],
 
 /* ---- outputs ---------------------------------------------------------- */
 
+int cli_files_only(const cli_args *a, const char *const *opts,
+                   const char *const *paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (paths[i] && strcmp(paths[i], "-") == 0)
+            return cli_usage_error(a, "--%s - would mix its output with the "
+                                      "report on standard output: name a "
+                                      "file",
+                                   opts[i]);
+    return 0;
+}
+
 int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,
                       const char *const *ins, int nin)
 {

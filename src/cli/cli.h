@@ -171,6 +171,12 @@ int cli_level_costs(const cli_args *a, hta_wrem wlev[2], double *store[2],
     {"w-rem-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, 0, "A,B",      \
      "remote cost w_rem(r) = A + B*r (A >= w_loc, B >= 0)"}
 
+/* Refuses "-" for the outputs named opts[i] (without dashes) whose
+ * paths[i] it is: the command's report is on standard output.  NULL
+ * paths are skipped.  Returns 0, or the exit code after printing why. */
+int cli_files_only(const cli_args *a, const char *const *opts,
+                   const char *const *paths, int n);
+
 /* Checks before any work that each output path can be written, is none
  * of the inputs and that no two outputs are the same file.  NULL entries
  * are skipped.  Returns 0, or the exit code after printing why. */

@@ -358,13 +358,10 @@ int cmd_flowtime(int argc, char **argv)
     } else if (cli_has(&args, "load")) {
         loads[nloads++] = cli_value(&args, "load")->x;
     }
+    static const char *const what[] = {"plot", "csv"};
     const char *outs[2] = {cli_str(&args, "plot"), cli_str(&args, "csv")};
-    for (int i = 0; i < 2; i++)
-        if (outs[i] && strcmp(outs[i], "-") == 0)
-            return cli_usage_error(&args, "--%s - would mix its output with "
-                                          "the report on standard output: "
-                                          "name a file",
-                                   i ? "csv" : "plot");
+    if ((code = cli_files_only(&args, what, outs, 2)) != 0)
+        return code;
     if ((code = cli_check_outputs(&args, outs, 2,
                                   (const char *const *)args.pos, 1)) != 0)
         return code;

@@ -345,13 +345,10 @@ int cmd_rplace(int argc, char **argv)
     hta_rp_ask ask;
     if ((code = ask_of(&args, &ask)) != 0)
         return code;
+    static const char *const what[] = {"plot", "csv"};
     const char *outs[2] = {cli_str(&args, "plot"), cli_str(&args, "csv")};
-    for (int i = 0; i < 2; i++)
-        if (outs[i] && strcmp(outs[i], "-") == 0)
-            return cli_usage_error(&args, "--%s - would mix its output with "
-                                          "the report on standard output: "
-                                          "name a file",
-                                   i ? "csv" : "plot");
+    if ((code = cli_files_only(&args, what, outs, 2)) != 0)
+        return code;
     const char *ins[4];
     int nins = 0;
     if (ask.slots_file)

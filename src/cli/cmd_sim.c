@@ -301,12 +301,9 @@ static int ask_of(const cli_args *a, hta_sim_ask *k, const char *outs[3])
     outs[0] = tpath;
     outs[1] = cli_str(a, "plot");
     outs[2] = cli_str(a, "csv");
-    static const char *const what[] = {"--trace-file", "--plot", "--csv"};
-    for (int i = 0; i < 3; i++)
-        if (outs[i] && strcmp(outs[i], "-") == 0)
-            return cli_usage_error(a, "%s - would mix its output with the "
-                                      "report on standard output: name a "
-                                      "file", what[i]);
+    static const char *const what[] = {"trace-file", "plot", "csv"};
+    if ((code = cli_files_only(a, what, outs, 3)) != 0)
+        return code;
     const char *ins[3] = {a->pos[0], NULL, NULL};
     int nins = 1;
     hta_dist js;

@@ -123,7 +123,7 @@ typedef struct importer {
     long last;      /* the last line read */
     long head_line; /* the current file's header line (0: none) */
     int64_t head_said, head_found; /* its "N block(s)", block lines seen */
-    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_missing, cap_warn;
+    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_warn;
 } importer;
 
 /* A warning at line, its text formatted; 0 when out of memory. */
@@ -266,10 +266,7 @@ static hta_status parse_block(importer *im, const char *p, const char *end,
                                     "expected a block with replicas, found "
                                     "MISSING block %.*s",
                                     nl, name);
-            if (!HTA_RESERVE(im->res->missing_line, im->cap_missing,
-                             (size_t)im->res->missing + 1))
-                return OOM(im);
-            im->res->missing_line[im->res->missing++] = im->lx.line;
+            im->res->missing++;
             if (!warn(im, im->lx.line, "MISSING block (no replica) left out"))
                 return OOM(im);
             return HTA_OK;
@@ -447,8 +444,6 @@ void hta_fsck_result_free(hta_fsck_result *res)
 {
     if (!res)
         return;
-    free(res->missing_line);
-    res->missing_line = NULL;
     free(res->warnings);
     res->warnings = NULL;
     res->nwarnings = 0;

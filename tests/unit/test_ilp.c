@@ -104,7 +104,7 @@ static void test_ilp_vs_brute(void **state)
     assert_true(!hta_cbc_available() || by_cbc >= 60);
 }
 
-/* The N-level ILP with CBC (alone and beside GLPK) from the refill's
+/* The N-level ILP with CBC (alone and beside GLPK) from a poor
  * incumbent and the level bound = brute force on tiny 3- and 4-level
  * instances.  CBC gets L without its lower bound where L ranges over
  * more than one value (ilp.c, search_piece): those runs are counted, so
