@@ -284,11 +284,13 @@ VERSION = $(shell sed -n 's/^\#define HTA_VERSION "\(.*\)"/\1/p' include/hta/ver
 PUBHDR  = $(wildcard include/hta/*.h)
 SCHEMAS = $(wildcard src/cli/doc/*.schema.json)
 
-# The manual pages: hta(1), one page per command, hta-formats(5).
+# The manual pages: hta(1), one page per command, hta-formats(5),
+# hta-policy(7).
 MANSRC  = $(wildcard src/cli/doc/*.scd)
 MANPAGES = $(patsubst src/cli/doc/%.scd,$(BUILD)/man/%,$(MANSRC))
 MAN1    = $(filter %.1,$(MANPAGES))
 MAN5    = $(filter %.5,$(MANPAGES))
+MAN7    = $(filter %.7,$(MANPAGES))
 man: $(MANPAGES)
 $(BUILD)/man/%: src/cli/doc/%.scd
 	@mkdir -p $(dir $@)
@@ -315,7 +317,7 @@ PYDIR  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PR
 
 install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/libhta.so $(MANPAGES) $(BUILD)/hta.pc python
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
-	    $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PCDIR) \
+	    $(DESTDIR)$(INCDIR)/hta $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(PCDIR) \
 	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 755 $(STRIP_FLAG) $(BUILD)/hta $(DESTDIR)$(BINDIR)/hta
 	$(INSTALL) -m 644 $(BUILD)/libhta.a $(DESTDIR)$(LIBDIR)/libhta.a
@@ -324,6 +326,7 @@ install: $(BUILD)/hta $(BUILD)/libhta.a $(BUILD)/libhta.so $(MANPAGES) $(BUILD)/
 	$(INSTALL) -m 644 $(PUBHDR) $(DESTDIR)$(INCDIR)/hta/
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 644 $(BUILD)/hta.pc $(DESTDIR)$(PCDIR)/hta.pc
 	$(INSTALL) -m 644 src/cli/doc/hta.bash-completion $(DESTDIR)$(COMPDIR)/hta
 	$(INSTALL) -m 644 LICENSE CHANGELOG.md $(SCHEMAS) $(DESTDIR)$(DOCDIR)/
@@ -340,6 +343,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libhta.so.0 $(DESTDIR)$(LIBDIR)/libhta.so \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7))) \
 	    $(DESTDIR)$(PCDIR)/hta.pc \
 	    $(DESTDIR)$(COMPDIR)/hta \
 	    $(addprefix $(DESTDIR)$(INCDIR)/hta/,$(notdir $(PUBHDR))) \

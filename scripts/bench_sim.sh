@@ -38,6 +38,64 @@ bench gbpandas "$tmp/gb0.txt" 20000 --load "$load" --service lognormal --slots-p
 # Time per slot must follow the events, not the servers: the same
 # arrival rate (500 tasks a slot, 1000 types of 3 replicas) on 10^4, 10^5
 # and 10^6 servers, jsq-maxweight and gb-pandas; median of 3 runs.
+# Plug-in policies (hta/policy.h): the C plug-ins of tests/plugins/
+# builtins.c, built here as shared libraries, against the built-ins on
+# the same sample path (their outputs are identical: tests/plugins/
+# run.sh), interleaved, one process at a time, --threads 1, median of 5;
+# JSQ-MaxWeight on Wang's set-up, Priority and GB-PANDAS on GB-PANDAS'.
+# Target: 1.3x.
+# Then a Python plug-in (src/online/examples/policies.py): decisions (a
+# route per arrival and a serve per task started) per second; target
+# 10^5.
+cc=${CC:-cc}
+for i in 1 2 5; do
+    $cc -std=c11 -O2 -fPIC -shared -Iinclude -DHTA_PLUGIN=$i \
+        tests/plugins/builtins.c -o "$tmp/p$i.so"
+done
+echo "C plug-in against the built-in, seconds (median of 5, interleaved, --threads 1):"
+plug() { # name builtin lib cluster args...
+    name=$1 b=$2 lib=$3 cl=$4
+    shift 4
+    for r in 1 2 3 4 5; do
+        "$hta" sim "$cl" --policy "$b,plugin" --policy-lib "$lib" --json -q \
+            --threads 1 "$@"
+    done | python3 -c '
+import json, sys, statistics
+runs = [json.loads(l)["policies"] for l in sys.stdin]
+b = statistics.median(r[0]["seconds"] for r in runs)
+p = statistics.median(r[1]["seconds"] for r in runs)
+same = all({k: v for k, v in r[0].items() if k not in ("policy", "seconds")} ==
+           {k: v for k, v in r[1].items() if k not in ("policy", "seconds")}
+           for r in runs)
+print("  %-8s %-14s %7.3f s  %-14s %7.3f s  %5.2fx  %s" % (sys.argv[1],
+      runs[0][0]["policy"], b, runs[0][1]["policy"], p, p / b,
+      "same output" if same else "OUTPUT DIFFERS"))' "$name"
+}
+plug wang jsq-maxweight "$tmp/p1.so" "$tmp/wang.txt" --slots 20000
+plug gbpandas priority "$tmp/p2.so" "$tmp/gb0.txt" --slots 20000 \
+    --load "$load" --service lognormal --slots-per-unit 10
+plug gbpandas gb-pandas "$tmp/p5.so" "$tmp/gb0.txt" --slots 20000 \
+    --load "$load" --service lognormal --slots-per-unit 10
+echo "Python plug-in, decisions per second (routes + tasks started), median of 3:"
+PYTHONPATH=$build/python /usr/bin/python3 - "$tmp/wang.txt" <<'PY'
+import importlib.util, statistics, sys
+import hta
+spec = importlib.util.spec_from_file_location(
+    "policies", "src/online/examples/policies.py")
+P = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(P)
+c = hta.Cluster.read(sys.argv[1])
+for cls in (P.JSQMaxWeight, P.Priority, P.GBPandas, P.FCFS):
+    rates, secs = [], []
+    for r in range(3):
+        row = hta.sim(c, policies=[cls()], slots=1000, load=0.95,
+                      threads=1)["policies"][0]
+        decisions = row["arrived"] + row["departed"]
+        rates.append(decisions / row["seconds"])
+        secs.append(row["seconds"])
+    print("  wang     %-14s %9.3g decisions/s (%.2f s a run)" %
+          (row["policy"], statistics.median(rates), statistics.median(secs)))
+PY
 echo "seconds per slot at 500 tasks a slot, by servers (median of 3; ratio to 10^4):"
 for p in jsq-maxweight gb-pandas; do
     base=""

@@ -199,6 +199,9 @@ jobs_list() {
         echo "suite readme tests/readme.sh"
         # 10c. --threads: the same bytes for every number of threads.
         echo "suite threads tests/threads/run.sh"
+        # 10c2. Plug-in policies from shared libraries against the
+        # built-ins, byte for byte; the libraries refused.
+        echo "suite plugins tests/plugins/run.sh"
         # 10d. The experiment scripts' shared intervals (scripts/ci95.py).
         echo "suite scripts tests/scripts/run.sh"
         # 11. The Python package (pytest): the command's numbers, errors

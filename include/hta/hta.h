@@ -41,6 +41,7 @@
 #include "hta/maxcover.h"
 #include "hta/num.h"
 #include "hta/outfile.h"
+#include "hta/policy.h"
 #include "hta/pool.h"
 #include "hta/progress.h"
 #include "hta/reduce.h"

@@ -35,6 +35,7 @@
 #include "hta/cluster.h"
 #include "hta/diag.h"
 #include "hta/jobs.h"
+#include "hta/policy.h"
 #include "hta/progress.h"
 
 #ifdef __cplusplus
@@ -77,6 +78,8 @@ typedef enum hta_sim_service {
 
 typedef struct hta_sim_opts {
     hta_sim_policy policy;
+    const hta_policy *plugin; /* when set, this policy of the caller's
+                                 (policy.h) instead of `policy` */
     hta_sim_arrivals arrivals;
     hta_sim_service service;
     double cv;          /* log-normal: standard deviation / mean */
@@ -170,6 +173,14 @@ typedef struct hta_sim_result {
 
 void hta_sim_result_free(hta_sim_result *r);
 
+/* A plug-in's table before use (policy.h): its ABI, a name of its own
+ * (1 to 32 of [a-z0-9_-], not a built-in's), its queues (at least one),
+ * known flags, route and serve; HTA_ERR_INPUT in those words. */
+hta_status hta_policy_check(const hta_policy *p, hta_diag *d);
+
+/* A run's policy name: the plug-in's, or the built-in's. */
+const char *hta_sim_opts_policy_name(const hta_sim_opts *o);
+
 /* A backlog bound for opts.max_backlog sized to the memory the process
  * may use (the smaller of physical memory and RLIMIT_AS): a sixteenth of
  * it in tasks of 48 bytes, shared by `runs` runs going at once (at least
@@ -188,7 +199,10 @@ int64_t hta_sim_default_backlog(void);
  * callbacks. */
 void hta_sim_opts_default(hta_sim_opts *o);
 
-/* Runs one policy.  HTA_ERR_USAGE for a service rate above 1 per slot
+/* Runs one policy.  A plug-in (opts.plugin) that breaks a rule or fails
+ * ends the run with HTA_ERR_INPUT ("policy NAME: ..."), r then holding
+ * the run up to that call as a cut run (cut = 1) when a slot was whole.
+ * HTA_ERR_USAGE for a service rate above 1 per slot
  * (alpha_n / per_unit > 1: a server ends at most one task a slot);
  * HTA_ERR_INPUT for explicit groups (hta_cluster_from_instance) that are
  * not runs of consecutive servers in order.  Memory: resident O(T +
@@ -211,14 +225,17 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
  * arguments ---- */
 
 #define HTA_SIM_MAX_LOADS 64 /* loads of one request */
+#define HTA_SIM_MAX_POLICIES 16 /* policies of one request */
 
 /* Each field 0 (warmup -1, strings NULL) when not given, so that the
- * command's default holds (hta_sim_opts_default; every policy that
- * applies; load 1).  Policies in the order given, each once.  Borrowed
- * strings. */
+ * command's default holds (hta_sim_opts_default; every built-in policy
+ * that applies; load 1).  Policies in the order given, each once: policy
+ * q is plugs[q] when that is set (a plug-in, policy.h), else the
+ * built-in pols[q].  Borrowed strings and tables. */
 typedef struct hta_sim_ask {
     int npols;
-    hta_sim_policy pols[HTA_SIM_NPOLICIES];
+    hta_sim_policy pols[HTA_SIM_MAX_POLICIES];
+    const hta_policy *plugs[HTA_SIM_MAX_POLICIES];
     int pols_named_pandas; /* gb-pandas was given as balanced-pandas too
                               (the command's words for a repeat) */
     double loads[HTA_SIM_MAX_LOADS]; /* each in (0, 1e6] */
@@ -257,7 +274,8 @@ typedef struct hta_sim_setup {
     int backlog_given; /* o.max_backlog was asked; else hta_sim_batch
                           sizes it to the runs going at once */
     int npols;
-    hta_sim_policy pols[HTA_SIM_NPOLICIES];
+    hta_sim_policy pols[HTA_SIM_MAX_POLICIES];
+    const hta_policy *plugs[HTA_SIM_MAX_POLICIES]; /* as the ask's */
     double loads[HTA_SIM_MAX_LOADS];
     int nloads;
     hta_jobs *trace;
@@ -271,6 +289,10 @@ typedef struct hta_sim_setup {
 hta_status hta_sim_setup_make(const hta_sim_ask *ask, const hta_cluster *c,
                               hta_sim_setup *out, hta_diag *d);
 void hta_sim_setup_free(hta_sim_setup *su); /* NULL: nothing */
+
+/* Run k's options (load k / npols, policy k % npols: o.policy and
+ * o.plugin), the backlog bound left as su->o's. */
+void hta_sim_setup_run(const hta_sim_setup *su, int k, hta_sim_opts *o);
 
 /* The load and rho* a run's report states: the asked load, or with a
  * SWIM trace its own rate (tasks a slot over the trace's span) over the
@@ -287,7 +309,7 @@ void hta_sim_setup_point(const hta_sim_setup *su, int load, double *rate,
  * as "load,policy,slot,number_in_system" lines (no header) in run order
  * up to the first run not done or cut (each run writes to a temporary
  * file of its own when runs go at once).  The first failed run's error,
- * in run order. */
+ * in run order (a failed plug-in's run keeps what it had: hta_sim_run). */
 hta_status hta_sim_batch(const hta_cluster *c, const hta_sim_setup *su,
                          int threads, FILE *trace, hta_sim_result *res,
                          int *ran, hta_diag *d);

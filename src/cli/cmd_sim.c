@@ -1,4 +1,5 @@
 /* hta sim: the online policies on a cluster, next to its capacity. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,14 +11,21 @@
 #include "hta/sim.h"
 #include "chart.h"
 #include "cli.h"
+#include "policylib.h"
 #include "pool.h"
 #include "report.h"
 
 static const cli_opt options[] = {
-    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, 7,
-     "jsq-maxweight|priority|gb-pandas|balanced-pandas|fcfs|fair|delay", 0,
-     "P[,P...]", "policies (default: all that apply; balanced-pandas is\n"
-                 "gb-pandas; fair and delay need --arrivals jobs)"},
+    {"policy", 'p', OPT_ENUMS, 0, 0, 0, 1, 8,
+     "jsq-maxweight|priority|gb-pandas|balanced-pandas|fcfs|fair|delay|"
+     "plugin", 0,
+     "P[,P...]", "policies (default: all that apply, then --policy-lib's;\n"
+                 "balanced-pandas is gb-pandas; fair and delay need\n"
+                 "--arrivals jobs; plugin: --policy-lib's, in its place)"},
+    {"policy-lib", 0, OPT_IN, 0, 0, 0, 0, 0, NULL, 0, "FILE.so",
+     "a policy of your own from a shared library exporting\n"
+     "hta_policy_entry (hta-policy(7)); it runs after the\n"
+     "built-ins, on the same sample path"},
     {"slots", 0, OPT_INT, 2, 1e15, 0, 0, 0, NULL, 0, "T",
      "slots to simulate (default 100000)"},
     {"warmup", 0, OPT_INT, 0, 1e15, 0, 0, 0, NULL, 0, "W",
@@ -96,7 +104,8 @@ static const cli_spec spec = {
     "hta capacity reads), slot by slot, with common random numbers:\n"
     "jsq-maxweight (Wang et al.), priority (JSQ-Priority, Pandas),\n"
     "gb-pandas (Balanced-Pandas, GB-PANDAS), fcfs (Hadoop FIFO), and with\n"
-    "job arrivals fair (naive fair sharing) and delay (delay scheduling).\n"
+    "job arrivals fair (naive fair sharing) and delay (delay scheduling),\n"
+    "and a policy of your own (--policy-lib; hta-policy(7)).\n"
     "Prints rho* of the load (hta capacity), then per policy the mean task\n"
     "delay (queueing + service, in slots) and number in system with 95%\n"
     "intervals from batch means, the throughput, the utilisation, the\n"
@@ -112,7 +121,11 @@ static FILE *rep;
 static const int policy_of_choice[] = {
     HTA_SIM_JSQ_MAXWEIGHT, HTA_SIM_PRIORITY, HTA_SIM_GB_PANDAS,
     HTA_SIM_GB_PANDAS,     HTA_SIM_FCFS,     HTA_SIM_FAIR,
-    HTA_SIM_DELAY};
+    HTA_SIM_DELAY,         -1 /* plugin */};
+
+/* --policy-lib's policy and library (closed at the end) */
+static const hta_policy *plugin;
+static void *plugin_handle;
 
 static void print_row(const hta_cluster *c, const hta_sim_result *r,
                       const char *name)
@@ -249,8 +262,16 @@ static int ask_of(const cli_args *a, hta_sim_ask *k, const char *outs[3])
     memset(k, 0, sizeof *k);
     k->warmup = -1;
     const cli_val *pv = cli_value(a, "policy");
+    int placed = 0;
     for (int q = 0; pv->given && q < pv->n; q++) {
-        k->pols[k->npols++] = (hta_sim_policy)policy_of_choice[pv->items[q]];
+        int p = policy_of_choice[pv->items[q]];
+        if (p < 0 && !cli_has(a, "policy-lib"))
+            return cli_usage_error(a, "--policy plugin names --policy-lib's "
+                                      "policy: give --policy-lib");
+        placed |= p < 0;
+        k->plugs[k->npols] = p < 0 ? plugin : NULL;
+        k->pols[k->npols++] = p < 0 ? HTA_SIM_JSQ_MAXWEIGHT :
+                                      (hta_sim_policy)p;
         k->pols_named_pandas |= pv->items[q] == 3; /* balanced-pandas */
     }
     if ((k->has_arrivals = cli_has(a, "arrivals")))
@@ -290,6 +311,16 @@ static int ask_of(const cli_args *a, hta_sim_ask *k, const char *outs[3])
     hta_diag_clear(&d);
     if (hta_sim_ask_check(k, &d) != HTA_OK) /* before the loads' rules */
         return cli_usage_error(a, "%s", d.msg);
+    if (plugin && !pv->given) { /* every built-in that applies, then it */
+        int jobs = k->has_arrivals && k->arrivals == HTA_ARR_JOBS;
+        for (int p = 0; p < HTA_SIM_NPOLICIES; p++)
+            if (jobs || (p != HTA_SIM_FAIR && p != HTA_SIM_DELAY))
+                k->pols[k->npols++] = (hta_sim_policy)p;
+    }
+    if (plugin && !placed) {
+        k->plugs[k->npols] = plugin;
+        k->pols[k->npols++] = HTA_SIM_JSQ_MAXWEIGHT;
+    }
     if (cli_has(a, "load") && cli_has(a, "sweep"))
         return cli_usage_error(a, "give --load or --sweep, not both");
     if (cli_has(a, "load"))
@@ -421,8 +452,8 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
             *interrupted = 1;
             break;
         }
-        hta_sim_opts o = su->o;
-        o.policy = su->pols[q];
+        hta_sim_opts o;
+        hta_sim_setup_run(su, k, &o);
         double rho;
         hta_sim_setup_point(su, k / npols, &o.load, &rho);
         if (q == 0) {
@@ -440,7 +471,7 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
         if (cli_has(a, "no-timing"))
             r->seconds = 0;
         *interrupted = r->cut;
-        const char *pname = hta_sim_policy_names[o.policy];
+        const char *pname = hta_sim_opts_policy_name(&o);
         if (json)
             json_row(c, r, pname, q == 0);
         else
@@ -471,6 +502,8 @@ static hta_status sim_runs(const cli_args *a, const hta_cluster *c,
     return st;
 }
 
+static int sim_main(const cli_args *a, hta_sim_ask *k, const char *outs[3]);
+
 int cmd_sim(int argc, char **argv)
 {
     cli_args args;
@@ -478,9 +511,25 @@ int cmd_sim(int argc, char **argv)
     if (!cli_parse(&args, &spec, argc, argv, &code))
         return code;
     hta_sim_ask ask;
-    const char *outs[3] = {NULL, NULL, NULL}, *tpath;
-    if ((code = ask_of(&args, &ask, outs)) != 0)
+    const char *outs[3] = {NULL, NULL, NULL};
+    if (cli_has(&args, "policy-lib") &&
+        (code = cli_policy_lib(cli_str(&args, "policy-lib"), &plugin,
+                               &plugin_handle)) != 0)
         return code;
+    code = ask_of(&args, &ask, outs);
+    if (code == 0)
+        code = sim_main(&args, &ask, outs);
+    if (plugin_handle)
+        dlclose(plugin_handle);
+    return code;
+}
+
+static int sim_main(const cli_args *a, hta_sim_ask *k, const char *outs[3])
+{
+    cli_args args = *a;
+    hta_sim_ask ask = *k;
+    const char *tpath;
+    int code;
     tpath = outs[0];
     cli_catch_signals();
     hta_diag d;

@@ -43,7 +43,9 @@ static void help(FILE *f)
         fprintf(f, "  %-12s %s\n", c->name, c->summary);
     fprintf(f, "\n'hta help COMMAND' or 'hta COMMAND --help' describes a "
                "command;\n'hta gen KIND --help' a generator.  "
-               "'hta --version' (-V) prints the versions.\n");
+               "'hta --version' (-V) prints the versions.\n"
+               "'hta help formats': the files; 'hta help policy': a "
+               "scheduling policy of your own.\n");
 }
 
 /* An executable named name on PATH. */
@@ -115,18 +117,25 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "help") == 0) {
         /* hta help CMD [KIND]: the command's manual page where man and
          * the page are installed, else CMD [KIND] --help; hta help
-         * formats: hta-formats(5) */
+         * formats: hta-formats(5); hta help policy: hta-policy(7) */
         static char help_arg[] = "--help";
         char *args[4] = {argv[2], argc > 3 ? argv[3] : help_arg, help_arg,
                          NULL};
-        if (strcmp(argv[2], "formats") == 0 && argc == 3) {
-            show_page("formats", 5);
-            fprintf(stderr, "hta: the page hta-formats(5) is not installed "
-                            "beside this hta, or man(1) is missing ('make "
-                            "install'; its source: "
-                            "src/cli/doc/hta-formats.5.scd)\n");
-            return 2;
-        }
+        static const struct {
+            const char *page;
+            int section;
+        } pages[] = {{"formats", 5}, {"policy", 7}};
+        for (size_t i = 0; i < sizeof pages / sizeof *pages; i++)
+            if (strcmp(argv[2], pages[i].page) == 0 && argc == 3) {
+                show_page(pages[i].page, pages[i].section);
+                fprintf(stderr,
+                        "hta: the page hta-%s(%d) is not installed beside "
+                        "this hta, or man(1) is missing ('make install'; its "
+                        "source: src/cli/doc/hta-%s.%d.scd)\n",
+                        pages[i].page, pages[i].section, pages[i].page,
+                        pages[i].section);
+                return 2;
+            }
         for (const cli_command *c = cli_commands; c->name; c++)
             if (strcmp(argv[2], c->name) == 0) {
                 show_page(c->name, 1);

@@ -18,28 +18,40 @@
 static int has(const hta_sim_ask *a, hta_sim_policy p)
 {
     for (int q = 0; q < a->npols; q++)
-        if (a->pols[q] == p)
+        if (!a->plugs[q] && a->pols[q] == p)
             return 1;
     return 0;
+}
+
+static const char *name_of(const hta_sim_ask *a, int q)
+{
+    return a->plugs[q] ? a->plugs[q]->name : hta_sim_policy_names[a->pols[q]];
 }
 
 hta_status hta_sim_ask_check(const hta_sim_ask *a, hta_diag *d)
 {
     int jobs = a->has_arrivals && a->arrivals == HTA_ARR_JOBS;
-    if (a->npols < 0 || a->npols > HTA_SIM_NPOLICIES)
+    if (a->npols < 0 || a->npols > HTA_SIM_MAX_POLICIES)
         return USAGE("--policy: expected 1 to %d policies, found %d",
-                     HTA_SIM_NPOLICIES, a->npols);
+                     HTA_SIM_MAX_POLICIES, a->npols);
     for (int q = 0; q < a->npols; q++) {
         hta_sim_policy p = a->pols[q];
-        if ((int)p < 0 || p >= HTA_SIM_NPOLICIES)
+        if (a->plugs[q]) {
+            hta_status st = hta_policy_check(a->plugs[q], d);
+            if (st != HTA_OK)
+                return st;
+        } else if ((int)p < 0 || p >= HTA_SIM_NPOLICIES) {
             return USAGE("--policy: expected a policy, found %d", (int)p);
+        }
         for (int k = 0; k < q; k++)
-            if (a->pols[k] == p)
-                return USAGE("--policy names %s twice%s",
-                             hta_sim_policy_names[p],
-                             p == HTA_SIM_GB_PANDAS && a->pols_named_pandas ?
+            if (strcmp(name_of(a, k), name_of(a, q)) == 0)
+                return USAGE("--policy names %s twice%s", name_of(a, q),
+                             !a->plugs[q] && p == HTA_SIM_GB_PANDAS &&
+                                     a->pols_named_pandas ?
                                  " (its other name is balanced-pandas)" :
                                  "");
+        if (a->plugs[q])
+            continue;
         if ((p == HTA_SIM_FAIR || p == HTA_SIM_DELAY) && !jobs)
             return USAGE("%s schedules jobs: it needs --arrivals jobs",
                          hta_sim_policy_names[p]);
@@ -60,11 +72,11 @@ hta_status hta_sim_ask_check(const hta_sim_ask *a, hta_diag *d)
     if (a->subqueues && a->npols) {
         int queued = 0; /* fair and delay keep no queues to split */
         for (int q = 0; q < a->npols; q++)
-            queued |= a->pols[q] != HTA_SIM_FAIR &&
-                      a->pols[q] != HTA_SIM_DELAY;
+            queued |= a->plugs[q] || (a->pols[q] != HTA_SIM_FAIR &&
+                                      a->pols[q] != HTA_SIM_DELAY);
         if (!queued)
             return USAGE("--subqueues applies to jsq-maxweight, priority, "
-                         "gb-pandas and fcfs only");
+                         "gb-pandas, fcfs and plug-ins only");
     }
     if (a->ndelay && !(jobs && (!a->npols || has(a, HTA_SIM_DELAY))))
         return USAGE("--delay applies to the delay policy only");
@@ -175,8 +187,10 @@ hta_status hta_sim_setup_make(const hta_sim_ask *a, const hta_cluster *c,
     int jobs = a->has_arrivals && a->arrivals == HTA_ARR_JOBS;
     su->npols = 0;
     if (a->npols) {
-        for (int q = 0; q < a->npols; q++)
+        for (int q = 0; q < a->npols; q++) {
+            su->plugs[su->npols] = a->plugs[q];
             su->pols[su->npols++] = a->pols[q];
+        }
     } else {
         for (int p = 0; p < HTA_SIM_NPOLICIES; p++)
             if (jobs || (p != HTA_SIM_FAIR && p != HTA_SIM_DELAY))
@@ -261,6 +275,14 @@ void hta_sim_setup_point(const hta_sim_setup *su, int load, double *rate,
     *rate = su->total > 0 ? r / su->total : 1;
 }
 
+void hta_sim_setup_run(const hta_sim_setup *su, int k, hta_sim_opts *o)
+{
+    *o = su->o;
+    o->load = su->loads[k / su->npols];
+    o->policy = su->pols[k % su->npols];
+    o->plugin = su->plugs[k % su->npols];
+}
+
 /* One run's sample path. */
 typedef struct tracer {
     FILE *f;
@@ -290,10 +312,9 @@ static void run_one(void *ctx, int k)
 {
     batch *b = ctx;
     const hta_sim_setup *su = b->su;
-    hta_sim_opts o = su->o;
+    hta_sim_opts o;
+    hta_sim_setup_run(su, k, &o);
     o.max_backlog = b->backlog;
-    o.load = su->loads[k / su->npols];
-    o.policy = su->pols[k % su->npols];
     if (b->tr) {
         o.trace = trace_line;
         o.trace_ctx = &b->tr[k];
@@ -302,7 +323,7 @@ static void run_one(void *ctx, int k)
     hta_sim_result *r = &b->res[k];
     b->st[k] = hta_sim_run(b->c, &o, r, &b->d[k]);
     b->ran[k] = 1;
-    if (b->st[k] != HTA_OK)
+    if (b->st[k] != HTA_OK && !r->cut) /* nothing kept */
         return;
     double K = o.per_unit; /* delays in time units, throughput per unit */
     r->mean_delay /= K;
@@ -357,8 +378,9 @@ hta_status hta_sim_batch(const hta_cluster *c, const hta_sim_setup *su,
     memset(ran, 0, (size_t)n * sizeof *ran);
     memset(res, 0, (size_t)n * sizeof *res);
     for (int k = 0; trace && st == HTA_OK && k < n; k++) {
-        b.tr[k] = (tracer){trace, su->loads[k / su->npols],
-                           hta_sim_policy_names[su->pols[k % su->npols]]};
+        hta_sim_opts o;
+        hta_sim_setup_run(su, k, &o);
+        b.tr[k] = (tracer){trace, o.load, hta_sim_opts_policy_name(&o)};
         if (threads > 1 && n > 1 && !(b.tr[k].f = tmpfile()))
             st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
                               "cannot make a temporary file for the trace: "

@@ -126,7 +126,7 @@ int32_t sim_lens_longest(sim *s, int32_t m, int n)
                                        &s->route_rng, (uint32_t)(hi - first)));
 #ifdef HTA_CHECKED
     for (int32_t v = lo; v < hi; v++)
-        if (s->q[v].len > s->q[r].len)
+        if (s->q[(int64_t)v * s->per].len > s->q[(int64_t)r * s->per].len)
             s->r->route_errors++;
 #endif
     return r;

@@ -38,13 +38,14 @@ static int32_t shortest_local(sim *s, int64_t L, int64_t *len)
  * of operations, so equal lengths give equal workloads (ties are exact,
  * and no rounding drifts); then the tree, W having gone up (a task
  * routed to m) or down (m started one). */
-static void gb_update(sim *s, int32_t m, int up)
+void sim_gb_update(sim *s, int32_t m, int up)
 {
     double w = 0;
     for (int n = 0; n < s->N; n++)
         w += (double)s->q[(int64_t)m * s->N + n].len * s->inv[n];
     s->Wl[m] = w;
-    set_work(s, m, w > 0);
+    if (s->work)
+        set_work(s, m, w > 0);
     uint32_t tie = sim_tree_new_tie(&s->route_rng);
     s->tl[m] = tie;
     if (up)
@@ -127,13 +128,15 @@ static int route_gb(sim *s, int64_t k)
 #endif
     if (sim_push(s, (int64_t)b.m * s->N + blevel - 1, k) != 0)
         return -1;
-    gb_update(s, b.m, 1);
+    sim_gb_update(s, b.m, 1);
     return 0;
 }
 
 /* Routes task k; -1 when out of memory. */
 int sim_route(sim *s, int64_t k)
 {
+    if (s->pl)
+        return sim_plugin_route(s, k);
     int64_t L = s->tk[k].type, len = 0;
     switch (s->o->policy) {
     case HTA_SIM_JSQ_MAXWEIGHT: {
@@ -169,6 +172,8 @@ int sim_route(sim *s, int64_t k)
 int64_t sim_pick(sim *s, int32_t m)
 {
     s->pick_level = 0;
+    if (s->pl)
+        return sim_plugin_pick(s, m);
     switch (s->o->policy) {
     case HTA_SIM_JSQ_MAXWEIGHT: {
         /* "an idle server serves its own queue if alpha Q_m >= gamma
@@ -206,7 +211,7 @@ int64_t sim_pick(sim *s, int32_t m)
             int64_t qi = (int64_t)m * s->N + n;
             if (s->q[qi].len) {
                 int64_t k = sim_pop(s, qi);
-                gb_update(s, m, 0);
+                sim_gb_update(s, m, 0);
                 s->pick_level = n + 1;
                 return k;
             }

@@ -10,6 +10,7 @@
 
 void sim_free(sim *s)
 {
+    sim_plugin_free(s);
     sim_lens_free(s);
     sim_jobindex_free(s);
     for (int n = 0; n < HTA_MAX_LEVELS; n++)
@@ -151,7 +152,14 @@ hta_status sim_init(sim *s, const hta_cluster *c,
     s->nwords = (int64_t)(M + 63) / 64;
     s->idle = calloc((size_t)s->nwords, sizeof *s->idle);
     s->sum_idle = calloc(((size_t)s->nwords + 63) / 64, sizeof *s->sum_idle);
-    switch (o->policy) {
+    s->pl = o->plugin;
+    s->per = !s->pl ? 1 :
+             s->pl->per_server == HTA_POLICY_PER_LEVEL ? s->N :
+                                                         s->pl->per_server;
+    switch (s->pl ? -1 : (int)o->policy) {
+    case -1:
+        s->nq = (int64_t)M * s->per + s->pl->shared;
+        break;
     case HTA_SIM_GB_PANDAS:
         s->nq = (int64_t)M * s->N;
         break;
@@ -167,7 +175,11 @@ hta_status sim_init(sim *s, const hta_cluster *c,
         goto oom;
     for (int64_t i = 0; i < s->wsize; i++)
         s->wheel[i] = -1;
-    if (o->policy == HTA_SIM_GB_PANDAS || o->policy == HTA_SIM_JSQ_MAXWEIGHT) {
+    int own_work = s->pl ? (s->pl->flags & HTA_POLICY_OWN_WORK) &&
+                               s->per > 0 :
+                           o->policy == HTA_SIM_GB_PANDAS ||
+                               o->policy == HTA_SIM_JSQ_MAXWEIGHT;
+    if (own_work) {
         s->work = calloc((size_t)s->nwords, sizeof *s->work);
         s->sum_ready = calloc(((size_t)s->nwords + 63) / 64,
                               sizeof *s->sum_ready);
@@ -187,7 +199,10 @@ hta_status sim_init(sim *s, const hta_cluster *c,
     }
     hta_rng_seed(&s->arr_rng, o->seed);
     hta_rng_seed(&s->route_rng, o->seed ^ 0x5EED5EED5EEDull);
-    if (o->policy == HTA_SIM_GB_PANDAS) {
+    int workloads = s->pl ? (s->pl->flags & HTA_POLICY_WORKLOADS) &&
+                                s->per == s->N :
+                            o->policy == HTA_SIM_GB_PANDAS;
+    if (workloads) {
         s->Wl = calloc(M, sizeof *s->Wl);
         s->tl = calloc(M, sizeof *s->tl);
         if (!s->Wl || !s->tl || sim_tree_init(s) != 0)
@@ -200,11 +215,15 @@ hta_status sim_init(sim *s, const hta_cluster *c,
             sim_tree_fill(&s->tr);
 #endif
     }
-    if (o->policy == HTA_SIM_PRIORITY && sim_lens_init(s) != 0)
+    int lengths = s->pl ? (s->pl->flags & HTA_POLICY_LENGTHS) != 0 :
+                          o->policy == HTA_SIM_PRIORITY;
+    if (lengths && sim_lens_init(s) != 0)
         goto oom;
-    if ((o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY) &&
+    if (!s->pl && (o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY) &&
         sim_jobindex_init(s) != 0)
         goto oom;
+    if (s->pl)
+        return sim_plugin_init(s, d);
     return HTA_OK;
 oom:
     return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");

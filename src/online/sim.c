@@ -36,6 +36,11 @@ const char *const hta_sim_class_names[HTA_SIM_CLASSES] = {
 const char *const hta_sim_verdict_names[4] = {"stable", "growing",
                                               "undecided", "unstable"};
 
+const char *hta_sim_opts_policy_name(const hta_sim_opts *o)
+{
+    return o->plugin ? o->plugin->name : hta_sim_policy_names[o->policy];
+}
+
 void hta_sim_result_free(hta_sim_result *r)
 {
     if (r)
@@ -79,9 +84,13 @@ int64_t hta_sim_default_backlog(void)
 }
 
 /* Every idle server may take a task, or only those with work: jsq-
- * maxweight's while its common queue is empty, gb-pandas' always. */
+ * maxweight's while its common queue is empty, gb-pandas' always, a
+ * plug-in's with HTA_POLICY_OWN_WORK while its shared queues are
+ * empty. */
 static int only_with_work(const sim *s)
 {
+    if (s->pl)
+        return s->work && s->shared_queued == 0;
     return s->work && !(s->o->policy == HTA_SIM_JSQ_MAXWEIGHT &&
                         s->q[s->M].len > 0);
 }
@@ -111,7 +120,8 @@ static int64_t next_word(const sim *s, int64_t w, int64_t end)
 
 /* Task of type L (of job j, or -1) arrives in slot t and is routed; 1
  * when the run must end before (a stop, or the backlog at its bound:
- * s->unstable), -1 when out of memory (d set). */
+ * s->unstable), -1 when out of memory, -2 when a plugged-in policy
+ * failed (d set). */
 static int arrive(sim *s, int64_t L, int64_t t, int64_t j, hta_diag *d)
 {
     if (*s->stop)
@@ -125,7 +135,12 @@ static int arrive(sim *s, int64_t L, int64_t t, int64_t j, hta_diag *d)
         return -1;
     s->tk[k].arr = t;
     s->tk[k].job = j;
-    if (sim_route(s, k) != 0) {
+    int rc = sim_route(s, k);
+    if (rc == -2) {
+        hta_diag_set(d, HTA_ERR_INPUT, NULL, 0, "%s", s->pl_err);
+        return -2;
+    }
+    if (rc != 0) {
         hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
         return -1;
     }
@@ -184,11 +199,17 @@ static hta_status check_opts(const hta_cluster *c, const hta_sim_opts *o,
                             "expected more measured slots (slots - "
                             "warm-up) than batches, and at least 2 "
                             "batches");
-    int jobpol = o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY;
+    if (o->plugin) {
+        hta_status st = hta_policy_check(o->plugin, d);
+        if (st != HTA_OK)
+            return st;
+    }
+    int jobpol = !o->plugin &&
+                 (o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY);
     if (jobpol && o->arrivals != HTA_ARR_JOBS)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "%s schedules jobs: it needs job arrivals",
-                            hta_sim_policy_names[o->policy]);
+                            hta_sim_opts_policy_name(o));
     if (o->subqueues && o->arrivals != HTA_ARR_JOBS)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "per-job sub-queues need job arrivals");
@@ -215,7 +236,7 @@ static hta_status check_opts(const hta_cluster *c, const hta_sim_opts *o,
 
 /* 1. The arrivals of slot t: 0, or 1 when a stop or the backlog's bound
  * ends the run before the slot is whole (it is not counted), -1 when out
- * of memory (d set). */
+ * of memory, -2 when a plugged-in policy failed (d set). */
 static int slot_arrivals(sim *s, int64_t t, hta_diag *d)
 {
     const hta_cluster *c = s->c;
@@ -259,8 +280,9 @@ static int slot_arrivals(sim *s, int64_t t, hta_diag *d)
 /* 2. Idle servers start tasks, in cyclic order from a start that moves
  * each slot (no server is always first): the words from the start's to
  * the last, then from the first to the start's, those without a
- * candidate skipped through the summaries.  1 when a stop ends the run. */
-static int slot_starts(sim *s, int64_t t, int64_t *lvl_count)
+ * candidate skipped through the summaries.  1 when a stop ends the run,
+ * -1 when a plugged-in policy failed (d set). */
+static int slot_starts(sim *s, int64_t t, int64_t *lvl_count, hta_diag *d)
 {
     int32_t start = (int32_t)(s->rot++ % (uint64_t)s->M);
     int64_t w0 = start / 64;
@@ -278,6 +300,10 @@ static int slot_starts(sim *s, int64_t t, int64_t *lvl_count)
                 int32_t m = (int32_t)(w * 64 + __builtin_ctzll(bits));
                 bits &= bits - 1;
                 int64_t k = sim_pick(s, m);
+                if (k == -2) {
+                    hta_diag_set(d, HTA_ERR_INPUT, NULL, 0, "%s", s->pl_err);
+                    return -1;
+                }
                 if (k < 0)
                     continue;
                 start_task(s, m, k, t);
@@ -353,13 +379,17 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     s.stop = o->stop ? o->stop : &never;
     int64_t t;
     for (t = 1; st == HTA_OK && t <= o->slots; t++) {
+        s.now = t;
         int end = slot_arrivals(&s, t, d);
         if (end < 0)
-            st = HTA_ERR_INTERNAL;
+            st = end == -2 ? HTA_ERR_INPUT : HTA_ERR_INTERNAL;
         if (end)
             break;
         sim_sums *bs = measure_batch(&ms, t); /* NULL in the warm-up */
-        if (slot_starts(&s, t, lvl_count))
+        int stop = slot_starts(&s, t, lvl_count, d);
+        if (stop < 0)
+            st = HTA_ERR_INPUT;
+        if (stop)
             break;
         double busy = (double)(c->M - s.nidle);
         ms.all.busy += busy;
@@ -376,7 +406,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
             break;
         }
         if ((t & 1023) == 0 && o->progress) {
-            hta_progress p = {hta_sim_policy_names[o->policy],
+            hta_progress p = {hta_sim_opts_policy_name(o),
                               hta_clock_now() - t0, (double)s.in_system,
                               NAN, t};
             o->progress(o->progress_ctx, &p);
@@ -385,7 +415,11 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     r->slots = t - 1;
     r->in_system = s.in_system;
     r->cut = *s.stop != 0;
-    if (st == HTA_OK) {
+    /* a plug-in's failure keeps what the run had, as a cut run */
+    int keep = st == HTA_ERR_INPUT && s.pl_failed && r->slots > 0;
+    if (keep)
+        r->cut = 1;
+    if (st == HTA_OK || keep) {
         measure_finish(&ms, r->slots, r->slots < o->slots, s.unstable, c->M,
                        r);
         int64_t started = 0;
@@ -399,7 +433,7 @@ hta_status hta_sim_run(const hta_cluster *c, const hta_sim_opts *o,
     r->seconds = hta_clock_now() - t0;
     measure_free(&ms);
     sim_free(&s);
-    if (st != HTA_OK)
+    if (st != HTA_OK && !keep)
         hta_sim_result_free(r);
     return st;
 }

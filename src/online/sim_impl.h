@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "hta/capacity.h"
+#include "hta/policy.h"
 #include "hta/rng.h"
 #include "hta/sim.h"
 #include "hta/topology.h"
@@ -216,7 +217,26 @@ typedef struct sim {
     int64_t trace_next;
     volatile sig_atomic_t *stop; /* opts.stop, or a flag never set */
     int unstable;                /* the backlog reached opts.max_backlog */
+    int64_t now;                 /* the slot */
+    /* a plugged-in policy (opts.plugin, view.c): its view and state,
+     * the call under way (PL_ROUTE task pl_task, PL_SERVE server
+     * pl_server) and what it did, the tasks in shared queues, the
+     * queues per server (per = 1 for the built-ins' server queues) */
+    const hta_policy *pl;
+    void *pl_state;
+    int pl_inited;
+    hta_view view;
+    int pl_call;
+    int64_t pl_task, pl_popped;
+    int32_t pl_server;
+    int pl_pushes;
+    int pl_failed;
+    char pl_err[256];
+    int64_t shared_queued;
+    int per;
 } sim;
+
+enum { PL_NONE, PL_ROUTE, PL_SERVE };
 
 /* ---- set-up (setup.c) ---- */
 hta_status sim_init(sim *s, const hta_cluster *c, const hta_sim_opts *o,
@@ -258,8 +278,24 @@ void sim_jobindex_remove(sim *s, int64_t k);
 int64_t sim_jobindex_best(sim *s, int64_t j, int32_t m, int allowed);
 
 /* ---- policies (policy.c) ---- */
+/* Routes task k: 0, -1 when out of memory, -2 when a plugged-in policy
+ * failed (s->pl_err). */
 int sim_route(sim *s, int64_t k);
+/* The task idle server m starts, -1 for none, -2 when a plugged-in
+ * policy failed. */
 int64_t sim_pick(sim *s, int32_t m);
+
+/* GB-PANDAS' workload of server m from its level queues (m * N + n),
+ * then the arg-min tree, W having gone up (a task queued at m) or down
+ * (m took one); a new tie from the routing stream (policy.c). */
+void sim_gb_update(sim *s, int32_t m, int up);
+
+/* ---- a plugged-in policy (plugin.c) ---- */
+/* The view and the policy's init; after the queues are made. */
+hta_status sim_plugin_init(sim *s, hta_diag *d);
+void sim_plugin_free(sim *s);
+int sim_plugin_route(sim *s, int64_t k);
+int64_t sim_plugin_pick(sim *s, int32_t m);
 
 /* ---- GB-PANDAS' arg-min tree (mintree.c) ---- */
 int sim_tree_init(sim *s);

@@ -28,6 +28,7 @@
 #include <numpy/arrayobject.h>
 
 #include "hta/hta.h"
+#include "hta/policy.h"
 
 extern PyObject *ext_ParseError, *ext_Error;
 
@@ -132,6 +133,20 @@ int ext_path_or_none(PyObject *obj, void *out);
 /* Dict helpers: set key to a new reference (stolen); 0 on failure. */
 int ext_set(PyObject *dict, const char *key, PyObject *value);
 PyObject *ext_real(double x); /* float, or None for NaN */
+
+/* A policy written in Python (policy.c): obj with route(task, view) and
+ * serve(server, view), and optionally name, start(view),
+ * queues_per_server (-1: one a level), shared_queues, own_work, lengths,
+ * level_queues, workloads;
+ * NULL with the exception set (the gate's words: hta_policy_check). */
+typedef struct ext_pypol ext_pypol;
+ext_pypol *ext_pypol_new(PyObject *obj);
+const hta_policy *ext_pypol_table(const ext_pypol *p);
+/* The first exception the policy raised, set again with a note naming
+ * the call and the run's load; 1 when there was one. */
+int ext_pypol_raise(ext_pypol *p, double load);
+void ext_pypol_free(ext_pypol *p);
+extern PyTypeObject ext_ViewType;
 
 /* Types and functions of the other files. */
 typedef struct ext_instance {

@@ -550,7 +550,8 @@ PyMODINIT_FUNC PyInit__hta(void)
     if (PyErr_Occurred())
         return NULL;
     if (PyType_Ready(&ext_InstanceType) < 0 ||
-        PyType_Ready(&ext_ClusterType) < 0 || PyType_Ready(&ext_JobsType) < 0)
+        PyType_Ready(&ext_ClusterType) < 0 || PyType_Ready(&ext_JobsType) < 0 ||
+        PyType_Ready(&ext_ViewType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
@@ -568,7 +569,8 @@ PyMODINIT_FUNC PyInit__hta(void)
             0 ||
         PyModule_AddObjectRef(m, "Cluster", (PyObject *)&ext_ClusterType) <
             0 ||
-        PyModule_AddObjectRef(m, "Jobs", (PyObject *)&ext_JobsType) < 0)
+        PyModule_AddObjectRef(m, "Jobs", (PyObject *)&ext_JobsType) < 0 ||
+        PyModule_AddObjectRef(m, "View", (PyObject *)&ext_ViewType) < 0)
         goto fail;
     return m;
 fail:

@@ -534,9 +534,12 @@ static int name_in(PyObject *obj, const char *what, const char *const *names,
     return -1;
 }
 
-/* The policies: a list of names or "a,b" (None: every one that
- * applies); balanced-pandas is gb-pandas. */
-static int sim_policies_in(PyObject *obj, hta_sim_ask *ask)
+/* The policies: a list of names and policy objects (route, serve:
+ * hta-policy(7)), or "a,b" (None: every built-in that applies);
+ * balanced-pandas is gb-pandas.  The objects' tables go to py[], to be
+ * freed by the caller (ext_pypol_free), *npy of them. */
+static int sim_policies_in(PyObject *obj, hta_sim_ask *ask, ext_pypol **py,
+                           int *npy)
 {
     static const char *const names[] = {
         "jsq-maxweight", "priority", "gb-pandas", "balanced-pandas",
@@ -552,6 +555,11 @@ static int sim_policies_in(PyObject *obj, hta_sim_ask *ask)
         PyObject *comma = PyUnicode_FromString(",");
         seq = comma ? PyUnicode_Split(obj, comma, -1) : NULL;
         Py_XDECREF(comma);
+    } else if (!PySequence_Check(obj) || PyObject_HasAttrString(obj, "route")) {
+        PyErr_Format(PyExc_TypeError, "policies: expected a list of names "
+                                      "and policies, found %.60s",
+                     Py_TYPE(obj)->tp_name);
+        return 0;
     } else {
         seq = PySequence_Fast(obj, "policies: expected names");
     }
@@ -559,18 +567,26 @@ static int sim_policies_in(PyObject *obj, hta_sim_ask *ask)
         return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int ok = 1;
-    if (n < 1 || n > HTA_SIM_NPOLICIES + 1) {
-        PyErr_SetString(PyExc_ValueError, "policies: expected one to seven "
-                                          "names");
+    if (n < 1 || n > HTA_SIM_MAX_POLICIES) {
+        PyErr_Format(PyExc_ValueError, "policies: expected 1 to %d names "
+                                       "and policies", HTA_SIM_MAX_POLICIES);
         ok = 0;
     }
     for (Py_ssize_t i = 0; ok && i < n; i++) {
-        int j = name_in(PySequence_Fast_GET_ITEM(seq, i), "policies", names,
-                        7);
-        if (j < 0 || ask->npols == HTA_SIM_NPOLICIES) {
-            if (j >= 0)
-                PyErr_SetString(PyExc_ValueError,
-                                "policies: a name given twice");
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyUnicode_Check(it)) { /* a policy of the caller's */
+            ext_pypol *p = ext_pypol_new(it);
+            if (!p) {
+                ok = 0;
+                break;
+            }
+            py[(*npy)++] = p;
+            ask->plugs[ask->npols] = ext_pypol_table(p);
+            ask->pols[ask->npols++] = HTA_SIM_JSQ_MAXWEIGHT;
+            continue;
+        }
+        int j = name_in(it, "policies", names, 7);
+        if (j < 0) {
             ok = 0;
             break;
         }
@@ -607,7 +623,8 @@ static int int_or_zero(PyObject *obj, const char *what, long long lo,
 
 /* The arguments of hta.sim as the library's request; 0 with the
  * exception set. */
-static int sim_ask_in(PyObject *const *v, hta_sim_ask *ask)
+static int sim_ask_in(PyObject *const *v, hta_sim_ask *ask, ext_pypol **py,
+                      int *npy)
 {
     static const char *const arr[] = {"poisson", "bernoulli", "jobs"};
     static const char *const svc[] = {"geometric", "lognormal",
@@ -617,7 +634,7 @@ static int sim_ask_in(PyObject *const *v, hta_sim_ask *ask)
        block_mb, subqueues, delay, max_backlog, traced, trace_every */
     memset(ask, 0, sizeof *ask);
     int64_t x = 0;
-    if (!sim_policies_in(v[0], ask))
+    if (!sim_policies_in(v[0], ask, py, npy))
         return 0;
     if (v[1] != Py_None && !ext_reals(v[1], "load", ask->loads,
                                       HTA_SIM_MAX_LOADS, &ask->nloads))
@@ -718,8 +735,12 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     hta_sim_ask ask;
     long long threads = 1;
     PyObject *reps = NULL;
-    if (!sim_ask_in(v, &ask) ||
+    ext_pypol *py[HTA_SIM_MAX_POLICIES];
+    int npy = 0;
+    if (!sim_ask_in(v, &ask, py, &npy) ||
         !ext_int_in(o_threads, "threads", 1, 1024, &threads)) {
+        for (int i = 0; i < npy; i++)
+            ext_pypol_free(py[i]);
         Py_XDECREF(trace_obj);
         Py_XDECREF(tpath_obj);
         return NULL;
@@ -738,6 +759,8 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         if (ins[i] && hta_outfile_same_file(tpath, ins[i])) {
             PyErr_Format(PyExc_ValueError, "output '%s' is the input '%s'",
                          tpath, ins[i]);
+            for (int j = 0; j < npy; j++)
+                ext_pypol_free(py[j]);
             Py_XDECREF(trace_obj);
             Py_XDECREF(tpath_obj);
             return NULL;
@@ -770,12 +793,27 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         st = hta_outfile_commit(&tout, &d);
     hta_outfile_abort(&tout);
     int interrupted = ext_end(&call);
-    if (st != HTA_OK && (!interrupted || st == HTA_ERR_USAGE))
-        ext_raise(st, &d);
-    else if (st != HTA_OK)
-        ext_interrupted(Py_None);
-    else
+    int pyexc = 0; /* a policy's own exception, first in run order */
+    for (int k = 0; st != HTA_OK && res && !pyexc && k < n; k++)
+        for (int i = 0; i < npy && !pyexc; i++) {
+            hta_sim_opts o;
+            hta_sim_setup_run(&su, k, &o);
+            if (o.plugin == ext_pypol_table(py[i]))
+                pyexc = ext_pypol_raise(py[i], o.load);
+        }
+    /* the policy's exception, set again below with the reports of the
+       runs up to it (its own as a cut run) as hta_reports */
+    PyObject *et = NULL, *ev = NULL, *etb = NULL;
+    if (pyexc) {
+        PyErr_Fetch(&et, &ev, &etb);
         reps = PyList_New(0);
+    } else if (st != HTA_OK && (!interrupted || st == HTA_ERR_USAGE)) {
+        ext_raise(st, &d);
+    } else if (st != HTA_OK) {
+        ext_interrupted(Py_None);
+    } else {
+        reps = PyList_New(0);
+    }
     PyObject *rep = NULL;
     for (int k = 0; reps && k < n; k++) {
         int q = k % su.npols;
@@ -783,8 +821,10 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
             interrupted = 1;
             break;
         }
-        hta_sim_opts o = su.o;
-        o.policy = su.pols[q];
+        if (pyexc && res[k].slots == 0)
+            break; /* the failed run kept nothing */
+        hta_sim_opts o;
+        hta_sim_setup_run(&su, k, &o);
         if (q == 0) {
             double rho;
             hta_sim_setup_point(&su, k / su.npols, &o.load, &rho);
@@ -797,7 +837,7 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
             Py_DECREF(rep); /* the list holds it */
         }
         hta_sim_result *r = &res[k];
-        PyObject *row = sim_row(c, r, hta_sim_policy_names[o.policy]);
+        PyObject *row = sim_row(c, r, hta_sim_opts_policy_name(&o));
         if (!row ||
             PyList_Append(PyDict_GetItemString(rep, "policies"), row) < 0) {
             Py_XDECREF(row);
@@ -815,8 +855,17 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     free(res);
     free(ran);
     hta_sim_setup_free(&su);
+    for (int i = 0; i < npy; i++)
+        ext_pypol_free(py[i]);
     Py_XDECREF(trace_obj);
     Py_XDECREF(tpath_obj);
+    if (pyexc) {
+        if (!reps || PyObject_SetAttrString(ev, "hta_reports", reps) < 0)
+            PyErr_Clear(); /* the exception without them */
+        Py_XDECREF(reps);
+        PyErr_Restore(et, ev, etb);
+        return NULL;
+    }
     if (!reps)
         return NULL;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(reps); i++)

@@ -23,7 +23,8 @@ check "make install" [ $? -eq 0 ]
 for f in bin/hta lib/libhta.a lib/libhta.so.0 include/hta/hta.h \
     include/hta/solve.h include/hta/instance.h \
     share/man/man1/hta.1 share/man/man1/hta-solve.1 share/man/man1/hta-sim.1 \
-    share/man/man5/hta-formats.5 lib/pkgconfig/hta.pc \
+    share/man/man5/hta-formats.5 share/man/man7/hta-policy.7 \
+    lib/pkgconfig/hta.pc \
     share/bash-completion/completions/hta share/doc/hta/LICENSE; do
     check "installed $f" [ -f "$dest/usr/$f" ]
 done
@@ -118,16 +119,16 @@ for c in solve eval capacity sim flowtime reduce-place import decode \
 done
 # every page the overview and the pages name is installed
 npages=0
-for p in $(cat "$dest"/usr/share/man/man[15]/hta*.[15] | grep -oE 'hta-[a-z-]+(\\f[RP])?\([15]\)' | sed 's/\\f[RP]//; s/[()]/ /g' | tr ' ' '.' | sed 's/\.*$//; s/\.\.*/./' | sort -u); do
+for p in $(cat "$dest"/usr/share/man/man[157]/hta*.[157] | grep -oE 'hta-[a-z-]+(\\f[RP])?\([157]\)' | sed 's/\\f[RP]//; s/[()]/ /g' | tr ' ' '.' | sed 's/\.*$//; s/\.\.*/./' | sort -u); do
     npages=$((npages + 1))
     check "the page $p is installed" [ -f "$dest/usr/share/man/man${p##*.}/$p" ]
 done
-check "the pages name 10 pages ($npages)" [ "$npages" -eq 10 ]
+check "the pages name 11 pages ($npages)" [ "$npages" -eq 11 ]
 # every page renders without scdoc's markup left as text (issue 59:
 # "D1+_D2_", "K*_X_" in hta-sim(1), "k+_R_" in hta-reduce-place(1)): no
 # _word_ or *word* that man did not turn into italics or bold
 if command -v man >/dev/null 2>&1; then
-    for page in "$dest"/usr/share/man/man[15]/hta*.[15]; do
+    for page in "$dest"/usr/share/man/man[157]/hta*.[157]; do
         left=$(MANWIDTH=200 man -l "$page" 2>/dev/null |
             grep -P '(^|[^A-Za-z0-9_])_[^_\s]+_(?![A-Za-z0-9])|(^|\s)\*[A-Za-z][A-Za-z-]*\*' | head -3)
         check "$(basename "$page") renders without stray markup: $left" [ -z "$left" ]
@@ -135,7 +136,7 @@ if command -v man >/dev/null 2>&1; then
 fi
 # --help's pointers resolve: each page it names is installed
 for c in solve eval capacity sim reduce-place flowtime decode "gen hdfs" "import fsck"; do
-    for p in $("$HTA" $c --help | grep -oE 'hta-[a-z-]+\([15]\)' | sort -u); do
+    for p in $("$HTA" $c --help | grep -oE 'hta-[a-z-]+\([157]\)' | sort -u); do
         f=${p%(*}; n=${p#*(}; n=${n%)}
         check "hta $c --help names $p, installed" [ -f "$dest/usr/share/man/man$n/$f.$n" ]
     done
@@ -149,6 +150,8 @@ got=$(PATH=$tmp/fakeman "$dest/usr/bin/hta" help sim)
 check "hta help sim runs man on hta-sim.1 ($got)" [ "$got" = "man -l $dest/usr/share/man/man1/hta-sim.1" ]
 got=$(PATH=$tmp/fakeman "$dest/usr/bin/hta" help formats)
 check "hta help formats runs man on hta-formats.5 ($got)" [ "$got" = "man -l $dest/usr/share/man/man5/hta-formats.5" ]
+got=$(PATH=$tmp/fakeman "$dest/usr/bin/hta" help policy)
+check "hta help policy runs man on hta-policy.7 ($got)" [ "$got" = "man -l $dest/usr/share/man/man7/hta-policy.7" ]
 got=$(PATH=$tmp/noman "$dest/usr/bin/hta" help sim | cksum)
 want=$("$dest/usr/bin/hta" sim --help | cksum)
 check "hta help sim without man is sim --help" [ "$got" = "$want" ]

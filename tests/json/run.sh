@@ -73,6 +73,10 @@ run sim "$HTA" sim tests/data/wang10.txt --slots 3000 --arrivals jobs --job-size
 run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --sweep 0.5,1.5,0.5 --policy jsq-maxweight,gb-pandas --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --load 3 --max-backlog 500 --json
 run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --batches 4 --json
+# a policy of one's own: its name in the rows (hta-policy(7))
+${CC:-cc} -std=c11 -O2 -fPIC -shared -Iinclude \
+    src/online/examples/random_local.c -o "$tmp/rl.so"
+run sim "$HTA" sim tests/data/wang10.txt --slots 2000 --policy-lib "$tmp/rl.so" --json
 run reduce-place "$HTA" reduce-place --jobs 2000 --json
 run reduce-place "$HTA" reduce-place instances/slots/fig1.txt -K 2 --reducers fixed:4 --jobs 2000 --sweep 0.2,0.6,0.2 --policy rhc,threshold --json
 run reduce-place "$HTA" reduce-place --jobs-trace "$tmp/swim.tsv" --batches 3 --json

@@ -29,6 +29,54 @@ c = hta.gen_cluster("random")
 hta.capacity(c, method="lp")
 rows = hta.sim(c, slots=300, batches=2)["policies"]
 assert len(rows) == 4
+
+
+class Fcfs:  # a policy of one's own (hta-policy(7)), its view, its errors
+    name = "mine"
+    queues_per_server = 0
+    shared_queues = 1
+
+    def route(self, task, view):
+        view.replicas(view.type(task))
+        view.push(view.shared(), task)
+
+    def serve(self, server, view):
+        return view.pop(view.shared())
+
+
+class Gb(Fcfs):
+    name = "gb-mine"
+    queues_per_server = -1
+    shared_queues = 0
+    level_queues = True
+    workloads = True
+    own_work = True
+
+    def route(self, task, view):
+        m = view.least(view.replicas(view.type(task))[0], 1)[0]
+        view.push(view.queue(m, 0), task)
+
+    def serve(self, server, view):
+        return view.pop(view.queue(server, 0)) if view.len(
+            view.queue(server, 0)) else None
+
+
+class Bad(Fcfs):
+    name = "bad"
+
+    def serve(self, server, view):
+        if view.slot > 5:
+            raise KeyError(server)
+        return super().serve(server, view)
+
+
+rows = hta.sim(c, slots=300, batches=2, policies=[Fcfs(), Gb(), "fcfs"],
+               threads=2)["policies"]
+assert rows[0]["delay"] == rows[2]["delay"]
+try:
+    hta.sim(c, slots=300, batches=2, policies=[Bad()])
+except KeyError as e:
+    assert e.hta_reports
 j = hta.gen_jobs(jobs=20, machines=2)
 assert len(hta.flowtime(j, 2)["policies"]) == 5
 sat = hta.gen_sat(vars=5, clauses=12, seed=3)

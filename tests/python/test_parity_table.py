@@ -141,6 +141,8 @@ TABLE = {
         "threads": ("sim", "threads"),
         "json": PRINT, "no-timing": PRINT, "quiet": PRINT,
         "plot": PICTURE, "csv": TABLE_OUT,
+        "policy-lib": "a policy compiled as a shared library; Python passes "
+                      "its own policy objects in policies (hta-policy(7))",
     },
     "flowtime": {
         "machines": ("flowtime", "machines"),

@@ -32,7 +32,7 @@ from . import _hta
 __version__ = _hta.version()
 
 __all__ = [
-    "Instance", "Cluster", "Jobs", "ParseError", "Error", "Interrupted",
+    "Instance", "Cluster", "View", "Jobs", "ParseError", "Error", "Interrupted",
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
     "capacity", "sim", "flowtime", "reduce_place", "gen_sat", "records",
     "import_fsck", "import_swim", "gen_rr_replica", "gen_rr_worst",
@@ -42,6 +42,7 @@ __all__ = [
 
 Instance = _hta.Instance
 Cluster = _hta.Cluster
+View = _hta.View
 Jobs = _hta.Jobs
 Error = _hta.Error
 ParseError = _hta.ParseError
@@ -293,8 +294,9 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
     """Simulates the map-task schedulers on a cluster (``hta sim``) with
     common random numbers.  The arguments are the command's options of
     the same names (``hta sim --help``), each taking the command's
-    default when not given: policies (names or "a,b"; default every one
-    that applies), slots, load (or sweep=(A, B, STEP)), seed, warmup
+    default when not given: policies (names or "a,b", and policies of
+    your own: objects with route(task, view) and serve(server, view),
+    hta-policy(7); default every built-in that applies), slots, load (or sweep=(A, B, STEP)), seed, warmup
     (default a tenth), batches, arrivals ("poisson", "bernoulli",
     "jobs"), job_size (a distribution, "fixed:10") or jobs_trace (a SWIM
     file, with time_scale and block_mb), subqueues, delay ((D1, D2)),
@@ -310,7 +312,8 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
     service, subqueues, seed, policies: one dict per policy with delay,
     number, throughput, levels, verdict, ...; interrupted), or with sweep
     a list of them, one per load.  Ctrl-C raises Interrupted with the
-    reports so far."""
+    reports so far; an exception raised by a policy of yours ends the
+    call with that exception, the reports up to it in its hta_reports."""
     loads = _rates(load, sweep, "--load")
     reps, interrupted = _hta.sim(
         cluster, policies, loads, slots, warmup, batches, seed, arrivals,

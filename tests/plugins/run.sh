@@ -1,0 +1,136 @@
+#!/bin/sh
+# Plug-in policies from the command line (hta sim --policy-lib): the
+# plug-ins of builtins.c (JSQ-MaxWeight, JSQ-Priority, GB-PANDAS, FCFS written again
+# from their rules) built as shared libraries must print what the
+# built-ins print, byte for byte but the name, on Wang's set-up,
+# GB-PANDAS' (four levels) and the bundled priority-unstable cluster, for
+# two seeds, three loads and three arrival processes; the mutant tie rule
+# must not; the plug-in Priority is reported growing where the built-in
+# is.  Then the libraries that must be refused, with exit 3 and their
+# words: not a library, no entry, another ABI, a table the gate refuses.
+# usage: tests/plugins/run.sh HTA TMPDIR
+set -u
+hta=$1
+tmp=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); printf 'FAIL %s\n' "$1"; }
+cc=${CC:-cc}
+build() { # out.so source [flags]
+    src=$2 out=$1
+    shift 2
+    $cc -std=c11 -O2 -fPIC -shared -I"$root/include" "$@" "$src" -o "$out" \
+        2>"$tmp/cc.err" || { ko "cannot build $out: $(head -1 "$tmp/cc.err")"; }
+}
+for i in 1 2 3 4 5; do
+    build "$tmp/p$i.so" "$root/tests/plugins/builtins.c" -DHTA_PLUGIN=$i
+done
+"$hta" gen cluster wang --servers 200 --data-servers 160 -o "$tmp/wang.txt"
+"$hta" gen cluster gbpandas --servers 500 --load 0.5 --seed 2 -o "$tmp/gb.txt"
+cp "$root/instances/clusters/priority-unstable.txt" "$tmp/pu.txt"
+
+# the report with the policy's name made one word
+same_as() { # builtin plugin-name lib cluster args...
+    s_b=$1 s_p=$2 s_lib=$3 s_cl=$4
+    shift 4
+    "$hta" sim "$s_cl" --policy "$s_b" --no-timing -q "$@" >"$tmp/a" 2>&1
+    "$hta" sim "$s_cl" --policy plugin --policy-lib "$s_lib" --no-timing -q \
+        "$@" >"$tmp/b" 2>&1
+    sed -E "s/^$s_b +/NAME /" "$tmp/a" >"$tmp/a1"
+    sed -E "s/^$s_p +/NAME /" "$tmp/b" >"$tmp/b1"
+    grep -q '^NAME ' "$tmp/a1" && cmp -s "$tmp/a1" "$tmp/b1"
+}
+for cl in wang gb pu; do
+    for seed in 1 2; do
+        for arr in "" "--arrivals bernoulli --load 0.5" \
+            "--arrivals jobs --subqueues --load 0.25"; do
+            args="--seed $seed --slots 2000"
+            [ -n "$arr" ] && args="$args $arr" || args="$args --sweep 0.7,0.95,0.125"
+            # shellcheck disable=SC2086
+            for pair in "jsq-maxweight my-jsq p1" "priority my-priority p2" \
+                "fcfs my-fcfs p3" "gb-pandas my-gb-pandas p5"; do
+                set -- $pair
+                if same_as "$1" "$2" "$tmp/$3.so" "$tmp/$cl.txt" $args; then
+                    ok
+                else
+                    ko "$2 differs from $1 on $cl.txt ($args)"
+                    diff "$tmp/a1" "$tmp/b1" | head -5
+                fi
+            done
+        done
+    done
+done
+# the oracle catches a wrong tie rule
+if same_as jsq-maxweight my-jsq-mutant "$tmp/p4.so" "$tmp/wang.txt" \
+    --slots 2000 --load 0.9; then
+    ko "the mutant tie rule gives the built-in's output"
+else
+    ok
+fi
+# GB-PANDAS' counter-example: growing, as the built-in
+"$hta" sim "$tmp/pu.txt" --policy priority,plugin --policy-lib "$tmp/p2.so" \
+    --slots 200000 -q --json >"$tmp/pu.json"
+v=$(python3 -c 'import json,sys; print(" ".join(p["verdict"] for p in json.load(open(sys.argv[1]))["policies"]))' "$tmp/pu.json")
+[ "$v" = "growing growing" ] && ok || ko "priority-unstable: verdicts '$v'"
+
+# refusals: exit code and the first line of stderr
+refused() { # code words args...
+    code=$1 words=$2
+    shift 2
+    "$hta" sim "$tmp/wang.txt" --slots 100 -q "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    first=$(head -1 "$tmp/err")
+    if [ "$got" -eq "$code" ] && [ ! -s "$tmp/out" ] &&
+        case $first in *"$words"*) true ;; *) false ;; esac; then
+        ok
+    else
+        ko "$* : exit $got, '$first' (expected $code, '$words')"
+    fi
+}
+cat >"$tmp/noentry.c" <<'C'
+int hta_something_else(void);
+int hta_something_else(void) { return 0; }
+C
+cat >"$tmp/oldabi.c" <<'C'
+#include "hta/policy.h"
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return 0; }
+C
+cat >"$tmp/badname.c" <<'C'
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; return hta_view_push(v, 0, t); }
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static const hta_policy p = {HTA_POLICY_ABI, "fcfs", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+cat >"$tmp/nopush.c" <<'C'
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; (void)v; (void)t; return 0; }
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static const hta_policy p = {HTA_POLICY_ABI, "lazy", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+for f in noentry oldabi badname nopush; do
+    build "$tmp/$f.so" "$tmp/$f.c"
+done
+printf 'not a library\n' >"$tmp/text.so"
+refused 3 "text.so: error: expected a shared library of a policy, found one that does not load" \
+    --policy-lib "$tmp/text.so"
+refused 3 "noentry.so: error: expected the entry symbol hta_policy_entry" \
+    --policy-lib "$tmp/noentry.so"
+refused 3 "oldabi.so: error: expected a policy of ABI 1, found none" \
+    --policy-lib "$tmp/oldabi.so"
+refused 3 "badname.so: error: expected a policy name of its own, found 'fcfs', a built-in's" \
+    --policy-lib "$tmp/badname.so"
+refused 3 "error: policy lazy: route(task 0) queued no task" \
+    --policy-lib "$tmp/nopush.so" --policy plugin
+refused 2 "--policy plugin names --policy-lib's policy: give --policy-lib" \
+    --policy plugin
+refused 4 "missing.so: error: cannot open: No such file or directory" \
+    --policy-lib "$tmp/missing.so"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
