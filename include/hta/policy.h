@@ -138,7 +138,8 @@ typedef struct hta_policy {
                            at least one queue */
     unsigned flags;     /* HTA_POLICY_OWN_WORK | HTA_POLICY_LENGTHS */
     /* before the run (may be NULL): *state for the other calls; nonzero
-     * ends the run with an error */
+     * ends the run with an error, and free is then not called (init
+     * releases what it made) */
     int (*init)(void **state, const hta_view *v, void *arg);
     void (*free)(void *state); /* after the run (may be NULL) */
     int (*route)(void *state, hta_view *v, int64_t task);
