@@ -83,7 +83,14 @@ enum {
      * workload W_m = sum_n len(queue n - 1 of m) / alpha_n and GB-
      * PANDAS' arg-min tree over it, for hta_view_least and
      * hta_view_workload */
-    HTA_POLICY_WORKLOADS = 8u
+    HTA_POLICY_WORKLOADS = 8u,
+    /* job arrivals: the simulator keeps each job's queued tasks (in
+     * arrival order, indexed by level and group), the jobs with queued
+     * tasks in fair-share order (fewest running tasks, then the older
+     * job), for hta_view_push_job, hta_view_job_first, hta_view_job_best,
+     * hta_view_take, hta_view_job_aside and the job marks: fair sharing
+     * and delay scheduling */
+    HTA_POLICY_JOBS = 16u
 };
 
 typedef struct hta_view hta_view;
@@ -114,6 +121,14 @@ typedef struct hta_view_ops {
     int32_t (*least)(hta_view *v, int32_t server, int level, double *w,
                      uint32_t *tie);
     double (*workload)(const hta_view *v, int32_t server);
+    int (*push_job)(hta_view *v, int64_t task);
+    int64_t (*job_first)(const hta_view *v);
+    int64_t (*job_best)(hta_view *v, int64_t job, int32_t server,
+                        int allowed, int *level);
+    int64_t (*take)(hta_view *v, int64_t task);
+    void (*job_aside)(hta_view *v, int64_t job);
+    int64_t (*job_mark)(const hta_view *v, int64_t job);
+    void (*set_job_mark)(hta_view *v, int64_t job, int64_t mark);
 } hta_view_ops;
 
 /* What a policy sees.  The fields are constant during a run. */
@@ -270,6 +285,60 @@ static inline int32_t hta_view_least(hta_view *v, int32_t server, int level,
 static inline double hta_view_workload(const hta_view *v, int32_t server)
 {
     return v->ops->workload(v, server);
+}
+
+/* HTA_POLICY_JOBS, route: the task to its job's queued tasks (instead
+ * of hta_view_push); 0 or -1.  O(levels). */
+static inline int hta_view_push_job(hta_view *v, int64_t task)
+{
+    return v->ops->push_job(v, task);
+}
+
+/* HTA_POLICY_JOBS: the first job in fair-share order (the fewest running
+ * tasks, then the older job) among those with queued tasks and not set
+ * aside in this serve; -1 when none.  O(1). */
+static inline int64_t hta_view_job_first(const hta_view *v)
+{
+    return v->ops->job_first(v);
+}
+
+/* HTA_POLICY_JOBS: the job's queued task of the least level at the
+ * server, if that level is at most `allowed` (*level it), the first such
+ * in the job's order; -1 when none.  O(levels) once the job is indexed
+ * (after a scan of more than 64 of its tasks), else the scan. */
+static inline int64_t hta_view_job_best(hta_view *v, int64_t job,
+                                        int32_t server, int allowed,
+                                        int *level)
+{
+    return v->ops->job_best(v, job, server, allowed, level);
+}
+
+/* HTA_POLICY_JOBS, serve: takes the task hta_view_job_best gave last
+ * (instead of hta_view_pop), at most one a serve; the task, or
+ * HTA_VIEW_IDLE on a broken rule.  O(log jobs). */
+static inline int64_t hta_view_take(hta_view *v, int64_t task)
+{
+    return v->ops->take(v, task);
+}
+
+/* HTA_POLICY_JOBS, serve: the job leaves the fair-share order until this
+ * serve returns, so that hta_view_job_first gives the next (delay
+ * scheduling's skip).  O(log jobs). */
+static inline void hta_view_job_aside(hta_view *v, int64_t job)
+{
+    v->ops->job_aside(v, job);
+}
+
+/* HTA_POLICY_JOBS: a number kept per job for the policy, 0 when the job
+ * arrives (delay scheduling's skips). */
+static inline int64_t hta_view_job_mark(const hta_view *v, int64_t job)
+{
+    return v->ops->job_mark(v, job);
+}
+static inline void hta_view_set_job_mark(hta_view *v, int64_t job,
+                                         int64_t mark)
+{
+    v->ops->set_job_mark(v, job, mark);
 }
 
 /* 1 when server m is idle. */

@@ -57,11 +57,12 @@ hta_status hta_policy_check(const hta_policy *p, hta_diag *d)
                             HTA_POLICY_MAX_SHARED, p->per_server, p->shared);
     if (p->flags & ~(unsigned)(HTA_POLICY_OWN_WORK | HTA_POLICY_LENGTHS |
                                HTA_POLICY_LEVEL_QUEUES |
-                               HTA_POLICY_WORKLOADS))
+                               HTA_POLICY_WORKLOADS | HTA_POLICY_JOBS))
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                             "policy %s: expected flags HTA_POLICY_OWN_WORK, "
-                            "HTA_POLICY_LENGTHS, HTA_POLICY_LEVEL_QUEUES and "
-                            "HTA_POLICY_WORKLOADS, found 0x%x", nm, p->flags);
+                            "HTA_POLICY_LENGTHS, HTA_POLICY_LEVEL_QUEUES, "
+                            "HTA_POLICY_WORKLOADS and HTA_POLICY_JOBS, found "
+                            "0x%x", nm, p->flags);
     if ((p->flags & HTA_POLICY_WORKLOADS) &&
         !(p->flags & HTA_POLICY_LEVEL_QUEUES))
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
@@ -318,8 +319,12 @@ static int64_t v_pop(hta_view *v, int64_t q)
     if (s->ls[2].ord && m >= 0 && j == 0)
         sim_lens_dec(s, m, s->q[q].len);
     int64_t k = sim_pop(s, q);
-    if (m == s->pl_server && (s->pl->flags & HTA_POLICY_LEVEL_QUEUES))
-        s->pick_level = (int)j + 1; /* checked at its push */
+    /* the level: checked at its push, or worked out at the start (not a
+       job_best's left over) */
+    s->pick_level = m == s->pl_server &&
+                            (s->pl->flags & HTA_POLICY_LEVEL_QUEUES) ?
+                        (int)j + 1 :
+                        0;
     if (m < 0)
         s->shared_queued--;
     else if (s->work && own_len(s, m) == 0)
@@ -409,6 +414,123 @@ static double v_workload(const hta_view *v, int32_t m)
     return server_ok(s, m, "workload") ? s->Wl[m] : 0;
 }
 
+/* HTA_POLICY_JOBS: a job with its arrival's slot taken (ids are reused:
+ * a job done is free until the next arrives). */
+static int job_ok(sim *s, int64_t j, const char *what)
+{
+    if (!(s->pl->flags & HTA_POLICY_JOBS)) {
+        broken(s, "%s needs the flag HTA_POLICY_JOBS", what);
+        return 0;
+    }
+    if (j >= 0 && j < s->j_n)
+        return 1;
+    broken(s, "%s: expected a job, found %" PRId64, what, j);
+    return 0;
+}
+
+static int v_push_job(hta_view *v, int64_t k)
+{
+    sim *s = of(v);
+    if (!(s->pl->flags & HTA_POLICY_JOBS)) {
+        broken(s, "push_job needs the flag HTA_POLICY_JOBS");
+        return -1;
+    }
+    if (s->pl_call != PL_ROUTE || k != s->pl_task || s->pl_pushes) {
+        broken(s, s->pl_call != PL_ROUTE ? "push_job outside route" :
+                  k != s->pl_task ? "route pushed a task not its own" :
+                                    "route pushed its task twice");
+        return -1;
+    }
+    if (sim_job_enqueue(s, k) != 0) {
+        broken(s, "out of memory");
+        s->pl_failed = 2;
+        return -1;
+    }
+    s->pl_pushes = 1;
+    return 0;
+}
+
+static int64_t v_job_first(const hta_view *v)
+{
+    const sim *s = of(v);
+    return s->hn > 0 ? s->hp[0] : -1;
+}
+
+static int64_t v_job_best(hta_view *v, int64_t j, int32_t m, int allowed,
+                          int *level)
+{
+    sim *s = of(v);
+    *level = 0;
+    if (!job_ok(s, j, "job_best") || !server_ok(s, m, "job_best") ||
+        !level_ok(s, allowed, 1, "job_best"))
+        return -1;
+    if (s->j_nq[j] == 0)
+        return -1;
+    int saved = s->pick_level;
+    int64_t k = sim_job_best_task(s, j, m, allowed);
+    *level = k >= 0 ? s->pick_level : 0;
+    s->pick_level = saved;
+    s->pl_best = k;
+    s->pl_best_level = *level;
+    return k;
+}
+
+static int64_t v_take(hta_view *v, int64_t k)
+{
+    sim *s = of(v);
+    if (!(s->pl->flags & HTA_POLICY_JOBS)) {
+        broken(s, "take needs the flag HTA_POLICY_JOBS");
+        return HTA_VIEW_IDLE;
+    }
+    if (s->pl_call != PL_SERVE) {
+        broken(s, "take outside serve");
+        return HTA_VIEW_IDLE;
+    }
+    if (s->pl_popped >= 0) {
+        broken(s, "serve(server %" PRId32 ") took a second task",
+               s->pl_server);
+        return HTA_VIEW_IDLE;
+    }
+    if (k < 0 || k != s->pl_best) {
+        broken(s, "take: expected the task job_best gave last (%" PRId64
+                  "), found %" PRId64, s->pl_best, k);
+        return HTA_VIEW_IDLE;
+    }
+    sim_job_unlink(s, k);
+    s->pick_level = s->pl_best_level;
+    s->pl_best = -1;
+    s->pl_popped = k;
+    return k;
+}
+
+static void v_job_aside(hta_view *v, int64_t j)
+{
+    sim *s = of(v);
+    if (!job_ok(s, j, "job_aside"))
+        return;
+    if (s->pl_call != PL_SERVE || s->hpos[j] < 0) {
+        broken(s, s->pl_call != PL_SERVE ?
+                      "job_aside outside serve" :
+                      "job_aside: the job has no queued task or is aside");
+        return;
+    }
+    sim_hremove(s, j);
+    s->tmp[s->pl_aside++] = j;
+}
+
+static int64_t v_job_mark(const hta_view *v, int64_t j)
+{
+    sim *s = of(v);
+    return job_ok(s, j, "job_mark") ? s->j_skip[j] : 0;
+}
+
+static void v_set_job_mark(hta_view *v, int64_t j, int64_t mark)
+{
+    sim *s = of(v);
+    if (job_ok(s, j, "set_job_mark"))
+        s->j_skip[j] = mark;
+}
+
 static const char *v_error(const hta_view *v)
 {
     const sim *s = of(v);
@@ -419,7 +541,9 @@ static const hta_view_ops ops = {
     v_slot,   v_rate,   v_replicas,     v_level,        v_group,
     v_span,   v_task_type, v_task_arrival, v_task_job, v_len,
     v_push,   v_pop,    v_below,        v_longest,      v_idle,
-    v_job_running, v_queued, v_fail, v_error, v_least, v_workload};
+    v_job_running, v_queued, v_fail, v_error, v_least, v_workload,
+    v_push_job, v_job_first, v_job_best, v_take, v_job_aside, v_job_mark,
+    v_set_job_mark};
 
 /* ---- the calls ---- */
 
@@ -428,6 +552,10 @@ hta_status sim_plugin_init(sim *s, hta_diag *d)
     const hta_policy *p = s->pl;
     s->view = (hta_view){&ops, s, s->M, s->N, s->c->T, s->per, p->shared};
     s->pl_popped = -1;
+    if ((p->flags & HTA_POLICY_JOBS) && s->o->arrivals != HTA_ARR_JOBS) {
+        broken(s, "HTA_POLICY_JOBS schedules jobs: it needs job arrivals");
+        return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0, "%s", s->pl_err);
+    }
     if ((p->flags & HTA_POLICY_WORKLOADS) && s->per != s->N) {
         broken(s, "HTA_POLICY_WORKLOADS needs a queue per level on each "
                   "server: expected %d (or HTA_POLICY_PER_LEVEL), found %d",
@@ -472,8 +600,12 @@ int64_t sim_plugin_pick(sim *s, int32_t m)
     s->pl_call = PL_SERVE;
     s->pl_server = m;
     s->pl_popped = -1;
+    s->pl_best = -1;
+    s->pl_aside = 0;
     int64_t k = s->pl->serve(s->pl_state, &s->view, m);
     s->pl_call = PL_NONE;
+    for (int64_t i = 0; i < s->pl_aside; i++) /* back in order */
+        sim_hpush(s, s->tmp[i]);
     if (!s->pl_failed) {
         if (k == HTA_VIEW_FAIL)
             broken(s, "serve(server %" PRId32 ") failed", m);

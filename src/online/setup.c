@@ -219,8 +219,9 @@ hta_status sim_init(sim *s, const hta_cluster *c,
                           o->policy == HTA_SIM_PRIORITY;
     if (lengths && sim_lens_init(s) != 0)
         goto oom;
-    if (!s->pl && (o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY) &&
-        sim_jobindex_init(s) != 0)
+    int jobs = s->pl ? (s->pl->flags & HTA_POLICY_JOBS) != 0 :
+                       o->policy == HTA_SIM_FAIR || o->policy == HTA_SIM_DELAY;
+    if (jobs && sim_jobindex_init(s) != 0)
         goto oom;
     if (s->pl)
         return sim_plugin_init(s, d);

@@ -234,6 +234,9 @@ typedef struct sim {
     char pl_err[256];
     int64_t shared_queued;
     int per;
+    int64_t pl_best;     /* the task hta_view_job_best gave last, -1 */
+    int pl_best_level;   /* and its level */
+    int64_t pl_aside;    /* jobs set aside in this serve, in s->tmp */
 } sim;
 
 enum { PL_NONE, PL_ROUTE, PL_SERVE };

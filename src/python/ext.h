@@ -137,7 +137,7 @@ PyObject *ext_real(double x); /* float, or None for NaN */
 /* A policy written in Python (policy.c): obj with route(task, view) and
  * serve(server, view), and optionally name, start(view),
  * queues_per_server (-1: one a level), shared_queues, own_work, lengths,
- * level_queues, workloads;
+ * level_queues, workloads, jobs;
  * NULL with the exception set (the gate's words: hta_policy_check). */
 typedef struct ext_pypol ext_pypol;
 ext_pypol *ext_pypol_new(PyObject *obj);

@@ -225,6 +225,83 @@ static PyObject *view_workload(ext_view *self, PyObject *arg)
     return sim_policy_broken(self->v) ? rule(self) : PyFloat_FromDouble(w);
 }
 
+static PyObject *view_push_job(ext_view *self, PyObject *arg)
+{
+    ARGS1(k);
+    if (hta_view_push_job(self->v, k) != 0)
+        return rule(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *view_job_first(ext_view *self, PyObject *unused)
+{
+    (void)unused;
+    if (!alive(self))
+        return NULL;
+    int64_t j = hta_view_job_first(self->v);
+    if (j < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(j);
+}
+
+/* job_best(job, server, allowed) -> (task, level) or None */
+static PyObject *view_job_best(ext_view *self, PyObject *const *args,
+                               Py_ssize_t nargs)
+{
+    int64_t j, m, a;
+    if (!alive(self) || nargs != 3 || !i64(args[0], &j) ||
+        !i64(args[1], &m) || !i64(args[2], &a)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError,
+                            "job_best(job, server, allowed)");
+        return NULL;
+    }
+    int level;
+    int64_t k = hta_view_job_best(
+        self->v, j, m < INT32_MIN || m > INT32_MAX ? -1 : (int32_t)m,
+        a < -1 || a > 1000 ? -1 : (int)a, &level);
+    if (sim_policy_broken(self->v))
+        return rule(self);
+    if (k < 0)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(Li)", (long long)k, level);
+}
+
+static PyObject *view_take(ext_view *self, PyObject *arg)
+{
+    ARGS1(k);
+    int64_t t = hta_view_take(self->v, k);
+    if (sim_policy_broken(self->v))
+        return rule(self);
+    return PyLong_FromLongLong(t);
+}
+
+static PyObject *view_job_aside(ext_view *self, PyObject *arg)
+{
+    ARGS1(j);
+    hta_view_job_aside(self->v, j);
+    if (sim_policy_broken(self->v))
+        return rule(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *view_job_mark(ext_view *self, PyObject *arg)
+{
+    ARGS1(j);
+    int64_t x = hta_view_job_mark(self->v, j);
+    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(x);
+}
+
+static PyObject *view_set_job_mark(ext_view *self, PyObject *const *args,
+                                   Py_ssize_t nargs)
+{
+    ARGS2(j, x);
+    hta_view_set_job_mark(self->v, j, x);
+    if (sim_policy_broken(self->v))
+        return rule(self);
+    Py_RETURN_NONE;
+}
+
 static PyObject *view_below(ext_view *self, PyObject *arg)
 {
     ARGS1(n);
@@ -347,6 +424,22 @@ static PyMethodDef view_methods[] = {
      "server of the group with the least workload"},
     {"workload", (PyCFunction)view_workload, METH_O,
      "workload(server): workloads = True: W_m"},
+    {"push_job", (PyCFunction)view_push_job, METH_O,
+     "push_job(task): jobs = True, route only: to its job's queued tasks"},
+    {"job_first", (PyCFunction)view_job_first, METH_NOARGS,
+     "job_first(): jobs = True: the first job in fair-share order, or None"},
+    {"job_best", (PyCFunction)(void (*)(void))view_job_best, METH_FASTCALL,
+     "job_best(job, server, allowed): jobs = True: (task, level) of the "
+     "job's queued task of the least level <= allowed, or None"},
+    {"take", (PyCFunction)view_take, METH_O,
+     "take(task): jobs = True, serve only: the task job_best gave last"},
+    {"job_aside", (PyCFunction)view_job_aside, METH_O,
+     "job_aside(job): jobs = True, serve only: out of the order until "
+     "serve returns"},
+    {"job_mark", (PyCFunction)view_job_mark, METH_O,
+     "job_mark(job): a number kept per job, 0 at its arrival"},
+    {"set_job_mark", (PyCFunction)(void (*)(void))view_set_job_mark,
+     METH_FASTCALL, "set_job_mark(job, n)"},
     {"below", (PyCFunction)view_below, METH_O,
      "below(n): a uniform draw in 0..n-1 of the routing stream"},
     {"queue", (PyCFunction)(void (*)(void))view_queue, METH_FASTCALL,
@@ -605,7 +698,7 @@ ext_pypol *ext_pypol_new(PyObject *obj)
     }
     pthread_mutex_init(&p->lock, NULL);
     p->obj = Py_NewRef(obj);
-    long long per, shared, own, lens, lvq, wls;
+    long long per, shared, own, lens, lvq, wls, jobs;
     PyObject *nm = NULL;
     int ok = (p->route = PyObject_GetAttrString(obj, "route")) &&
              (p->serve = PyObject_GetAttrString(obj, "serve")) &&
@@ -618,6 +711,7 @@ ext_pypol *ext_pypol_new(PyObject *obj)
              attr_int(obj, "lengths", 0, 1, 0, &lens) &&
              attr_int(obj, "level_queues", 0, 1, 0, &lvq) &&
              attr_int(obj, "workloads", 0, 1, 0, &wls) &&
+             attr_int(obj, "jobs", 0, 1, 0, &jobs) &&
              optional_attr(obj, "name", &nm) >= 0;
     if (ok && (!PyCallable_Check(p->route) || !PyCallable_Check(p->serve))) {
         PyErr_SetString(PyExc_TypeError,
@@ -655,7 +749,8 @@ ext_pypol *ext_pypol_new(PyObject *obj)
                             (own ? HTA_POLICY_OWN_WORK : 0u) |
                                 (lens ? HTA_POLICY_LENGTHS : 0u) |
                                 (lvq ? HTA_POLICY_LEVEL_QUEUES : 0u) |
-                                (wls ? HTA_POLICY_WORKLOADS : 0u),
+                                (wls ? HTA_POLICY_WORKLOADS : 0u) |
+                                (jobs ? HTA_POLICY_JOBS : 0u),
                             py_init,
                             py_free,
                             py_route,

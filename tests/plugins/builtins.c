@@ -1,4 +1,5 @@
-/* JSQ-MaxWeight, JSQ-Priority, GB-PANDAS and FCFS written again as plug-ins
+/* JSQ-MaxWeight, JSQ-Priority, GB-PANDAS, FCFS, fair sharing and delay
+ * scheduling written again as plug-ins
  * (hta/policy.h), from the built-ins' rules and nothing else of the
  * simulator: the oracle that a plug-in sees what a built-in sees.  Each
  * draws its ties as the built-in does (one hta_view_below among the
@@ -6,7 +7,8 @@
  * byte (tests/plugins/run.sh, test_plugin).
  *
  * Built as a shared library for `hta sim --policy-lib`, with
- * -DHTA_PLUGIN=1 (jsq), 2 (priority), 3 (fcfs), 5 (gb-pandas) or 4
+ * -DHTA_PLUGIN=1 (jsq), 2 (priority), 3 (fcfs), 5 (gb-pandas), 6
+ * (fair), 7 (delay, --delay 3,5) or 4
  * (jsq with a wrong tie rule, the first of the tied queues: a mutation
  * the oracle must catch); compiled into test_plugin as a table each. */
 #include <math.h>
@@ -157,6 +159,57 @@ static int64_t gb_serve(void *state, hta_view *v, int32_t server)
     return HTA_VIEW_IDLE;
 }
 
+/* ---- fair sharing and delay scheduling (job arrivals): the jobs'
+ * queued tasks, kept by the simulator (HTA_POLICY_JOBS) ---- */
+
+static int job_route(void *state, hta_view *v, int64_t task)
+{
+    (void)state;
+    return hta_view_push_job(v, task);
+}
+
+/* "naive fair sharing: the job with the fewest running tasks gets the
+ * machine; it runs a local task if it has one, else any" */
+static int64_t fair_serve(void *state, hta_view *v, int32_t server)
+{
+    (void)state;
+    int64_t j = hta_view_job_first(v);
+    if (j < 0)
+        return HTA_VIEW_IDLE;
+    int level;
+    return hta_view_take(v, hta_view_job_best(v, j, server, v->levels,
+                                              &level));
+}
+
+/* Zaharia et al.'s delay scheduling, skips D1 = 3 before rack-local
+ * tasks and D1 + D2 = 3 + 5 before remote ones (hta sim --delay 3,5):
+ * "for each job in fair-share order: if it has a local task, launch it
+ * (skips = 0); else if it waited D1 skips, a rack-local one, D1 + D2
+ * skips, any; else skip it (skips + 1) and try the next job" */
+enum { D1 = 3, D2 = 5 };
+
+static int64_t delay_serve(void *state, hta_view *v, int32_t server)
+{
+    (void)state;
+    int N = v->levels;
+    for (int64_t j; (j = hta_view_job_first(v)) >= 0;) {
+        int64_t skips = hta_view_job_mark(v, j);
+        int allowed = skips >= D1 + D2 ? N :
+                      skips >= D1      ? (N > 2 ? N - 1 : N) :
+                                         1;
+        int level;
+        int64_t k = hta_view_job_best(v, j, server, allowed, &level);
+        if (k >= 0) {
+            if (level == 1)
+                hta_view_set_job_mark(v, j, 0);
+            return hta_view_take(v, k);
+        }
+        hta_view_set_job_mark(v, j, skips + 1);
+        hta_view_job_aside(v, j); /* the next job in order */
+    }
+    return HTA_VIEW_IDLE;
+}
+
 /* ---- FCFS: one queue ---- */
 
 static int fcfs_route(void *state, hta_view *v, int64_t task)
@@ -191,6 +244,12 @@ const hta_policy plugin_gb = {HTA_POLICY_ABI, "my-gb-pandas",
                               HTA_POLICY_OWN_WORK | HTA_POLICY_LEVEL_QUEUES |
                                   HTA_POLICY_WORKLOADS,
                               NULL, NULL, gb_route, gb_serve, NULL};
+const hta_policy plugin_fair = {HTA_POLICY_ABI, "my-fair", 0, 1,
+                                HTA_POLICY_JOBS, NULL, NULL, job_route,
+                                fair_serve, NULL};
+const hta_policy plugin_delay = {HTA_POLICY_ABI, "my-delay", 0, 1,
+                                 HTA_POLICY_JOBS, NULL, NULL, job_route,
+                                 delay_serve, NULL};
 const hta_policy plugin_fcfs = {HTA_POLICY_ABI, "my-fcfs", 0, 1, 0, NULL,
                                 NULL, fcfs_route, fcfs_serve, NULL};
 
@@ -203,6 +262,8 @@ const hta_policy *hta_policy_entry(int abi)
     return HTA_PLUGIN == 1 ? &plugin_jsq :
            HTA_PLUGIN == 2 ? &plugin_priority :
            HTA_PLUGIN == 3 ? &plugin_fcfs :
-           HTA_PLUGIN == 5 ? &plugin_gb : &plugin_jsq_mutant;
+           HTA_PLUGIN == 5 ? &plugin_gb :
+           HTA_PLUGIN == 6 ? &plugin_fair :
+           HTA_PLUGIN == 7 ? &plugin_delay : &plugin_jsq_mutant;
 }
 #endif

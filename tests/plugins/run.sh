@@ -1,6 +1,7 @@
 #!/bin/sh
 # Plug-in policies from the command line (hta sim --policy-lib): the
-# plug-ins of builtins.c (JSQ-MaxWeight, JSQ-Priority, GB-PANDAS, FCFS written again
+# plug-ins of builtins.c (JSQ-MaxWeight, JSQ-Priority, GB-PANDAS, FCFS,
+# fair sharing and delay scheduling written again
 # from their rules) built as shared libraries must print what the
 # built-ins print, byte for byte but the name, on Wang's set-up,
 # GB-PANDAS' (four levels) and the bundled priority-unstable cluster, for
@@ -24,7 +25,7 @@ build() { # out.so source [flags]
     $cc -std=c11 -O2 -fPIC -shared -I"$root/include" "$@" "$src" -o "$out" \
         2>"$tmp/cc.err" || { ko "cannot build $out: $(head -1 "$tmp/cc.err")"; }
 }
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6 7; do
     build "$tmp/p$i.so" "$root/tests/plugins/builtins.c" -DHTA_PLUGIN=$i
 done
 "$hta" gen cluster wang --servers 200 --data-servers 160 -o "$tmp/wang.txt"
@@ -35,7 +36,9 @@ cp "$root/instances/clusters/priority-unstable.txt" "$tmp/pu.txt"
 same_as() { # builtin plugin-name lib cluster args...
     s_b=$1 s_p=$2 s_lib=$3 s_cl=$4
     shift 4
-    "$hta" sim "$s_cl" --policy "$s_b" --no-timing -q "$@" >"$tmp/a" 2>&1
+    # shellcheck disable=SC2086
+    "$hta" sim "$s_cl" --policy "$s_b" --no-timing -q "$@" ${builtin_extra:-} \
+        >"$tmp/a" 2>&1
     "$hta" sim "$s_cl" --policy plugin --policy-lib "$s_lib" --no-timing -q \
         "$@" >"$tmp/b" 2>&1
     sed -E "s/^$s_b +/NAME /" "$tmp/a" >"$tmp/a1"
@@ -60,6 +63,22 @@ for cl in wang gb pu; do
                 fi
             done
         done
+    done
+done
+# fair sharing and delay scheduling (job arrivals; my-delay's skips are
+# --delay 3,5)
+for cl in wang gb; do
+    for js in fixed:10 exp:3; do
+        args="--arrivals jobs --job-size $js --slots 2000 --sweep 0.6,0.9,0.3"
+        # shellcheck disable=SC2086
+        if same_as fair my-fair "$tmp/p6.so" "$tmp/$cl.txt" $args; then ok
+        else ko "my-fair differs from fair on $cl.txt ($args)"; fi
+        # shellcheck disable=SC2086
+        builtin_extra="--delay 3,5" # the built-in's skips, the plug-in's own
+        # shellcheck disable=SC2086
+        if same_as delay my-delay "$tmp/p7.so" "$tmp/$cl.txt" $args; then ok
+        else ko "my-delay differs from delay on $cl.txt ($args)"; fi
+        builtin_extra=""
     done
 done
 # the oracle catches a wrong tie rule

@@ -61,6 +61,23 @@ def test_same_as_builtins(clusters, name, seed):
             assert strip(a) == strip(b), (builtin, point["load"])
 
 
+@pytest.mark.parametrize("name", ["wang", "gb"])
+def test_jobs_as_builtins(clusters, name):
+    for job_size in ("fixed:10", "exp:3"):
+        kw = dict(slots=800, sweep=(0.6, 0.9, 0.3), arrivals="jobs",
+                  job_size=job_size)
+        fair = hta.sim(clusters[name], policies=["fair", P.Fair()], **kw)
+        delay = hta.sim(clusters[name], policies=["delay"], delay=(3, 5),
+                        **kw)
+        mine = hta.sim(clusters[name], policies=[P.Delay(3, 5)], **kw)
+        for f, d, m in zip(fair, delay, mine):
+            a, b = f["policies"]
+            assert a["jobs_done"] > 10
+            assert strip(a) == strip(b), ("fair", job_size, f["load"])
+            assert strip(d["policies"][0]) == strip(m["policies"][0]), \
+                ("delay", job_size, d["load"])
+
+
 class WrongTies(P.JSQMaxWeight):
     """The first of the tied queues instead of a draw: a mutant."""
     name = "wrong-ties"

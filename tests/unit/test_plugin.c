@@ -127,6 +127,38 @@ static void test_same_as_builtins(void **state)
         hta_cluster_free(cs[ci]);
 }
 
+/* Fair sharing and delay scheduling (job arrivals) as plug-ins. */
+static void test_jobs_as_builtins(void **state)
+{
+    (void)state;
+    hta_cluster *cs[] = {generated(HTA_CLUSTER_WANG, 200, 0, 1),
+                         generated(HTA_CLUSTER_GBPANDAS, 500, 0.5, 2)};
+    int runs = 0;
+    for (size_t ci = 0; ci < 2; ci++)
+        for (uint64_t seed = 1; seed <= 2; seed++)
+            for (int li = 0; li < 2; li++) {
+                hta_sim_opts o = opts(3000, seed, li ? 0.9 : 0.6);
+                o.arrivals = HTA_ARR_JOBS;
+                o.job_size = seed == 1 ?
+                    (hta_dist){.kind = HTA_DIST_FIXED, .a = 10, .b = 0} :
+                    (hta_dist){.kind = HTA_DIST_FIXED, .a = 3, .b = 0};
+                o.delay[0] = 3;
+                o.delay[1] = 5;
+                if (!same(cs[ci], o, HTA_SIM_FAIR, &plugin_fair))
+                    fail_msg("cluster %zu, seed %llu, load %g: my-fair "
+                             "differs from fair", ci,
+                             (unsigned long long)seed, o.load);
+                if (!same(cs[ci], o, HTA_SIM_DELAY, &plugin_delay))
+                    fail_msg("cluster %zu, seed %llu, load %g: my-delay "
+                             "differs from delay", ci,
+                             (unsigned long long)seed, o.load);
+                runs += 2;
+            }
+    assert_int_equal(runs, 16);
+    for (size_t ci = 0; ci < 2; ci++)
+        hta_cluster_free(cs[ci]);
+}
+
 /* The oracle catches a wrong tie rule. */
 static void test_mutant_differs(void **state)
 {
@@ -287,8 +319,12 @@ static void test_broken_rules(void **state)
           NULL, NULL, bad_route, bad_serve, NULL},
          "policy bad: HTA_POLICY_WORKLOADS needs a queue per level on each "
          "server: expected 2"},
-        {{1, "bad", 0, 1, 16, NULL, NULL, bad_route, bad_serve, NULL},
+        {{1, "bad", 0, 1, 32, NULL, NULL, bad_route, bad_serve, NULL},
          "policy bad: expected flags"},
+        {{1, "bad", 0, 1, HTA_POLICY_JOBS, NULL, NULL, bad_route, bad_serve,
+          NULL},
+         "policy bad: HTA_POLICY_JOBS schedules jobs: it needs job "
+         "arrivals"},
         {{1, "bad", 0, 1, HTA_POLICY_LENGTHS, NULL, NULL, bad_route,
           bad_serve, NULL},
          "policy bad: HTA_POLICY_LENGTHS orders queue 0"},
@@ -308,13 +344,67 @@ static void test_broken_rules(void **state)
     hta_cluster_free(c);
 }
 
+/* HTA_POLICY_JOBS' rules: take only what job_best gave last, the job
+ * calls only with the flag. */
+static int64_t bad_take_serve(void *st, hta_view *v, int32_t server)
+{
+    (void)st;
+    int64_t j = hta_view_job_first(v);
+    if (j < 0)
+        return HTA_VIEW_IDLE;
+    int level;
+    int64_t k = hta_view_job_best(v, j, server, v->levels, &level);
+    return hta_view_take(v, k + 1000000);
+}
+
+static int64_t noflag_serve(void *st, hta_view *v, int32_t server)
+{
+    (void)st;
+    int level;
+    hta_view_job_best(v, 0, server, 1, &level);
+    return hta_view_pop(v, hta_view_shared(v, 0));
+}
+
+static void test_job_rules(void **state)
+{
+    (void)state;
+    hta_cluster *c = generated(HTA_CLUSTER_RANDOM, 20, 0.5, 1);
+    hta_policy take = {HTA_POLICY_ABI, "bad", 0, 1, HTA_POLICY_JOBS, NULL,
+                       NULL, job_route, bad_take_serve, NULL};
+    hta_policy noflag = {HTA_POLICY_ABI, "bad", 0, 1, 0, NULL, NULL,
+                         bad_route, noflag_serve, NULL};
+    struct {
+        const hta_policy *p;
+        const char *words;
+    } cases[] = {{&take, "policy bad: take: expected the task job_best gave "
+                         "last ("},
+                 {&noflag, "policy bad: job_best needs the flag "
+                           "HTA_POLICY_JOBS"}};
+    bad_which = 99; /* bad_route pushes well */
+    for (size_t i = 0; i < 2; i++) {
+        hta_sim_opts o = opts(1000, 1, 0.8);
+        o.arrivals = HTA_ARR_JOBS;
+        o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 4, .b = 0};
+        o.plugin = cases[i].p;
+        hta_sim_result r;
+        hta_diag d;
+        hta_status st = hta_sim_run(c, &o, &r, &d);
+        if (st != HTA_ERR_INPUT ||
+            strncmp(d.msg, cases[i].words, strlen(cases[i].words)) != 0)
+            fail_msg("case %zu: status %d, '%s'", i, (int)st, d.msg);
+    }
+    hta_cluster_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_builtins),
+        cmocka_unit_test(test_jobs_as_builtins),
         cmocka_unit_test(test_mutant_differs),
         cmocka_unit_test(test_unstable_plugin),
         cmocka_unit_test(test_broken_rules),
+        cmocka_unit_test(test_job_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

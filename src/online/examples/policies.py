@@ -1,4 +1,5 @@
-"""JSQ-MaxWeight, JSQ-Priority, GB-PANDAS and FCFS written in Python against hta's
+"""JSQ-MaxWeight, JSQ-Priority, GB-PANDAS, fair sharing, delay scheduling
+and FCFS written in Python against hta's
 policy interface (hta-policy(7)).  Each one routes and serves as the
 built-in of the same rules does, drawing its ties from the view's routing
 stream, so `hta.sim` reports the same numbers for both, digit for digit
@@ -99,6 +100,50 @@ class GBPandas:
         for n in range(view.levels):
             if view.len(view.queue(server, n)):
                 return view.pop(view.queue(server, n))
+        return None
+
+
+class Fair:
+    """Naive fair sharing (job arrivals): the job with the fewest running
+    tasks gets the server; it runs a local task if it has one, else
+    any."""
+    name = "py-fair"
+    queues_per_server = 0
+    shared_queues = 1
+    jobs = True          # the simulator keeps the jobs' queued tasks
+
+    def route(self, task, view):
+        view.push_job(task)
+
+    def serve(self, server, view):
+        job = view.job_first()
+        if job is None:
+            return None
+        return view.take(view.job_best(job, server, view.levels)[0])
+
+
+class Delay(Fair):
+    """Delay scheduling (Zaharia et al.), skips d1 before rack-local and
+    d1 + d2 before remote tasks (hta sim --delay D1,D2)."""
+    name = "py-delay"
+
+    def __init__(self, d1=3, d2=5):
+        self.d1, self.d2 = d1, d2
+
+    def serve(self, server, view):
+        levels = view.levels
+        while (job := view.job_first()) is not None:
+            skips = view.job_mark(job)
+            allowed = (levels if skips >= self.d1 + self.d2 else
+                       (levels - 1 if levels > 2 else levels)
+                       if skips >= self.d1 else 1)
+            best = view.job_best(job, server, allowed)
+            if best is not None:
+                if best[1] == 1:
+                    view.set_job_mark(job, 0)
+                return view.take(best[0])
+            view.set_job_mark(job, skips + 1)
+            view.job_aside(job)     # the next job in fair-share order
         return None
 
 
