@@ -11,6 +11,15 @@
 #include "cli.h"
 #include "policylib.h"
 
+/* The library at path refused: closed, the words printed; the exit
+ * code. */
+static int refused(void *h, const char *path, hta_diag *d)
+{
+    dlclose(h);
+    d->path = path;
+    return cli_report(HTA_ERR_INPUT, d);
+}
+
 int cli_policy_lib(const char *path, const hta_policy **out, void **handle)
 {
     hta_diag d;
@@ -41,25 +50,20 @@ int cli_policy_lib(const char *path, const hta_policy **out, void **handle)
     memcpy(&entry, &sym, sizeof entry); /* ISO C: no object-to-function
                                            pointer cast */
     if (!sym) {
-        dlclose(h);
         hta_diag_set(&d, HTA_ERR_INPUT, path, 0,
                      "expected the entry symbol %s (hta/policy.h), found "
                      "none", HTA_POLICY_ENTRY);
-        return cli_report(HTA_ERR_INPUT, &d);
+        return refused(h, path, &d);
     }
     const hta_policy *p = entry(HTA_POLICY_ABI);
     if (!p) {
-        dlclose(h);
         hta_diag_set(&d, HTA_ERR_INPUT, path, 0,
                      "expected a policy of ABI %d, found none: the library "
                      "was built for another", HTA_POLICY_ABI);
-        return cli_report(HTA_ERR_INPUT, &d);
+        return refused(h, path, &d);
     }
-    if (hta_policy_check(p, &d) != HTA_OK) {
-        dlclose(h);
-        d.path = path;
-        return cli_report(HTA_ERR_INPUT, &d);
-    }
+    if (hta_policy_check(p, &d) != HTA_OK)
+        return refused(h, path, &d);
     *out = p;
     *handle = h;
     return 0;

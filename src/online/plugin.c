@@ -223,18 +223,13 @@ static int64_t v_len(const hta_view *v, int64_t q)
     return queue_ok(s, q, "len") ? s->q[q].len : 0;
 }
 
-/* Queue q's server (-1: a shared queue) and its index j there, without
- * a division in the common case of one queue a server. */
-static inline int32_t queue_server(const sim *s, int64_t q, int64_t *j)
+/* Queue q's server (-1: a shared queue) and its index j there. */
+static int32_t queue_server(const sim *s, int64_t q, int64_t *j)
 {
     int64_t servers_q = (int64_t)s->M * s->per;
     if (q >= servers_q) {
         *j = q - servers_q;
         return -1;
-    }
-    if (s->per == 1) {
-        *j = 0;
-        return (int32_t)q;
     }
     *j = q % s->per;
     return (int32_t)(q / s->per);
@@ -243,12 +238,25 @@ static inline int32_t queue_server(const sim *s, int64_t q, int64_t *j)
 /* Tasks in server m's own queues. */
 static int64_t own_len(const sim *s, int32_t m)
 {
-    if (s->per == 1)
-        return s->q[m].len;
     int64_t n = 0;
     for (int j = 0; j < s->per; j++)
         n += s->q[(int64_t)m * s->per + j].len;
     return n;
+}
+
+/* pop and take: in serve, its first task. */
+static int may_take(sim *s, const char *what)
+{
+    if (s->pl_call != PL_SERVE) {
+        broken(s, "%s outside serve", what);
+        return 0;
+    }
+    if (s->pl_popped >= 0) {
+        broken(s, "serve(server %" PRId32 ") took a second task",
+               s->pl_server);
+        return 0;
+    }
+    return 1;
 }
 
 static int v_push(hta_view *v, int64_t q, int64_t k)
@@ -303,15 +311,8 @@ static int v_push(hta_view *v, int64_t q, int64_t k)
 static int64_t v_pop(hta_view *v, int64_t q)
 {
     sim *s = of(v);
-    if (s->pl_call != PL_SERVE) {
-        broken(s, "pop outside serve");
+    if (!may_take(s, "pop"))
         return HTA_VIEW_IDLE;
-    }
-    if (s->pl_popped >= 0) {
-        broken(s, "serve(server %" PRId32 ") took a second task",
-               s->pl_server);
-        return HTA_VIEW_IDLE;
-    }
     if (!queue_ok(s, q, "pop") || s->q[q].len == 0)
         return HTA_VIEW_IDLE;
     int64_t j;
@@ -482,15 +483,8 @@ static int64_t v_take(hta_view *v, int64_t k)
         broken(s, "take needs the flag HTA_POLICY_JOBS");
         return HTA_VIEW_IDLE;
     }
-    if (s->pl_call != PL_SERVE) {
-        broken(s, "take outside serve");
+    if (!may_take(s, "take"))
         return HTA_VIEW_IDLE;
-    }
-    if (s->pl_popped >= 0) {
-        broken(s, "serve(server %" PRId32 ") took a second task",
-               s->pl_server);
-        return HTA_VIEW_IDLE;
-    }
     if (k < 0 || k != s->pl_best) {
         broken(s, "take: expected the task job_best gave last (%" PRId64
                   "), found %" PRId64, s->pl_best, k);

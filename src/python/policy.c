@@ -724,15 +724,21 @@ ext_pypol *ext_pypol_new(PyObject *obj)
         ok = 0;
     }
     if (ok) { /* its name, or its class's in lower case */
-        const char *s = nm ? PyUnicode_AsUTF8(nm) : Py_TYPE(obj)->tp_name;
-        const char *dot = nm ? NULL : strrchr(s, '.');
-        s = dot ? dot + 1 : s;
+        Py_ssize_t len = 0;
+        const char *s = nm ? PyUnicode_AsUTF8AndSize(nm, &len) :
+                             Py_TYPE(obj)->tp_name;
+        if (s && !nm) {
+            const char *dot = strrchr(s, '.');
+            s = dot ? dot + 1 : s;
+            len = (Py_ssize_t)strlen(s);
+        }
         ok = s != NULL;
         size_t n = 0;
-        for (; ok && s[n] && n + 1 < sizeof p->name; n++)
-            p->name[n] = nm || s[n] < 'A' || s[n] > 'Z' ? s[n] :
-                                                          (char)(s[n] + 32);
-        if (ok && s[n]) /* too long: the gate's words */
+        for (; ok && n < (size_t)len && n + 1 < sizeof p->name; n++) {
+            char ch = s[n] ? s[n] : '?'; /* a NUL is refused, not a cut */
+            p->name[n] = nm || ch < 'A' || ch > 'Z' ? ch : (char)(ch + 32);
+        }
+        if (ok && n < (size_t)len) /* too long: the gate's words */
             p->name[sizeof p->name - 2] = '!';
     }
     Py_XDECREF(nm);

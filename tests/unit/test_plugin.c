@@ -191,6 +191,17 @@ static void test_unstable_plugin(void **state)
 
 /* ---- plug-ins that break a rule ---- */
 
+/* o's run ends with HTA_ERR_INPUT and words beginning as given. */
+static void refused(const hta_cluster *c, const hta_sim_opts *o,
+                    const char *words, const char *what, size_t i)
+{
+    hta_sim_result r;
+    hta_diag d;
+    hta_status st = hta_sim_run(c, o, &r, &d);
+    if (st != HTA_ERR_INPUT || strncmp(d.msg, words, strlen(words)) != 0)
+        fail_msg("%s %zu: status %d, '%s'", what, i, (int)st, d.msg);
+}
+
 static int bad_which;
 
 static int bad_route(void *st, hta_view *v, int64_t task)
@@ -285,12 +296,7 @@ static void test_broken_rules(void **state)
     for (bad_which = 0; bad_which < 13; bad_which++) {
         hta_sim_opts o = opts(1000, 1, 0.8);
         o.plugin = &p;
-        hta_sim_result r;
-        hta_diag d;
-        hta_status st = hta_sim_run(c, &o, &r, &d);
-        if (st != HTA_ERR_INPUT || strncmp(d.msg, words[bad_which],
-                                           strlen(words[bad_which])) != 0)
-            fail_msg("case %d: status %d, '%s'", bad_which, (int)st, d.msg);
+        refused(c, &o, words[bad_which], "case", (size_t)bad_which);
     }
     /* the table's own faults, refused before the run */
     struct {
@@ -334,12 +340,7 @@ static void test_broken_rules(void **state)
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
         hta_sim_opts o = opts(1000, 1, 0.8);
         o.plugin = &tables[i].p;
-        hta_sim_result r;
-        hta_diag d;
-        hta_status st = hta_sim_run(c, &o, &r, &d);
-        if (st != HTA_ERR_INPUT ||
-            strncmp(d.msg, tables[i].words, strlen(tables[i].words)) != 0)
-            fail_msg("table %zu: status %d, '%s'", i, (int)st, d.msg);
+        refused(c, &o, tables[i].words, "table", i);
     }
     hta_cluster_free(c);
 }
@@ -386,12 +387,7 @@ static void test_job_rules(void **state)
         o.arrivals = HTA_ARR_JOBS;
         o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 4, .b = 0};
         o.plugin = cases[i].p;
-        hta_sim_result r;
-        hta_diag d;
-        hta_status st = hta_sim_run(c, &o, &r, &d);
-        if (st != HTA_ERR_INPUT ||
-            strncmp(d.msg, cases[i].words, strlen(cases[i].words)) != 0)
-            fail_msg("case %zu: status %d, '%s'", i, (int)st, d.msg);
+        refused(c, &o, cases[i].words, "job case", i);
     }
     hta_cluster_free(c);
 }
