@@ -202,6 +202,8 @@ jobs_list() {
         # 10c2. Plug-in policies from shared libraries against the
         # built-ins, byte for byte; the libraries refused.
         echo "suite plugins tests/plugins/run.sh"
+        # 10c3. close on N levels against the N-level ILP (GLPK).
+        echo "suite levels tests/levels/run.sh"
         # 10d. The experiment scripts' shared intervals (scripts/ci95.py).
         echo "suite scripts tests/scripts/run.sh"
         # 11. The Python package (pytest): the command's numbers, errors

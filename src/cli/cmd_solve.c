@@ -54,9 +54,10 @@ static const cli_opt options[] = {
      "On an instance with w_level lines (N locality levels: local,\n"
      "rack, ..., remote) every row is priced per level, fsy refills\n"
      "fsy's non-local tasks rack-aware, the bound is the N-level flow\n"
-     "bound, exact is brute force where it fits, else ilp (its\n"
-     "N-level model), and close and sat (two-level models) are\n"
-     "skipped with the reason"},
+     "bound, close (constant costs per level) refutes targets by the\n"
+     "count flow and searches slots per level, exact is close, then\n"
+     "brute force where it fits, else ilp (its N-level model), and sat\n"
+     "(a two-level model) is skipped with the reason"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",

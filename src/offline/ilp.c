@@ -482,11 +482,16 @@ static hta_status ilp_pieces(solver *sv, piece **piecesp, int *np,
         goto out;
     if (sv->levels) {
         int too_big = 0;
-        if ((st = hta_ilplev_init(&sv->lev, inst, sv->order, sv->group_first,
-                                  sv->ngroups, LEVEL_COLS_MAX, &too_big,
-                                  d)) != HTA_OK ||
-            (!too_big &&
-             (st = ilp_build_level_pieces(inst, &pieces, np, d)) != HTA_OK))
+        if ((st = ilp_build_level_pieces(inst, &pieces, np, d)) != HTA_OK)
+            goto out;
+        /* one piece without caps: constant costs, pooled (ilplev.h) */
+        int pooled = *np == 1;
+        for (int l = 2; pooled && l <= hta_levels(inst); l++)
+            pooled = pieces[0].Rl[l - 1] >= inst->m;
+        if (*np >= 0 &&
+            (st = hta_ilplev_init(&sv->lev, inst, sv->order, sv->group_first,
+                                  sv->ngroups, pooled, LEVEL_COLS_MAX,
+                                  &too_big, d)) != HTA_OK)
             goto out;
         if (too_big || *np < 0) {
             /* nothing searched: the incumbent stays, with the bound */

@@ -246,8 +246,8 @@ static hta_status run_exact(run *s, hta_diag *d)
     return st;
 }
 
-/* The engines run otherwise on N > 2 levels (close and sat have FSY's
- * two levels). */
+/* The engines run otherwise on N > 2 levels (close has its own search
+ * there, sat FSY's two levels). */
 static int two_level_only(hta_algo a)
 {
     return a == HTA_ALGO_CLOSE || a == HTA_ALGO_SAT || a == HTA_ALGO_EXACT;
@@ -261,37 +261,40 @@ static void skip_levels(run *s, hta_algo a, const char *why)
              hta_levels(s->inst), why);
 }
 
-/* close, sat and exact on N > 2 levels (solve.h): exact is brute force
- * where it fits, else the N-level ILP (ilplev.h) with the whole time
- * limit; close and sat say why they do not run. */
+/* close, sat and exact on N > 2 levels (solve.h): close is the slot
+ * search (closelev.h); exact is close, then brute force where it fits,
+ * else the N-level ILP (ilplev.h) with the time left; sat says why it
+ * does not run. */
 static hta_status run_levels_exact(run *s, hta_algo a, hta_diag *d)
 {
-    static const char *const why[] = {
-        "gap closing prices every non-local task at w_rem; not applied",
-        "the decision's encoding has two levels; not applied"};
+    static const char *const why =
+        "the decision's encoding has two levels; not applied";
+    double t0 = hta_clock_now();
     hta_status st = solve_flow_bound(s, d);
     if (st != HTA_OK)
         return st;
-    if (a == HTA_ALGO_CLOSE) {
-        skip_levels(s, a, why[0]);
-    } else if (a == HTA_ALGO_SAT) {
-        skip_levels(s, a, why[1]);
-    } else if (hta_brute_fits(s->inst)) {
-        st = solve_run_brute(s, d);
-        if (st == HTA_OK) {
-            skip_levels(s, HTA_ALGO_CLOSE, why[0]);
-            skip_levels(s, HTA_ALGO_SAT, why[1]);
-        }
-    } else {
-        skip_levels(s, HTA_ALGO_CLOSE, why[0]);
-        const hta_solve_opts *o = s->o;
-        hta_solve_opts budget = exact_budget(o);
-        s->o = &budget;
-        st = solve_run_ilp(s, d);
-        s->o = o;
-        if (st == HTA_OK)
-            skip_levels(s, HTA_ALGO_SAT, why[1]);
+    if (a == HTA_ALGO_CLOSE)
+        return solve_run_close_levels(s, d);
+    if (a == HTA_ALGO_SAT) {
+        skip_levels(s, a, why);
+        return HTA_OK;
     }
+    st = solve_run_close_levels(s, d);
+    if (st == HTA_OK && hta_brute_fits(s->inst)) {
+        st = solve_run_brute(s, d);
+        if (st == HTA_OK)
+            skip_levels(s, HTA_ALGO_SAT, why);
+        return st;
+    }
+    const hta_solve_opts *o = s->o;
+    hta_solve_opts budget = exact_budget(o);
+    budget.time_limit = fmax(0.0, o->time_limit - (hta_clock_now() - t0));
+    s->o = &budget;
+    if (st == HTA_OK)
+        st = solve_run_ilp(s, d);
+    s->o = o;
+    if (st == HTA_OK)
+        skip_levels(s, HTA_ALGO_SAT, why);
     return st;
 }
 

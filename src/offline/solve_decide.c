@@ -5,13 +5,16 @@
 #include "solve_impl.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/levels.h"
 #include "hta/num.h"
 #include "offline/bounds.h"
 #include "offline/close.h"
+#include "offline/closelev.h"
 #include "offline/envelope.h"
 #include "offline/satdec.h"
 
@@ -540,6 +543,168 @@ hta_status solve_run_sat(run *s, hta_diag *d)
                      "stopped deciding makespan <= %s (%lld vars, %lld "
                      "clauses)",
                      at, (long long)sr.vars, (long long)sr.clauses);
+    }
+    row->seconds = hta_clock_now() - t0;
+    free(a);
+    return st;
+}
+
+/* The common unit of the levels' constant costs (every load is a
+ * multiple of it), 0 when they have none below 1/64 of a unit. */
+static double cost_unit(const hta_instance *in)
+{
+    int N = hta_levels(in);
+    for (int D = 1; D <= 64; D++) {
+        long long gcd = 0;
+        int whole = 1;
+        for (int l = 1; l <= N && whole; l++) {
+            double v = hta_level_cost(in, l, 0) * D;
+            whole = fabs(v - nearbyint(v)) <= 1e-9 * fmax(1.0, v) &&
+                    v < 1e15;
+            long long x = (long long)nearbyint(v);
+            while (whole && x) {
+                long long t = gcd % x;
+                gcd = x;
+                x = t;
+            }
+        }
+        if (whole && gcd > 0)
+            return (double)gcd / D;
+    }
+    return 0;
+}
+
+/* A row's note (a long one cut at the note's size). */
+static void set_note(hta_row *row, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void set_note(hta_row *row, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(row->note, sizeof row->note, fmt, ap);
+    va_end(ap);
+}
+
+/* Gap closing on N > 2 levels (closelev.h), from the level flow bound (a
+ * load value) up the costs' common unit while below the best so far, at
+ * most 8 targets: each target is first refuted by the count flow where it
+ * can be (the bound rises above it), else searched with slots (a yes at
+ * the bound is the optimum; a yes elsewhere improves the best, and ends
+ * the row). */
+hta_status solve_run_close_levels(run *s, hta_diag *d)
+{
+    const hta_solve_opts *o = s->o;
+    hta_solve_result *res = s->res;
+    hta_row *row = solve_add_row(s, HTA_ALGO_CLOSE);
+    double t0 = hta_clock_now();
+    hta_status st = solve_flow_bound(s, d);
+    if (st != HTA_OK || skip_when_proven(s, row, t0))
+        return st;
+    int N = hta_levels(s->inst);
+    int32_t m = s->inst->m;
+    if (!hta_closelev_applies(s->inst)) {
+        snprintf(row->status, sizeof row->status, "skipped");
+        set_note(row,
+                 "%d levels: the slot search needs a constant cost on "
+                 "every level; not applied", N);
+        row->seconds = hta_clock_now() - t0;
+        return HTA_OK;
+    }
+    int32_t *a = malloc((size_t)m * sizeof *a);
+    if (!a)
+        return OOM(d);
+    double unit = cost_unit(s->inst), T = res->lower_bound, T0 = T;
+    double deadline = t0 + o->time_limit, refuted_at = -1;
+    hta_closelev_result cr, first;
+    memset(&cr, 0, sizeof cr);
+    memset(&first, 0, sizeof first);
+    int decisions = 0, searches = 0, found = 0, refutations = 0;
+    int64_t room = m;
+    while (st == HTA_OK && decisions++ < 8 && !solve_best_proven(s)) {
+        int no = 0;
+        int64_t r = m;
+        if (unit > 0 &&
+            (st = hta_closelev_refute(s->inst, T, &no, &r, d)) != HTA_OK)
+            break;
+        if (no) {
+            refutations++;
+            refuted_at = T;
+            room = r;
+            T = (floor(T / unit + 1e-9) + 1) * unit;
+            hta_solve_bound(res, T, "count flow");
+            continue;
+        }
+        if (T >= res->best_span - 1e-9 * fmax(1.0, T))
+            break;
+        st = hta_closelev_decide(s->inst, T, deadline, o->stop, a, &cr, d);
+        if (st != HTA_OK)
+            break;
+        if (searches++ == 0)
+            first = cr;
+        if (cr.found) {
+            found = 1;
+            st = solve_finish_row(s, row, a, d);
+            break;
+        }
+        if (cr.stopped || unit <= 0)
+            break;
+        T += unit;
+    }
+    char at[32], got[32], ref[160] = "";
+    hta_format_real(at, T0);
+    hta_format_real(got, T);
+    if (refutations > 0) {
+        char r1[32], r2[32];
+        hta_format_real(r1, T0);
+        hta_format_real(r2, refuted_at);
+        snprintf(ref, sizeof ref,
+                 "count flow: <= %s%s%s refuted (room for %lld of %ld "
+                 "tasks); ",
+                 r1, refutations > 1 ? " .. " : "", refutations > 1 ? r2 : "",
+                 (long long)room, (long)m);
+    }
+    if (st != HTA_OK) {
+        free(a);
+        return st;
+    }
+    if (found) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 solve_best_proven(s) ? "optimal" : "feasible");
+        if (searches == 1 && refutations == 0)
+            set_note(row,
+                     "%d levels, slots: makespan <= %s (the bound); "
+                     "all-local slots place %lld of %ld tasks, %lld moves "
+                     "(%lld tried)",
+                     N, at, (long long)cr.start, (long)m,
+                     (long long)cr.moves, (long long)cr.trials);
+        else
+            set_note(row,
+                     "%d levels, slots: %smakespan <= %s found, %d "
+                     "search%s",
+                     N, ref, got, searches, searches == 1 ? "" : "es");
+    } else if (solve_best_proven(s)) {
+        char b[32];
+        hta_format_real(b, res->best_span);
+        snprintf(row->status, sizeof row->status, "bound");
+        set_note(row,
+                 "%d levels, %sthe bound rises to %s, the best so far", N,
+                 ref, b);
+    } else {
+        snprintf(row->status, sizeof row->status, "%s",
+                 !cr.stopped ? "undecided" :
+                 solve_stopped(s) ? "interrupted" : "time_limit");
+        if (searches > 0)
+            set_note(row,
+                     "%d levels, slots: %sno assignment of makespan <= %s "
+                     "found (%lld of %ld tasks placed after %lld moves, "
+                     "%d search%s); not a proof",
+                     N, ref, at, (long long)(first.start + first.moves),
+                     (long)m, (long long)first.moves, searches,
+                     searches == 1 ? "" : "es");
+        else
+            set_note(row, "%d levels, %snot a proof",
+                     N, ref);
     }
     row->seconds = hta_clock_now() - t0;
     free(a);

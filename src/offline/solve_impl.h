@@ -51,6 +51,7 @@ hta_status solve_run_ilp(run *s, hta_diag *d);
 
 /* The decisions (solve_decide.c): gap closing and the SAT decision. */
 hta_status solve_run_close(run *s, hta_diag *d);
+hta_status solve_run_close_levels(run *s, hta_diag *d);
 hta_status solve_run_sat(run *s, hta_diag *d);
 
 #endif

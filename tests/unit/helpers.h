@@ -239,10 +239,10 @@ static inline void between(double w_loc, const hta_wrem *w, double f, hta_wrem *
 /* A random instance of depth 1 or 2 racks (N = 3 or 4): servers in racks
  * by a random map (ids need not be consecutive), level costs a random
  * non-decreasing share of the way from w_loc to w_rem. */
-static inline hta_instance *random_levels(hta_rng *r, int max_m, int max_n,
-                                   int depth)
+static inline hta_instance *random_levels_model(hta_rng *r, int max_m,
+                                                int max_n, int depth,
+                                                int model)
 {
-    int model = (int)hta_rng_below(r, COST_MODELS);
     hta_instance *inst = random_instance(r, max_m, max_n, 3, model);
     int pods = 1 + (int)hta_rng_below(r, 2),
         racks = 1 + (int)hta_rng_below(r, 3);
@@ -272,6 +272,13 @@ static inline hta_instance *random_levels(hta_rng *r, int max_m, int max_n,
         fail_msg("random_levels: %s", d.msg);
     assert_int_equal(hta_levels(inst), depth + 2);
     return inst;
+}
+
+static inline hta_instance *random_levels(hta_rng *r, int max_m, int max_n,
+                                          int depth)
+{
+    int model = (int)hta_rng_below(r, COST_MODELS);
+    return random_levels_model(r, max_m, max_n, depth, model);
 }
 
 #endif

@@ -1,0 +1,84 @@
+/* Gap closing on N > 2 levels: the decision "is there an assignment of
+ * makespan <= T?" answered by search over slots, when every level's cost
+ * is constant (c_1 = w_loc <= c_2 <= ... <= c_N).
+ *
+ * Slots.  Give each server s a number a_{s,l} of slots per level with
+ * sum_l c_l a_{s,l} <= T.  A level-l slot of s (l >= 2) is put in the
+ * pool of s's level-l group (level N: one pool, the cluster); a task may
+ * take a local slot of a server holding its block, or a slot of a pool
+ * at level l >= 2 whose group holds one of its replicas.  Claim: an
+ * assignment of makespan <= T exists iff some slot vector lets every
+ * task take a slot (a flow from the tasks, through their servers and
+ * pools, saturating the tasks).
+ *  - If: a task in the pool of level-l group G runs on a server s of G
+ *    holding that slot (the pool's tasks are dealt to its servers by
+ *    their a_{s,l}, which sum to the pool's capacity).  G holds one of
+ *    the task's replicas and s is in G, so the task's level on s is at
+ *    most l, and it costs at most c_l (costs rise with the level); s's
+ *    load is at most sum_l c_l a_{s,l} <= T.
+ *  - Only if: an assignment of makespan <= T, with a_{s,l} the tasks s
+ *    runs at level l, is such a vector: a task at level l >= 2 on s
+ *    shares s's level-l group with a replica, so it may take s's slot in
+ *    that group's pool, and the load sum_l c_l a_{s,l} is s's.
+ * Tasks with one replica set are one group of the flow (interchangeable),
+ * so the network has a node per group, per server and per pool.
+ *
+ * The search.  Start with a_{s,1} = floor(T / c_1) (every slot local) and
+ * a maximum flow.  While tasks are left without a slot, the servers and
+ * pools an augmenting path reaches from them are saturated; a move adds
+ * j = 1 or 2 slots of level l to a server s in a reached pool (level l
+ * >= 2), taking from s's local slots the fewest that pay for them (the
+ * local slots always fill what is left of s's budget), and is kept when
+ * the maximum flow grows, undone otherwise (the maximum flow of the old
+ * slots comes back: its value is unique).  Moves are tried by their
+ * local loss first (slots removed beyond the server's unused ones, minus
+ * the slots added); the search ends when no move of a round grows the
+ * flow, or 32 of them did not (a move of loss <= 0 always grows it, so
+ * the cap only cuts the speculative ones: each costs a maximum flow).  It only says yes with an assignment, which the caller
+ * re-evaluates; no answer is not a proof.
+ *
+ * Ownership: the caller owns a (m entries).
+ */
+#ifndef HTA_OFFLINE_CLOSELEV_H
+#define HTA_OFFLINE_CLOSELEV_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "hta/diag.h"
+#include "hta/instance.h"
+
+typedef struct hta_closelev_result {
+    int found;        /* a holds an assignment of makespan <= T */
+    int stopped;      /* the deadline or the stop flag came first */
+    int64_t start;    /* tasks placed by the all-local slots */
+    int64_t moves;    /* moves kept */
+    int64_t trials;   /* moves tried */
+} hta_closelev_result;
+
+/* 1 when the search applies: N > 2 levels, every level's cost constant. */
+int hta_closelev_applies(const hta_instance *inst);
+
+/* Decides makespan <= T by the search above until deadline (hta_clock_now
+ * seconds) or *stop.  HTA_ERR_INTERNAL on out of memory. */
+hta_status hta_closelev_decide(const hta_instance *inst, double T,
+                               double deadline, volatile sig_atomic_t *stop,
+                               int32_t *a, hta_closelev_result *r,
+                               hta_diag *d);
+
+/* The count refutation of makespan <= T.  A server runs at most K =
+ * floor(T / c_1) tasks (each costs c_1 at least); with D = n K - m, every
+ * server runs at least K - D (the others' shortfalls from K sum to D), so
+ * the tasks s runs at levels >= l cost it at least c_1 (K - D) + their
+ * number times e_l = c_l - c_1 (costs rise with the level): there are at
+ * most floor((T - c_1 max(K - D, 0)) / e_l) of them.  A maximum flow
+ * from the tasks through their servers (level 1) and pools (levels >= 2)
+ * to each server's chain of levels N -> ... -> 1 with those capacities,
+ * then K to the sink, places every task in any assignment of makespan
+ * <= T; *refuted when it places fewer (*room).  Tight where K n is about
+ * m (every server full: at most one rack task fits in T = K c_1 + 0.5
+ * with w_rack 1.5), weak elsewhere.  HTA_ERR_INTERNAL on out of memory. */
+hta_status hta_closelev_refute(const hta_instance *inst, double T,
+                               int *refuted, int64_t *room, hta_diag *d);
+
+#endif

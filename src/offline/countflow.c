@@ -1,0 +1,192 @@
+/* The count refutation of gap closing on N levels (closelev.h): a
+ * maximum flow by Dinic's algorithm on the tasks' groups, their servers
+ * and pools, and each server's chain of levels. */
+#include "closelev.h"
+#include "closelev_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS CLOSELEV_EPS
+
+/* Dinic's maximum flow on a general network, arcs in pairs (e, e ^ 1). */
+typedef struct dinic {
+    int32_t nv;
+    int64_t na, cap_a;
+    int32_t *head, *nxt, *to;   /* adjacency by linked arcs */
+    int64_t *cap;
+    int32_t *level, *it, *queue;
+} dinic;
+
+static int dinic_arc(dinic *g, int32_t u, int32_t v, int64_t c)
+{
+    if (g->na + 2 > g->cap_a) {
+        int64_t nc = g->cap_a ? 2 * g->cap_a : 1024;
+        int32_t *nx = realloc(g->nxt, (size_t)nc * sizeof *nx);
+        if (nx)
+            g->nxt = nx;
+        int32_t *nt = realloc(g->to, (size_t)nc * sizeof *nt);
+        if (nt)
+            g->to = nt;
+        int64_t *ncap = realloc(g->cap, (size_t)nc * sizeof *ncap);
+        if (ncap)
+            g->cap = ncap;
+        if (!nx || !nt || !ncap || nc > INT32_MAX)
+            return 0;
+        g->cap_a = nc;
+    }
+    int32_t e = (int32_t)g->na;
+    g->to[e] = v, g->cap[e] = c, g->nxt[e] = g->head[u], g->head[u] = e;
+    g->to[e + 1] = u, g->cap[e + 1] = 0, g->nxt[e + 1] = g->head[v],
+              g->head[v] = e + 1;
+    g->na += 2;
+    return 1;
+}
+
+static int dinic_bfs(dinic *g, int32_t s, int32_t t)
+{
+    for (int32_t v = 0; v < g->nv; v++)
+        g->level[v] = -1;
+    int32_t h = 0, q = 0;
+    g->level[s] = 0;
+    g->queue[q++] = s;
+    while (h < q) {
+        int32_t u = g->queue[h++];
+        for (int32_t e = g->head[u]; e >= 0; e = g->nxt[e])
+            if (g->cap[e] > 0 && g->level[g->to[e]] < 0) {
+                g->level[g->to[e]] = g->level[u] + 1;
+                g->queue[q++] = g->to[e];
+            }
+    }
+    return g->level[t] >= 0;
+}
+
+/* One blocking-flow path from u, iteratively (the depth is the levels'
+ * count, small, but a recursion per node is avoided all the same). */
+static int64_t dinic_path(dinic *g, int32_t s, int32_t t, int32_t *stack)
+{
+    int32_t depth = 0, u = s;
+    for (;;) {
+        if (u == t) {
+            int64_t b = INT64_MAX;
+            for (int32_t i = 0; i < depth; i++)
+                if (g->cap[stack[i]] < b)
+                    b = g->cap[stack[i]];
+            for (int32_t i = 0; i < depth; i++) {
+                g->cap[stack[i]] -= b;
+                g->cap[stack[i] ^ 1] += b;
+            }
+            return b;
+        }
+        int32_t e = g->it[u];
+        while (e >= 0 && !(g->cap[e] > 0 &&
+                           g->level[g->to[e]] == g->level[u] + 1))
+            e = g->nxt[e];
+        g->it[u] = e;
+        if (e >= 0) {
+            stack[depth++] = e;
+            u = g->to[e];
+            continue;
+        }
+        if (u == s)
+            return 0;
+        g->level[u] = -1; /* dead end */
+        u = g->to[stack[--depth] ^ 1];
+        g->it[u] = g->nxt[g->it[u]];
+    }
+}
+
+static int64_t dinic_run(dinic *g, int32_t s, int32_t t, int32_t *stack)
+{
+    int64_t total = 0;
+    while (dinic_bfs(g, s, t)) {
+        for (int32_t v = 0; v < g->nv; v++)
+            g->it[v] = g->head[v];
+        int64_t f;
+        while ((f = dinic_path(g, s, t, stack)) > 0)
+            total += f;
+    }
+    return total;
+}
+
+hta_status hta_closelev_refute(const hta_instance *in, double T,
+                               int *refuted, int64_t *room, hta_diag *d)
+{
+    *refuted = 0;
+    *room = in->m;
+    net w;
+    dinic g;
+    memset(&g, 0, sizeof g);
+    int32_t *stack = NULL;
+    hta_status st = HTA_OK;
+    if (!closelev_net_build(&w, in, T)) {
+        closelev_net_free(&w);
+        return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    }
+    int N = w.N;
+    int32_t n = w.n;
+    double c1 = w.c[1];
+    /* K_s = floor(T / c1) tasks at most per server; D the count's slack */
+    int64_t K = (int64_t)floor(T / c1 + EPS);
+    int64_t D = (int64_t)n * K - in->m;
+    if (K < 0 || D < 0) {
+        *refuted = 1;
+        *room = K > 0 ? (int64_t)n * K : 0;
+        closelev_net_free(&w);
+        return HTA_OK;
+    }
+    int64_t kmin = K - D > 0 ? K - D : 0;
+    double budget = T - c1 * (double)kmin; /* the most beyond c1 a task */
+    /* nodes: source, groups, pools, (s, l) for l = 1..N, sink */
+    int32_t src = 0, g0 = 1, p0 = g0 + w.ng, s0 = p0 + (w.nt - n),
+            sink = s0 + n * N;
+    g.nv = sink + 1;
+    g.head = malloc(((size_t)g.nv + 1) * sizeof *g.head);
+    g.level = malloc(((size_t)g.nv + 1) * sizeof *g.level);
+    g.it = malloc(((size_t)g.nv + 1) * sizeof *g.it);
+    g.queue = malloc(((size_t)g.nv + 1) * sizeof *g.queue);
+    stack = malloc(((size_t)g.nv + 1) * sizeof *stack); /* a path */
+    int ok = g.head && g.level && g.it && g.queue && stack;
+    for (int32_t v = 0; ok && v < g.nv; v++)
+        g.head[v] = -1;
+    for (int32_t x = 0; ok && x < w.ng; x++) {
+        ok = dinic_arc(&g, src, g0 + x, w.first[x + 1] - w.first[x]);
+        for (int64_t e = w.goff[x]; ok && e < w.goff[x + 1]; e++) {
+            int32_t y = w.gtgt[e];
+            ok = dinic_arc(&g, g0 + x, y < n ? s0 + y * N : p0 + y - n,
+                           in->m);
+        }
+    }
+    for (int l = 2; ok && l <= N; l++)
+        for (int32_t s = 0; ok && s < n; s++)
+            ok = dinic_arc(&g, p0 + closelev_pool_of(&w, l, s) - n,
+                           s0 + s * N + l - 1, in->m);
+    for (int32_t s = 0; ok && s < n; s++) {
+        for (int l = N; ok && l >= 2; l--) {
+            double e = w.c[l] - c1; /* tasks at level >= l, at most */
+            int64_t c = e <= 0 ? in->m :
+                        (int64_t)fmin((double)in->m,
+                                      floor(budget / e + EPS));
+            ok = dinic_arc(&g, s0 + s * N + l - 1, s0 + s * N + l - 2, c);
+        }
+        if (ok)
+            ok = dinic_arc(&g, s0 + s * N, sink, K);
+    }
+    if (!ok) {
+        st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
+    } else {
+        *room = dinic_run(&g, src, sink, stack);
+        *refuted = *room < in->m;
+    }
+    free(g.head);
+    free(g.nxt);
+    free(g.to);
+    free(g.cap);
+    free(g.level);
+    free(g.it);
+    free(g.queue);
+    free(stack);
+    closelev_net_free(&w);
+    return st;
+}
