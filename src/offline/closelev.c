@@ -169,9 +169,11 @@ static int cmp_move(const void *x, const void *y)
     return p->j - q->j;
 }
 
-/* The moves at the pools the last search reached, by loss; *k of them. */
-static move *moves_of(net *w, size_t *k, move *buf, size_t *cap)
+/* The moves at the pools the last search reached, by loss: *k of them in
+ * *bufp (grown as needed, *cap entries).  0 on out of memory. */
+static int moves_of(net *w, move **bufp, size_t *k, size_t *cap)
 {
+    move *buf = *bufp;
     *k = 0;
     for (int l = 2; l <= w->N; l++) {
         int32_t p0 = w->base[l], p1 = l == w->N ? w->nt : w->base[l + 1];
@@ -192,11 +194,9 @@ static move *moves_of(net *w, size_t *k, move *buf, size_t *cap)
                     if (*k == *cap) {
                         size_t nc = *cap ? 2 * *cap : 256;
                         move *nb = realloc(buf, nc * sizeof *nb);
-                        if (!nb) {
-                            free(buf);
-                            return NULL;
-                        }
-                        buf = nb;
+                        if (!nb)
+                            return 0; /* *bufp, still the caller's */
+                        buf = *bufp = nb;
                         *cap = nc;
                     }
                     buf[(*k)++] = (move){(lost > idle ? lost - idle : 0) - j,
@@ -205,8 +205,9 @@ static move *moves_of(net *w, size_t *k, move *buf, size_t *cap)
             }
         }
     }
-    qsort(buf, *k, sizeof *buf, cmp_move);
-    return buf;
+    if (*k > 1)
+        qsort(buf, *k, sizeof *buf, cmp_move);
+    return 1;
 }
 
 /* The assignment of a full flow: local arcs name their server; a pool's
@@ -273,7 +274,7 @@ hta_status hta_closelev_decide(const hta_instance *in, double T,
     maxflow(&w);
     r->start = w.placed;
     while (w.placed < in->m) {
-        if (!(mv = moves_of(&w, &nmv, mv, &cap))) {
+        if (!moves_of(&w, &mv, &nmv, &cap)) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             break;
         }

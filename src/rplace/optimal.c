@@ -497,13 +497,22 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
             break;
         }
         const double *W = m->W;
-        for (int64_t c = 0; c < m->ncfg; c++) {
-            int j = m->njob[c];
+        int64_t cfg;
+        for (cfg = 0; cfg < m->ncfg; cfg++) {
+            /* a sweep can take a second (under the sanitizers): the
+               flag within it too */
+            if ((cfg & 1023) == 1023 && stop && *stop)
+                break;
+            int j = m->njob[cfg];
             if (j < K - 1)
-                D[m->doff[c]] = decide(m, W, c, j + 1, hull);
+                D[m->doff[cfg]] = decide(m, W, cfg, j + 1, hull);
             else if (j == K - 1)
                 for (int64_t n = K; n <= m->nmax; n++)
-                    D[m->doff[c] + n - K] = decide(m, W, c, n, hull);
+                    D[m->doff[cfg] + n - K] = decide(m, W, cfg, n, hull);
+        }
+        if (cfg < m->ncfg) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
+            break;
         }
         lo = INFINITY;
         hi = -INFINITY;
