@@ -305,12 +305,10 @@ static int level_settled(void *ctx, const int64_t *f, int64_t K)
     return b->settled;
 }
 
-/* With a constant cost per level, L^O is the load of some server,
- * hta_load_levels of integer counts: lb rounds up to the least such value
- * (the counts of levels 2..N enumerated, level 1's the least that
- * reaches lb), unless that takes more than 10^6 steps.  Each level's
- * count stops once its load alone passes lb + w_loc. */
-static double round_levels(const hta_instance *inst, double lb)
+/* (bounds.h) The counts of levels 2..N enumerated, level 1's the least
+ * that reaches lb; each level's count stops once its load alone passes
+ * lb + w_loc. */
+double hta_bound_levels_round(const hta_instance *inst, double lb)
 {
     int N = hta_levels(inst);
     double c[HTA_MAX_LEVELS];
@@ -404,7 +402,7 @@ hta_status hta_bound_levels_compute(const hta_instance *inst, double *lb,
                 b.value = v;
             }
         }
-        *lb = round_levels(inst, b.value);
+        *lb = hta_bound_levels_round(inst, b.value);
     }
     free(f);
     free(stamp);

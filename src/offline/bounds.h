@@ -87,6 +87,13 @@ double hta_bound_next_load(const hta_instance *inst, double lo,
 hta_status hta_bound_levels_compute(const hta_instance *inst, double *lb,
                                     hta_diag *d);
 
+/* With a constant cost per level, L^O is the load of some server,
+ * hta_load_levels of integer counts: the least such load >= lb; lb itself
+ * when the costs are not constant or the search would pass 10^6 steps.
+ * After a proof that nothing has makespan <= T, the least load above T
+ * (this of T plus a hair) is a lower bound on L^O. */
+double hta_bound_levels_round(const hta_instance *inst, double lb);
+
 /* Theorem 5.4's additive term (1 - 1/(n-1)) * w_rem(m), an upper bound on
  * (1 - 1/(n-1)) * w_rem^O; 0 when n <= 2. */
 double hta_bound_fsy_additive(const hta_instance *inst);

@@ -549,31 +549,6 @@ hta_status solve_run_sat(run *s, hta_diag *d)
     return st;
 }
 
-/* The common unit of the levels' constant costs (every load is a
- * multiple of it), 0 when they have none below 1/64 of a unit. */
-static double cost_unit(const hta_instance *in)
-{
-    int N = hta_levels(in);
-    for (int D = 1; D <= 64; D++) {
-        long long gcd = 0;
-        int whole = 1;
-        for (int l = 1; l <= N && whole; l++) {
-            double v = hta_level_cost(in, l, 0) * D;
-            whole = fabs(v - nearbyint(v)) <= 1e-9 * fmax(1.0, v) &&
-                    v < 1e15;
-            long long x = (long long)nearbyint(v);
-            while (whole && x) {
-                long long t = gcd % x;
-                gcd = x;
-                x = t;
-            }
-        }
-        if (whole && gcd > 0)
-            return (double)gcd / D;
-    }
-    return 0;
-}
-
 /* A row's note (a long one cut at the note's size). */
 static void set_note(hta_row *row, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -586,12 +561,20 @@ static void set_note(hta_row *row, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The least load above T (hta_bound_levels_round), or T when there is
+ * none to step to. */
+static double next_level_load(const hta_instance *in, double T)
+{
+    double v = hta_bound_levels_round(in, T + 1e-9 * fmax(1.0, T));
+    return v > T ? v : T;
+}
+
 /* Gap closing on N > 2 levels (closelev.h), from the level flow bound (a
- * load value) up the costs' common unit while below the best so far, at
- * most 8 targets: each target is first refuted by the count flow where it
- * can be (the bound rises above it), else searched with slots (a yes at
- * the bound is the optimum; a yes elsewhere improves the best, and ends
- * the row). */
+ * load value) up the loads of integer counts (hta_bound_levels_round)
+ * while below the best so far, at most 8 targets: each target is first
+ * refuted by the count flow where it can be (the bound rises to the next
+ * load), else searched with slots (a yes at the bound is the optimum; a
+ * yes elsewhere improves the best, and ends the row). */
 hta_status solve_run_close_levels(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
@@ -614,7 +597,7 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
     int32_t *a = malloc((size_t)m * sizeof *a);
     if (!a)
         return OOM(d);
-    double unit = cost_unit(s->inst), T = res->lower_bound, T0 = T;
+    double T = res->lower_bound, T0 = T;
     double deadline = t0 + o->time_limit, refuted_at = -1;
     hta_closelev_result cr, first;
     memset(&cr, 0, sizeof cr);
@@ -624,14 +607,16 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
     while (st == HTA_OK && decisions++ < 8 && !solve_best_proven(s)) {
         int no = 0;
         int64_t r = m;
-        if (unit > 0 &&
-            (st = hta_closelev_refute(s->inst, T, &no, &r, d)) != HTA_OK)
+        if ((st = hta_closelev_refute(s->inst, T, &no, &r, d)) != HTA_OK)
             break;
+        double next = next_level_load(s->inst, T);
+        if (no && next <= T)
+            break; /* refuted, but no load to step to (10^6 steps) */
         if (no) {
             refutations++;
             refuted_at = T;
             room = r;
-            T = (floor(T / unit + 1e-9) + 1) * unit;
+            T = next;
             hta_solve_bound(res, T, "count flow");
             continue;
         }
@@ -647,9 +632,9 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
             st = solve_finish_row(s, row, a, d);
             break;
         }
-        if (cr.stopped || unit <= 0)
+        if (cr.stopped || next <= T)
             break;
-        T += unit;
+        T = next;
     }
     char at[32], got[32], ref[160] = "";
     hta_format_real(at, T0);

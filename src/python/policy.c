@@ -61,6 +61,34 @@ static PyObject *rule(ext_view *self)
 
 #define sim_policy_broken(v) (hta_view_error(v) != NULL)
 
+/* A server or a level from Python's int, out of the C types' range
+ * mapped to -1, which the view refuses with its own words. */
+static int32_t as_server(int64_t m)
+{
+    return m < INT32_MIN || m > INT32_MAX ? -1 : (int32_t)m;
+}
+
+static int as_level(int64_t n)
+{
+    return n < -1 || n > 1000 ? -1 : (int)n;
+}
+
+/* A view call's answer: the rule it broke raised, else x as an int
+ * (answer) or None when negative (answer_id: no such task, server...). */
+static PyObject *answer(ext_view *self, int64_t x)
+{
+    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(x);
+}
+
+static PyObject *answer_id(ext_view *self, int64_t x)
+{
+    if (sim_policy_broken(self->v))
+        return rule(self);
+    if (x < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(x);
+}
+
 #define ARGS1(a)                                                             \
     int64_t a;                                                               \
     if (!alive(self) || !i64(arg, &a))                                       \
@@ -78,8 +106,7 @@ static PyObject *rule(ext_view *self)
 static PyObject *view_len(ext_view *self, PyObject *arg)
 {
     ARGS1(q);
-    int64_t n = hta_view_len(self->v, q);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(n);
+    return answer(self, hta_view_len(self->v, q));
 }
 
 static PyObject *view_push(ext_view *self, PyObject *const *args,
@@ -94,37 +121,25 @@ static PyObject *view_push(ext_view *self, PyObject *const *args,
 static PyObject *view_pop(ext_view *self, PyObject *arg)
 {
     ARGS1(q);
-    int64_t k = hta_view_pop(self->v, q);
-    if (sim_policy_broken(self->v))
-        return rule(self);
-    if (k < 0)
-        Py_RETURN_NONE;
-    return PyLong_FromLongLong(k);
+    return answer_id(self, hta_view_pop(self->v, q));
 }
 
 static PyObject *view_type(ext_view *self, PyObject *arg)
 {
     ARGS1(k);
-    int64_t t = hta_view_type(self->v, k);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(t);
+    return answer(self, hta_view_type(self->v, k));
 }
 
 static PyObject *view_arrival(ext_view *self, PyObject *arg)
 {
     ARGS1(k);
-    int64_t t = hta_view_arrival(self->v, k);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(t);
+    return answer(self, hta_view_arrival(self->v, k));
 }
 
 static PyObject *view_job(ext_view *self, PyObject *arg)
 {
     ARGS1(k);
-    int64_t j = hta_view_job(self->v, k);
-    if (sim_policy_broken(self->v))
-        return rule(self);
-    if (j < 0)
-        Py_RETURN_NONE;
-    return PyLong_FromLongLong(j);
+    return answer_id(self, hta_view_job(self->v, k));
 }
 
 static PyObject *view_replicas(ext_view *self, PyObject *arg)
@@ -160,21 +175,14 @@ static PyObject *view_level(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
     ARGS2(L, m);
-    if (m < INT32_MIN || m > INT32_MAX)
-        m = -1;
-    int lv = hta_view_level(self->v, L, (int32_t)m);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLong(lv);
+    return answer(self, hta_view_level(self->v, L, as_server(m)));
 }
 
 static PyObject *view_group(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
     ARGS2(m, n);
-    if (m < INT32_MIN || m > INT32_MAX)
-        m = -1;
-    int64_t g = hta_view_group(self->v, (int32_t)m,
-                               n < -1 || n > 1000 ? -1 : (int)n);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(g);
+    return answer(self, hta_view_group(self->v, as_server(m), as_level(n)));
 }
 
 static PyObject *view_span(ext_view *self, PyObject *const *args,
@@ -182,7 +190,7 @@ static PyObject *view_span(ext_view *self, PyObject *const *args,
 {
     ARGS2(n, g);
     int32_t lo, hi;
-    hta_view_span(self->v, n < -1 || n > 1000 ? -1 : (int)n, g, &lo, &hi);
+    hta_view_span(self->v, as_level(n), g, &lo, &hi);
     return sim_policy_broken(self->v) ? rule(self) :
                                         Py_BuildValue("(ii)", lo, hi);
 }
@@ -191,27 +199,17 @@ static PyObject *view_longest(ext_view *self, PyObject *const *args,
                               Py_ssize_t nargs)
 {
     ARGS2(m, n);
-    if (m < INT32_MIN || m > INT32_MAX)
-        m = -1;
-    int32_t r = hta_view_longest(self->v, (int32_t)m,
-                                 n < -1 || n > 1000 ? -1 : (int)n);
-    if (sim_policy_broken(self->v))
-        return rule(self);
-    if (r < 0)
-        Py_RETURN_NONE;
-    return PyLong_FromLong(r);
+    return answer_id(self,
+                     hta_view_longest(self->v, as_server(m), as_level(n)));
 }
 
 static PyObject *view_least(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
     ARGS2(m, n);
-    if (m < INT32_MIN || m > INT32_MAX)
-        m = -1;
     double w;
     uint32_t tie;
-    int32_t r = hta_view_least(self->v, (int32_t)m,
-                               n < -1 || n > 1000 ? -1 : (int)n, &w, &tie);
+    int32_t r = hta_view_least(self->v, as_server(m), as_level(n), &w, &tie);
     if (sim_policy_broken(self->v))
         return rule(self);
     return Py_BuildValue("(idk)", r, w, (unsigned long)tie);
@@ -220,8 +218,7 @@ static PyObject *view_least(ext_view *self, PyObject *const *args,
 static PyObject *view_workload(ext_view *self, PyObject *arg)
 {
     ARGS1(m);
-    double w = hta_view_workload(
-        self->v, m < INT32_MIN || m > INT32_MAX ? -1 : (int32_t)m);
+    double w = hta_view_workload(self->v, as_server(m));
     return sim_policy_broken(self->v) ? rule(self) : PyFloat_FromDouble(w);
 }
 
@@ -257,9 +254,8 @@ static PyObject *view_job_best(ext_view *self, PyObject *const *args,
         return NULL;
     }
     int level;
-    int64_t k = hta_view_job_best(
-        self->v, j, m < INT32_MIN || m > INT32_MAX ? -1 : (int32_t)m,
-        a < -1 || a > 1000 ? -1 : (int)a, &level);
+    int64_t k = hta_view_job_best(self->v, j, as_server(m), as_level(a),
+                                  &level);
     if (sim_policy_broken(self->v))
         return rule(self);
     if (k < 0)
@@ -270,10 +266,7 @@ static PyObject *view_job_best(ext_view *self, PyObject *const *args,
 static PyObject *view_take(ext_view *self, PyObject *arg)
 {
     ARGS1(k);
-    int64_t t = hta_view_take(self->v, k);
-    if (sim_policy_broken(self->v))
-        return rule(self);
-    return PyLong_FromLongLong(t);
+    return answer(self, hta_view_take(self->v, k));
 }
 
 static PyObject *view_job_aside(ext_view *self, PyObject *arg)
@@ -288,8 +281,7 @@ static PyObject *view_job_aside(ext_view *self, PyObject *arg)
 static PyObject *view_job_mark(ext_view *self, PyObject *arg)
 {
     ARGS1(j);
-    int64_t x = hta_view_job_mark(self->v, j);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(x);
+    return answer(self, hta_view_job_mark(self->v, j));
 }
 
 static PyObject *view_set_job_mark(ext_view *self, PyObject *const *args,
@@ -357,23 +349,21 @@ static PyObject *view_shared(ext_view *self, PyObject *const *args,
 static PyObject *view_rate(ext_view *self, PyObject *arg)
 {
     ARGS1(n);
-    double r = hta_view_rate(self->v, n < -1 || n > 1000 ? -1 : (int)n);
+    double r = hta_view_rate(self->v, as_level(n));
     return sim_policy_broken(self->v) ? rule(self) : PyFloat_FromDouble(r);
 }
 
 static PyObject *view_idle(ext_view *self, PyObject *arg)
 {
     ARGS1(m);
-    int r = hta_view_idle(self->v,
-                          m < INT32_MIN || m > INT32_MAX ? -1 : (int32_t)m);
+    int r = hta_view_idle(self->v, as_server(m));
     return sim_policy_broken(self->v) ? rule(self) : PyBool_FromLong(r);
 }
 
 static PyObject *view_job_running(ext_view *self, PyObject *arg)
 {
     ARGS1(j);
-    int64_t r = hta_view_job_running(self->v, j);
-    return sim_policy_broken(self->v) ? rule(self) : PyLong_FromLongLong(r);
+    return answer(self, hta_view_job_running(self->v, j));
 }
 
 static PyObject *view_get(ext_view *self, void *what)

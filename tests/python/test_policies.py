@@ -355,3 +355,35 @@ def test_two_python_threads_at_once(clusters):
         t.join()
     key = lambda reps: [[strip(p) for p in r["policies"]] for r in reps]
     assert key(got[0]) == key(alone) and key(got[1]) == key(alone)
+
+
+class Hostile(P.FCFS):
+    """Calls one view function with the arguments given, in route."""
+    name = "hostile"
+    call = ("len", (-1,))
+
+    def route(self, task, view):
+        getattr(view, self.call[0])(*self.call[1])
+        super().route(task, view)
+
+
+@pytest.mark.parametrize("call,exc,words", [
+    (("len", (-1,)), ValueError, "len: expected a queue"),
+    (("len", (2 ** 40,)), ValueError, "len: expected a queue"),
+    (("len", (2 ** 70,)), OverflowError, ""),
+    (("len", (1.5,)), TypeError, "expected an integer, found float"),
+    (("len", (float("nan"),)), TypeError, "expected an integer, found float"),
+    (("level", (0, 2 ** 40)), ValueError, "level: expected a server"),
+    (("longest", (0, 2 ** 40)), ValueError, "longest"),
+    (("group", (2 ** 40, 2)), ValueError, "group: expected a server"),
+    (("rate", (-5,)), ValueError, "rate"),
+    (("idle", (-(2 ** 40),)), ValueError, "idle"),
+    (("type", (10 ** 12,)), ValueError, "type"),
+])
+def test_hostile_view_arguments(clusters, call, exc, words):
+    """Out-of-range, huge, float and NaN arguments to the view raise with
+    the view's words; the interpreter lives on."""
+    cls = type("H", (Hostile,), {"call": call})
+    with pytest.raises(exc) as e:
+        hta.sim(clusters["wang"], policies=[cls()], slots=50)
+    assert words in str(e.value)
