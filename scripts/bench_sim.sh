@@ -42,13 +42,14 @@ bench gbpandas "$tmp/gb0.txt" 20000 --load "$load" --service lognormal --slots-p
 # builtins.c, built here as shared libraries, against the built-ins on
 # the same sample path (their outputs are identical: tests/plugins/
 # run.sh), interleaved, one process at a time, --threads 1, median of 5;
-# JSQ-MaxWeight on Wang's set-up, Priority and GB-PANDAS on GB-PANDAS'.
-# Target: 1.3x.
+# JSQ-MaxWeight on Wang's set-up (my-jsq through the view's shortest
+# local queue, my-jsq-scan reading each replica's length itself),
+# Priority and GB-PANDAS on GB-PANDAS'.  Target: 1.3x.
 # Then a Python plug-in (src/online/examples/policies.py): decisions (a
 # route per arrival and a serve per task started) per second; target
 # 10^5.
 cc=${CC:-cc}
-for i in 1 2 5; do
+for i in 1 2 5 8; do
     $cc -std=c11 -O2 -fPIC -shared -Iinclude -DHTA_PLUGIN=$i \
         tests/plugins/builtins.c -o "$tmp/p$i.so"
 done
@@ -72,6 +73,7 @@ print("  %-8s %-14s %7.3f s  %-14s %7.3f s  %5.2fx  %s" % (sys.argv[1],
       "same output" if same else "OUTPUT DIFFERS"))' "$name"
 }
 plug wang jsq-maxweight "$tmp/p1.so" "$tmp/wang.txt" --slots 20000
+plug wang jsq-maxweight "$tmp/p8.so" "$tmp/wang.txt" --slots 20000
 plug gbpandas priority "$tmp/p2.so" "$tmp/gb0.txt" --slots 20000 \
     --load "$load" --service lognormal --slots-per-unit 10
 plug gbpandas gb-pandas "$tmp/p5.so" "$tmp/gb0.txt" --slots 20000 \

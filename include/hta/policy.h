@@ -129,6 +129,7 @@ typedef struct hta_view_ops {
     void (*job_aside)(hta_view *v, int64_t job);
     int64_t (*job_mark)(const hta_view *v, int64_t job);
     void (*set_job_mark)(hta_view *v, int64_t job, int64_t mark);
+    int32_t (*shortest)(hta_view *v, int64_t type, int j, int64_t *len);
 } hta_view_ops;
 
 /* What a policy sees.  The fields are constant during a run. */
@@ -257,6 +258,18 @@ static inline int64_t hta_view_pop(hta_view *v, int64_t queue)
 static inline uint32_t hta_view_below(hta_view *v, uint32_t n)
 {
     return v->ops->below(v, n);
+}
+
+/* The replica of type L (a server holding its data) whose queue j is
+ * the shortest, uniform among ties (one hta_view_below when there are
+ * several, none else: the draws of JSQ-MaxWeight's and Priority's
+ * routing), *len that queue's length; -1 for a type or j out of range
+ * (a broken rule).  O(replicas): the scan a policy would write, without
+ * a call per length. */
+static inline int32_t hta_view_shortest(hta_view *v, int64_t type, int j,
+                                        int64_t *len)
+{
+    return v->ops->shortest(v, type, j, len);
 }
 
 /* HTA_POLICY_LENGTHS: the server of m's level-n group (2..N) whose queue

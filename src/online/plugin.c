@@ -336,6 +336,27 @@ static int64_t v_pop(hta_view *v, int64_t q)
     return k;
 }
 
+static int32_t v_shortest(hta_view *v, int64_t L, int j, int64_t *len)
+{
+    sim *s = of(v);
+    *len = 0;
+    if (L < 0 || L >= s->c->T) {
+        broken(s, "shortest: expected a type in 0..%" PRId64 ", found %"
+                  PRId64, s->c->T - 1, L);
+        return -1;
+    }
+    if (s->per == 0) {
+        broken(s, "shortest needs a queue per server");
+        return -1;
+    }
+    if (j < 0 || j >= s->per) {
+        broken(s, "shortest: expected a queue of a server in 0..%d, found "
+                  "%d", s->per - 1, j);
+        return -1;
+    }
+    return sim_shortest(s, L, s->per, j, len);
+}
+
 static uint32_t v_below(hta_view *v, uint32_t n)
 {
     sim *s = of(v);
@@ -537,7 +558,7 @@ static const hta_view_ops ops = {
     v_push,   v_pop,    v_below,        v_longest,      v_idle,
     v_job_running, v_queued, v_fail, v_error, v_least, v_workload,
     v_push_job, v_job_first, v_job_best, v_take, v_job_aside, v_job_mark,
-    v_set_job_mark};
+    v_set_job_mark, v_shortest};
 
 /* ---- the calls ---- */
 

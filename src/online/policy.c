@@ -6,34 +6,6 @@
 
 /* ---- policies: routing ---- */
 
-/* The shortest of the type's local queues, uniform among ties: the
- * least length (no jump on the comparisons: queue lengths are a coin
- * flip), how many have it, then one draw for which. */
-static int32_t shortest_local(sim *s, int64_t L, int64_t *len)
-{
-    const hta_cluster *c = s->c;
-    int64_t a = c->off[L], e = c->off[L + 1];
-    int64_t bl = s->q[c->srv[a]].len;
-    for (int64_t k = a + 1; k < e; k++) {
-        int64_t l = s->q[c->srv[k]].len;
-        bl = l < bl ? l : bl;
-    }
-    uint32_t ties = 0;
-    int64_t last = a;
-    for (int64_t k = a; k < e; k++) {
-        int at = s->q[c->srv[k]].len == bl;
-        ties += (uint32_t)at;
-        last = at ? k : last;
-    }
-    *len = bl;
-    if (ties == 1)
-        return c->srv[last];
-    uint32_t pick = hta_rng_below32(&s->route_rng, ties);
-    for (int64_t k = a;; k++)
-        if (s->q[c->srv[k]].len == bl && pick-- == 0)
-            return c->srv[k];
-}
-
 /* W_m = sum_n Q_m^n / alpha_n from the sub-queue lengths, in one order
  * of operations, so equal lengths give equal workloads (ties are exact,
  * and no rounding drifts); then the tree, W having gone up (a task
@@ -142,7 +114,7 @@ int sim_route(sim *s, int64_t k)
     case HTA_SIM_JSQ_MAXWEIGHT: {
         /* "a task joins the shortest of its local queues and the common
          * remote queue" (ties: local) */
-        int32_t m = shortest_local(s, L, &len);
+        int32_t m = sim_shortest(s, L, 1, 0, &len);
         int64_t qi = s->q[s->M].len < len ? s->M : m;
         if (sim_push(s, qi, k) != 0)
             return -1;
@@ -152,7 +124,7 @@ int sim_route(sim *s, int64_t k)
     }
     case HTA_SIM_PRIORITY: {
         /* "join the shortest local queue" */
-        int32_t m = shortest_local(s, L, &len);
+        int32_t m = sim_shortest(s, L, 1, 0, &len);
         return sim_push(s, m, k) != 0 || sim_lens_inc(s, m, len) != 0 ? -1 : 0;
     }
     case HTA_SIM_GB_PANDAS:

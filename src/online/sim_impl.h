@@ -406,6 +406,38 @@ static inline int64_t sim_group(const void *ctx, int32_t x, int n)
     return group_index((const sim *)ctx, x, n);
 }
 
+/* The shortest of queue j of type L's replicas (queue m * per + j of
+ * replica m), uniform among ties: the least length (no jump on the
+ * comparisons: queue lengths are a coin flip), how many have it, then
+ * one draw of the routing stream for which; *len its length.  The
+ * built-ins' JSQ step (per 1, j 0) and the view's hta_view_shortest. */
+static inline int32_t sim_shortest(sim *s, int64_t L, int64_t per, int64_t j,
+                                   int64_t *len)
+{
+    const hta_cluster *c = s->c;
+    const int32_t *r = c->srv;
+    int64_t a = c->off[L], e = c->off[L + 1];
+    int64_t bl = s->q[r[a] * per + j].len;
+    for (int64_t k = a + 1; k < e; k++) {
+        int64_t l = s->q[r[k] * per + j].len;
+        bl = l < bl ? l : bl;
+    }
+    uint32_t ties = 0;
+    int64_t last = a;
+    for (int64_t k = a; k < e; k++) {
+        int at = s->q[r[k] * per + j].len == bl;
+        ties += (uint32_t)at;
+        last = at ? k : last;
+    }
+    *len = bl;
+    if (ties == 1)
+        return r[last];
+    uint32_t pick = hta_rng_below32(&s->route_rng, ties);
+    for (int64_t k = a;; k++)
+        if (s->q[r[k] * per + j].len == bl && pick-- == 0)
+            return r[k];
+}
+
 /* Level (1..N) of server m for type L (topology.h's rule), from the group
  * ids. */
 static inline int level_of(const sim *s, int64_t L, int32_t m)

@@ -203,6 +203,23 @@ static PyObject *view_longest(ext_view *self, PyObject *const *args,
                      hta_view_longest(self->v, as_server(m), as_level(n)));
 }
 
+static PyObject *view_shortest(ext_view *self, PyObject *const *args,
+                               Py_ssize_t nargs)
+{
+    int64_t L, j = 0;
+    if (!alive(self) || nargs < 1 || nargs > 2 || !i64(args[0], &L) ||
+        (nargs == 2 && !i64(args[1], &j))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "shortest(type, j=0)");
+        return NULL;
+    }
+    int64_t len;
+    int32_t m = hta_view_shortest(self->v, L, as_level(j), &len);
+    if (sim_policy_broken(self->v))
+        return rule(self);
+    return Py_BuildValue("(iL)", m, (long long)len);
+}
+
 static PyObject *view_least(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
@@ -409,6 +426,9 @@ static PyMethodDef view_methods[] = {
     {"longest", (PyCFunction)(void (*)(void))view_longest, METH_FASTCALL,
      "longest(server, level): lengths = True: the server of the group "
      "with the longest queue 0, ties drawn, or None"},
+    {"shortest", (PyCFunction)(void (*)(void))view_shortest, METH_FASTCALL,
+     "shortest(type, j=0): (server, length) of the type's replica whose "
+     "queue j is the shortest, ties drawn as the built-ins draw"},
     {"least", (PyCFunction)(void (*)(void))view_least, METH_FASTCALL,
      "least(server, level): workloads = True: (m, W_m, tie) of the "
      "server of the group with the least workload"},

@@ -7,10 +7,12 @@
  * byte (tests/plugins/run.sh, test_plugin).
  *
  * Built as a shared library for `hta sim --policy-lib`, with
- * -DHTA_PLUGIN=1 (jsq), 2 (priority), 3 (fcfs), 5 (gb-pandas), 6
- * (fair), 7 (delay, --delay 3,5) or 4
- * (jsq with a wrong tie rule, the first of the tied queues: a mutation
- * the oracle must catch); compiled into test_plugin as a table each. */
+ * -DHTA_PLUGIN=1 (jsq, through the view's shortest local queue), 8 (jsq
+ * scanning the replicas' lengths itself, its tie rule written out), 2
+ * (priority, the same scan), 3 (fcfs), 5 (gb-pandas), 6 (fair), 7
+ * (delay, --delay 3,5) or 4 (jsq's scan with a wrong tie rule, the
+ * first of the tied queues: a mutation the oracle must catch); compiled
+ * into test_plugin as a table each. */
 #include <math.h>
 #include <stddef.h>
 
@@ -49,27 +51,39 @@ static int32_t shortest_local(hta_view *v, int64_t L, int64_t *len,
 /* ---- JSQ-MaxWeight (Wang et al.): a queue per server and a common
  * one ---- */
 
-static int jsq_route_as(hta_view *v, int64_t task, int mutant)
+/* "the shortest of its local queues and the common queue" (ties:
+ * local), m the shortest local queue's server, len its length */
+static int jsq_join(hta_view *v, int64_t task, int32_t m, int64_t len)
 {
-    int64_t len;
-    int32_t m = shortest_local(v, hta_view_type(v, task), &len, mutant);
     int64_t common = hta_view_shared(v, 0);
-    /* "the shortest of its local queues and the common queue" (ties:
-     * local) */
     int64_t q = hta_view_len(v, common) < len ? common : hta_view_queue(v, m, 0);
     return hta_view_push(v, q, task);
 }
 
+/* the shortest local queue from the view (hta_view_shortest) */
 static int jsq_route(void *state, hta_view *v, int64_t task)
 {
     (void)state;
-    return jsq_route_as(v, task, 0);
+    int64_t len;
+    int32_t m = hta_view_shortest(v, hta_view_type(v, task), 0, &len);
+    return jsq_join(v, task, m, len);
+}
+
+/* the scan above: the tie rule written out; the mutant's wrong */
+static int jsq_route_scan(void *state, hta_view *v, int64_t task)
+{
+    (void)state;
+    int64_t len;
+    int32_t m = shortest_local(v, hta_view_type(v, task), &len, 0);
+    return jsq_join(v, task, m, len);
 }
 
 static int jsq_route_mutant(void *state, hta_view *v, int64_t task)
 {
     (void)state;
-    return jsq_route_as(v, task, 1);
+    int64_t len;
+    int32_t m = shortest_local(v, hta_view_type(v, task), &len, 1);
+    return jsq_join(v, task, m, len);
 }
 
 static int64_t jsq_serve(void *state, hta_view *v, int32_t server)
@@ -229,6 +243,11 @@ const hta_policy plugin_jsq = {HTA_POLICY_ABI, "my-jsq", 1, 1,
                                HTA_POLICY_OWN_WORK | HTA_POLICY_LEVEL_QUEUES,
                                NULL, NULL,
                                jsq_route, jsq_serve, NULL};
+const hta_policy plugin_jsq_scan = {HTA_POLICY_ABI, "my-jsq-scan", 1, 1,
+                                    HTA_POLICY_OWN_WORK |
+                                        HTA_POLICY_LEVEL_QUEUES,
+                                    NULL, NULL,
+                                    jsq_route_scan, jsq_serve, NULL};
 const hta_policy plugin_jsq_mutant = {HTA_POLICY_ABI, "my-jsq-mutant", 1, 1,
                                       HTA_POLICY_OWN_WORK |
                                           HTA_POLICY_LEVEL_QUEUES,
@@ -264,6 +283,7 @@ const hta_policy *hta_policy_entry(int abi)
            HTA_PLUGIN == 3 ? &plugin_fcfs :
            HTA_PLUGIN == 5 ? &plugin_gb :
            HTA_PLUGIN == 6 ? &plugin_fair :
-           HTA_PLUGIN == 7 ? &plugin_delay : &plugin_jsq_mutant;
+           HTA_PLUGIN == 7 ? &plugin_delay :
+           HTA_PLUGIN == 8 ? &plugin_jsq_scan : &plugin_jsq_mutant;
 }
 #endif

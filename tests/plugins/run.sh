@@ -1,6 +1,7 @@
 #!/bin/sh
 # Plug-in policies from the command line (hta sim --policy-lib): the
-# plug-ins of builtins.c (JSQ-MaxWeight, JSQ-Priority, GB-PANDAS, FCFS,
+# plug-ins of builtins.c (JSQ-MaxWeight twice: through the view's
+# shortest local queue and scanning the replicas, JSQ-Priority, GB-PANDAS, FCFS,
 # fair sharing and delay scheduling written again
 # from their rules) built as shared libraries must print what the
 # built-ins print, byte for byte but the name, on Wang's set-up,
@@ -25,7 +26,7 @@ build() { # out.so source [flags]
     $cc -std=c11 -O2 -fPIC -shared -I"$root/include" "$@" "$src" -o "$out" \
         2>"$tmp/cc.err" || { ko "cannot build $out: $(head -1 "$tmp/cc.err")"; }
 }
-for i in 1 2 3 4 5 6 7; do
+for i in 1 2 3 4 5 6 7 8; do
     build "$tmp/p$i.so" "$root/tests/plugins/builtins.c" -DHTA_PLUGIN=$i
 done
 "$hta" gen cluster wang --servers 200 --data-servers 160 -o "$tmp/wang.txt"
@@ -52,7 +53,8 @@ for cl in wang gb pu; do
             args="--seed $seed --slots 2000"
             [ -n "$arr" ] && args="$args $arr" || args="$args --sweep 0.7,0.95,0.125"
             # shellcheck disable=SC2086
-            for pair in "jsq-maxweight my-jsq p1" "priority my-priority p2" \
+            for pair in "jsq-maxweight my-jsq p1" "jsq-maxweight my-jsq-scan p8" \
+                "priority my-priority p2" \
                 "fcfs my-fcfs p3" "gb-pandas my-gb-pandas p5"; do
                 set -- $pair
                 if same_as "$1" "$2" "$tmp/$3.so" "$tmp/$cl.txt" $args; then

@@ -78,6 +78,30 @@ def test_jobs_as_builtins(clusters, name):
                 ("delay", job_size, d["load"])
 
 
+class Scan(P.JSQMaxWeight):
+    """JSQ-MaxWeight with the example's own scan of the replicas' lengths
+    (shortest_local, the tie rule written out) instead of view.shortest."""
+    name = "scan"
+
+    def route(self, task, view):
+        m, n = P.shortest_local(view, task)
+        common = view.shared()
+        view.push(common if view.len(common) < n else view.queue(m), task)
+
+
+@pytest.mark.parametrize("name", ["wang", "gb", "pu"])
+def test_view_shortest_is_the_scan(clusters, name):
+    """view.shortest gives what the scan gives, ties drawn alike: the
+    built-in's output."""
+    rep = hta.sim(clusters[name], policies=["jsq-maxweight", Scan(),
+                                            P.JSQMaxWeight()],
+                  slots=800, sweep=(0.7, 0.95, 0.25))
+    for point in rep:
+        a, b, c = point["policies"]
+        assert a["arrived"] > 50
+        assert strip(a) == strip(b) == strip(c), point["load"]
+
+
 class WrongTies(P.JSQMaxWeight):
     """The first of the tied queues instead of a draw: a mutant."""
     name = "wrong-ties"
@@ -379,6 +403,9 @@ class Hostile(P.FCFS):
     (("rate", (-5,)), ValueError, "rate"),
     (("idle", (-(2 ** 40),)), ValueError, "idle"),
     (("type", (10 ** 12,)), ValueError, "type"),
+    (("shortest", (2 ** 40,)), ValueError, "shortest: expected a type"),
+    (("shortest", (0, 1)), ValueError, "shortest needs a queue per server"),
+    (("shortest", (0, 1, 2)), TypeError, "shortest(type, j=0)"),
 ])
 def test_hostile_view_arguments(clusters, call, exc, words):
     """Out-of-range, huge, float and NaN arguments to the view raise with

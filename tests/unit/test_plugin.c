@@ -1,7 +1,8 @@
-/* Plug-in policies (hta/policy.h) against the built-ins: JSQ-MaxWeight,
- * JSQ-Priority, GB-PANDAS and FCFS written again from their rules alone
- * (tests/plugins/builtins.c) must give every field of the built-ins'
- * results but the seconds, on Wang's set-up, GB-PANDAS' (four levels),
+/* Plug-in policies (hta/policy.h) against the built-ins: JSQ-MaxWeight
+ * (through the view's shortest local queue, and scanning the replicas
+ * itself), JSQ-Priority, GB-PANDAS and FCFS written again from their
+ * rules alone (tests/plugins/builtins.c) must give every field of the
+ * built-ins' results but the seconds, on Wang's set-up, GB-PANDAS' (four levels),
  * the bundled priority-unstable cluster and random clusters, for several
  * seeds, loads and arrival processes; a mutant tie rule must not.  And
  * the rules the simulator enforces on a plug-in, each broken once: the
@@ -97,13 +98,14 @@ static void test_same_as_builtins(void **state)
         generated(HTA_CLUSTER_GBPANDAS, 500, 0.5, 2),
         bundled("priority-unstable.txt"),
         generated(HTA_CLUSTER_RANDOM, 60, 0.5, 3)};
-    const hta_policy *plug[] = {&plugin_jsq, &plugin_priority, &plugin_fcfs,
-                                &plugin_gb};
-    const hta_sim_policy of[] = {HTA_SIM_JSQ_MAXWEIGHT, HTA_SIM_PRIORITY,
-                                 HTA_SIM_FCFS, HTA_SIM_GB_PANDAS};
+    const hta_policy *plug[] = {&plugin_jsq, &plugin_jsq_scan,
+                                &plugin_priority, &plugin_fcfs, &plugin_gb};
+    const hta_sim_policy of[] = {HTA_SIM_JSQ_MAXWEIGHT, HTA_SIM_JSQ_MAXWEIGHT,
+                                 HTA_SIM_PRIORITY, HTA_SIM_FCFS,
+                                 HTA_SIM_GB_PANDAS};
     int runs = 0;
     for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++)
-        for (int pi = 0; pi < 4; pi++)
+        for (int pi = 0; pi < 5; pi++)
             for (uint64_t seed = 1; seed <= 2; seed++)
                 for (int li = 0; li < 2; li++) {
                     hta_sim_opts o = opts(3000, seed, li ? 0.97 : 0.7);
@@ -122,7 +124,7 @@ static void test_same_as_builtins(void **state)
                                  o.load);
                     runs++;
                 }
-    assert_int_equal(runs, 64);
+    assert_int_equal(runs, 80);
     for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++)
         hta_cluster_free(cs[ci]);
 }
@@ -345,6 +347,98 @@ static void test_broken_rules(void **state)
     hta_cluster_free(c);
 }
 
+/* HTA_POLICY_LEVEL_QUEUES' rule (queue j of a server holds the tasks of
+ * level j + 1 there), checked at each push, and hta_view_shortest's
+ * arguments; a queue per level and a shared one.  level_which: 0 a
+ * remote task in queue 0 (level 1), 1 a local task in queue 1, 2 and 3
+ * shortest of a type or a queue out of range, 4 shortest with no queue
+ * per server (the table below has none), else a task routed well. */
+static int level_which;
+
+static int level_route(void *st, hta_view *v, int64_t task)
+{
+    (void)st;
+    int64_t n, len, L = hta_view_type(v, task);
+    const int32_t *r = hta_view_replicas(v, L, &n);
+    int32_t m = 0;
+    switch (level_which) {
+    case 0:
+        while (hta_view_level(v, L, m) == 1)
+            m++;
+        return hta_view_push(v, hta_view_queue(v, m, 0), task) ? 0 : 0;
+    case 1:
+        return hta_view_push(v, hta_view_queue(v, r[0], 1), task) ? 0 : 0;
+    case 2:
+        hta_view_shortest(v, v->types, 0, &len);
+        break;
+    case 3:
+        hta_view_shortest(v, L, v->per_server, &len);
+        break;
+    case 4:
+        hta_view_shortest(v, L, 0, &len);
+        break;
+    default: /* the shortest local queue, checked against the scan */
+        m = hta_view_shortest(v, L, 0, &len);
+        for (int64_t i = 0; i < n; i++)
+            if (hta_view_len(v, hta_view_queue(v, r[i], 0)) < len)
+                return 1;
+        if (hta_view_len(v, hta_view_queue(v, m, 0)) != len ||
+            hta_view_level(v, L, m) != 1)
+            return 1;
+        return hta_view_push(v, hta_view_queue(v, m, 0), task);
+    }
+    return hta_view_push(v, hta_view_shared(v, 0), task);
+}
+
+static int64_t level_serve(void *st, hta_view *v, int32_t server)
+{
+    (void)st;
+    for (int j = 0; j < v->per_server; j++)
+        if (hta_view_len(v, hta_view_queue(v, server, j)) > 0)
+            return hta_view_pop(v, hta_view_queue(v, server, j));
+    return hta_view_pop(v, hta_view_shared(v, 0));
+}
+
+static void test_level_rules(void **state)
+{
+    (void)state;
+    hta_cluster *c = generated(HTA_CLUSTER_RANDOM, 20, 0.5, 1);
+    hta_policy p = {HTA_POLICY_ABI, "bad", HTA_POLICY_PER_LEVEL, 1,
+                    HTA_POLICY_LEVEL_QUEUES, NULL, NULL, level_route,
+                    level_serve, NULL};
+    hta_policy none = {HTA_POLICY_ABI, "bad", 0, 1, 0, NULL, NULL,
+                       level_route, level_serve, NULL};
+    static const char *const words[] = {
+        " (HTA_POLICY_LEVEL_QUEUES: level 1)",
+        " (HTA_POLICY_LEVEL_QUEUES: level 2)",
+        "policy bad: shortest: expected a type in 0..",
+        "policy bad: shortest: expected a queue of a server in 0..1, "
+        "found 2",
+        "policy bad: shortest needs a queue per server"};
+    for (level_which = 0; level_which < 6; level_which++) {
+        hta_sim_opts o = opts(1000, 1, 0.8);
+        o.plugin = level_which == 4 ? &none : &p;
+        hta_sim_result r;
+        hta_diag d;
+        hta_status st = hta_sim_run(c, &o, &r, &d);
+        if (level_which == 5) { /* kept the rules: the run ends well */
+            if (st != HTA_OK)
+                fail_msg("a policy keeping the rules: '%s'", d.msg);
+            assert_true(r.departed > 1000);
+            continue;
+        }
+        const char *w = words[level_which];
+        int ok = st == HTA_ERR_INPUT &&
+                 (level_which < 2 ?
+                      strncmp(d.msg, "policy bad: route(task ", 23) == 0 &&
+                          strstr(d.msg, w) != NULL :
+                      strncmp(d.msg, w, strlen(w)) == 0);
+        if (!ok)
+            fail_msg("case %d: status %d, '%s'", level_which, (int)st, d.msg);
+    }
+    hta_cluster_free(c);
+}
+
 /* HTA_POLICY_JOBS' rules: take only what job_best gave last, the job
  * calls only with the flag. */
 static int64_t bad_take_serve(void *st, hta_view *v, int32_t server)
@@ -401,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_unstable_plugin),
         cmocka_unit_test(test_broken_rules),
         cmocka_unit_test(test_job_rules),
+        cmocka_unit_test(test_level_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

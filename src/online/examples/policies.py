@@ -13,7 +13,8 @@ import hta
 
 
 def shortest_local(view, task):
-    """The shortest queue 0 among the task's replicas, uniform among ties."""
+    """The shortest queue 0 among the task's replicas, uniform among ties:
+    what view.shortest(view.type(task)) answers, in one call."""
     servers = view.replicas(view.type(task))
     lens = [view.len(view.queue(m)) for m in servers]
     best = min(lens)
@@ -31,7 +32,7 @@ class JSQMaxWeight:
     level_queues = True  # queue 0 of a server holds its local tasks
 
     def route(self, task, view):
-        m, n = shortest_local(view, task)
+        m, n = view.shortest(view.type(task))  # = shortest_local(view, task)
         common = view.shared()
         view.push(common if view.len(common) < n else view.queue(m), task)
 
