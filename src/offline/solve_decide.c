@@ -640,14 +640,13 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
     hta_format_real(at, T0);
     hta_format_real(got, T);
     if (refutations > 0) {
-        char r1[32], r2[32];
-        hta_format_real(r1, T0);
-        hta_format_real(r2, refuted_at);
+        char last[32];
+        hta_format_real(last, refuted_at);
         snprintf(ref, sizeof ref,
                  "count flow: <= %s%s%s refuted (room for %lld of %ld "
                  "tasks); ",
-                 r1, refutations > 1 ? " .. " : "", refutations > 1 ? r2 : "",
-                 (long long)room, (long)m);
+                 at, refutations > 1 ? " .. " : "",
+                 refutations > 1 ? last : "", (long long)room, (long)m);
     }
     if (st != HTA_OK) {
         free(a);

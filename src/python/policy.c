@@ -103,6 +103,17 @@ static PyObject *answer_id(ext_view *self, int64_t x)
         return NULL;                                                         \
     }
 
+/* (a, j = 0): an index and an optional second one, usage the call's
+ * signature for TypeError. */
+#define ARGS_J(a, j, usage)                                                  \
+    int64_t a, j = 0;                                                        \
+    if (!alive(self) || nargs < 1 || nargs > 2 || !i64(args[0], &a) ||       \
+        (nargs == 2 && !i64(args[1], &j))) {                                 \
+        if (!PyErr_Occurred())                                               \
+            PyErr_SetString(PyExc_TypeError, usage);                         \
+        return NULL;                                                         \
+    }
+
 static PyObject *view_len(ext_view *self, PyObject *arg)
 {
     ARGS1(q);
@@ -206,13 +217,7 @@ static PyObject *view_longest(ext_view *self, PyObject *const *args,
 static PyObject *view_shortest(ext_view *self, PyObject *const *args,
                                Py_ssize_t nargs)
 {
-    int64_t L, j = 0;
-    if (!alive(self) || nargs < 1 || nargs > 2 || !i64(args[0], &L) ||
-        (nargs == 2 && !i64(args[1], &j))) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "shortest(type, j=0)");
-        return NULL;
-    }
+    ARGS_J(L, j, "shortest(type, j=0)");
     int64_t len;
     int32_t m = hta_view_shortest(self->v, L, as_level(j), &len);
     if (sim_policy_broken(self->v))
@@ -326,13 +331,7 @@ static PyObject *view_below(ext_view *self, PyObject *arg)
 static PyObject *view_queue(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
-    int64_t m, j = 0;
-    if (!alive(self) || nargs < 1 || nargs > 2 || !i64(args[0], &m) ||
-        (nargs == 2 && !i64(args[1], &j))) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "queue(server, j=0)");
-        return NULL;
-    }
+    ARGS_J(m, j, "queue(server, j=0)");
     const hta_view *v = self->v;
     if (m < 0 || m >= v->servers || j < 0 || j >= v->per_server) {
         PyErr_Format(PyExc_ValueError,

@@ -492,16 +492,13 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
     double lo = -INFINITY, hi = INFINITY;
     int64_t it;
     for (it = 0; it < max_iter; it++) {
-        if (stop && *stop) {
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "interrupted");
-            break;
-        }
         const double *W = m->W;
         int64_t cfg;
         for (cfg = 0; cfg < m->ncfg; cfg++) {
-            /* a sweep can take a second (under the sanitizers): the
-               flag within it too */
-            if ((cfg & 1023) == 1023 && stop && *stop)
+            /* the flag at each sweep's start and every 1024
+               configurations (a sweep can take a second under the
+               sanitizers); the empty configuration is one: ncfg >= 1 */
+            if ((cfg & 1023) == 0 && stop && *stop)
                 break;
             int j = m->njob[cfg];
             if (j < K - 1)

@@ -97,37 +97,39 @@ def test_bound_is_solves(root, tmp_path):
             (rep["lower_bound"], rep["gap"])
 
 
+def exact_report(tmp_path, *gen):
+    """hta eval --exact (1 s) of hadoop's assignment on `hta gen hdfs`
+    GEN's instance: the JSON report."""
+    path = tmp_path / "r.txt"
+    run("gen", "hdfs", *gen, "-o", path)
+    asg = tmp_path / "a.txt"
+    run("solve", path, "--algo", "hadoop", "-o", asg)
+    return json.loads(run("eval", path, asg, "--exact", "--time-limit", 1,
+                          "--json").stdout)
+
+
 def test_not_proven_in_the_time_says_so(root, tmp_path):
     """A three-level instance hta cannot close in a second (close's count
     flow and slot search leave 13.5 open, GLPK needs 2.7 s): the best
     found and the bound, no optimum claimed."""
-    path = tmp_path / "r.txt"
-    run("gen", "hdfs", "--tasks", 10000, "--servers", 800, "--zipf", 2,
-        "--racks", 200, "--policy", "rack-aware", "--w-rem", 3, "--w-rack",
-        1.5, "--seed", 2, "-o", path)
-    asg = tmp_path / "a.txt"
-    run("solve", path, "--algo", "hadoop", "-o", asg)
-    rep = json.loads(run("eval", path, asg, "--exact", "--time-limit", 1,
-                         "--json").stdout)
+    rep = exact_report(tmp_path, "--tasks", 10000, "--servers", 800,
+                       "--zipf", 2, "--racks", 200, "--policy", "rack-aware",
+                       "--w-rem", 3, "--w-rack", 1.5, "--seed", 2)
     ex = rep["exact"]
     assert not ex["proven_optimal"]
     assert ex["optimum"] is None and ex["gap_optimum"] is None
     assert rep["lower_bound"] < ex["best"] <= rep["makespan"]
-    text = run("eval", path, asg, "--exact", "--time-limit", 1).stdout
+    text = run("eval", tmp_path / "r.txt", tmp_path / "a.txt", "--exact",
+               "--time-limit", 1).stdout
     assert "optimum not proven in the time limit: between" in text
 
 
 def test_rack_instance_of_issue_61_proven(root, tmp_path):
     """The rack-aware instance GLPK's old model left open at 120 s: close
     proves 101 (the slots meet the level flow bound) within a second."""
-    path = tmp_path / "r.txt"
-    run("gen", "hdfs", "--tasks", 10000, "--servers", 100, "--replicas", 3,
-        "--zipf", 1.5, "--racks", 10, "--policy", "rack-aware", "--w-rack",
-        1.5, "--seed", 3, "-o", path)
-    asg = tmp_path / "a.txt"
-    run("solve", path, "--algo", "hadoop", "-o", asg)
-    rep = json.loads(run("eval", path, asg, "--exact", "--time-limit", 1,
-                         "--json").stdout)
+    rep = exact_report(tmp_path, "--tasks", 10000, "--servers", 100,
+                       "--replicas", 3, "--zipf", 1.5, "--racks", 10,
+                       "--policy", "rack-aware", "--w-rack", 1.5, "--seed", 3)
     ex = rep["exact"]
     assert ex["proven_optimal"] and ex["optimum"] == 101
     assert rep["lower_bound"] == 101 and rep["makespan"] == 113

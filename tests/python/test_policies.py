@@ -404,6 +404,9 @@ class Hostile(P.FCFS):
     (("idle", (-(2 ** 40),)), ValueError, "idle"),
     (("type", (10 ** 12,)), ValueError, "type"),
     (("shortest", (2 ** 40,)), ValueError, "shortest: expected a type"),
+    (("shortest", (-1,)), ValueError, "shortest: expected a type"),
+    (("shortest", (float("nan"),)), TypeError,
+     "expected an integer, found float"),
     (("shortest", (0, 1)), ValueError, "shortest needs a queue per server"),
     (("shortest", (0, 1, 2)), TypeError, "shortest(type, j=0)"),
 ])
