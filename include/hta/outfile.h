@@ -48,6 +48,11 @@ hta_status hta_outfile_check(const char *path, hta_diag *d);
  * as an existing file input. */
 int hta_outfile_same_file(const char *path, const char *input);
 
+/* 1 when two outputs name one file: the same spelling, or the same
+ * resolved directory and name (./x, sub/../x, /abs/x, a symlink to it),
+ * whether or not the file exists yet.  "-" names no file. */
+int hta_outfile_same_output(const char *a, const char *b);
+
 /* Opens the output (checks as above, then creates the temporary file or
  * opens the special file). */
 hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d);
@@ -60,6 +65,13 @@ const char *hta_outfile_name(const hta_outfile *o);
 /* Flushes, checks, fsyncs, closes and renames onto the target.  After a
  * failure the temporary file is gone and the target unchanged. */
 hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d);
+
+/* Commits the n outputs of one command as a set (NULL entries skipped):
+ * every one written out and synced first, then all renamed; when any
+ * fails, none is renamed and every temporary file is removed (a rename
+ * failing after others succeeded is the one case left, and needs the
+ * directory to change under the command). */
+hta_status hta_outfile_commit_set(hta_outfile *const *os, int n, hta_diag *d);
 
 /* Closes and removes the temporary file; safe after a failed open or a
  * commit. */

@@ -10,6 +10,9 @@
  * instead of stretching the axis. */
 #include "chart.h"
 
+#include <errno.h>
+#include <string.h>
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -354,12 +357,16 @@ FILE *cli_figout_csv(cli_figout *o)
 hta_status cli_figout_commit(cli_figout *o, const cli_chart *c, hta_diag *d)
 {
     hta_status st = HTA_OK;
+    errno = 0;
     if (o->has_plot && (st = cli_chart_svg(c, o->plot.f)) != HTA_OK)
-        hta_diag_set(d, st, o->plot.path, 0, "write error");
-    if (st == HTA_OK && o->has_plot)
-        st = hta_outfile_commit(&o->plot, d);
-    if (st == HTA_OK && o->has_csv)
-        st = hta_outfile_commit(&o->csv, d);
+        hta_diag_set(d, st, o->plot.path, 0, "write error: %s",
+                     strerror(errno ? errno : EIO));
+    hta_outfile *set[3] = {o->has_plot ? &o->plot : NULL,
+                           o->has_csv ? &o->csv : NULL, o->with};
+    if (st == HTA_OK)
+        st = hta_outfile_commit_set(set, 3, d);
+    else if (o->with)
+        hta_outfile_abort(o->with);
     cli_figout_abort(o);
     return st;
 }

@@ -45,6 +45,9 @@ hta_status cli_chart_svg(const cli_chart *c, FILE *f);
 typedef struct cli_figout {
     hta_outfile plot, csv;
     int has_plot, has_csv;
+    hta_outfile *with; /* the command's other output (sim's trace file),
+                          committed in the set; the caller's to open and
+                          to abort */
 } cli_figout;
 
 /* NULL paths: that output is not asked. */
@@ -52,7 +55,8 @@ hta_status cli_figout_open(cli_figout *o, const char *plot, const char *csv,
                            hta_diag *d);
 /* The CSV stream, or NULL when none was asked. */
 FILE *cli_figout_csv(cli_figout *o);
-/* Writes the chart (when asked) and commits both outputs. */
+/* Writes the chart (when asked) and commits the outputs as a set
+ * (outfile.h): all of them, or none on an error. */
 hta_status cli_figout_commit(cli_figout *o, const cli_chart *c, hta_diag *d);
 /* Removes whatever was not committed; safe after commit. */
 void cli_figout_abort(cli_figout *o);

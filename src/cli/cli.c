@@ -1,5 +1,6 @@
 /* Command-line layer: option tables, checks, help, signals, stdout. */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* sigaltstack */
 #include "cli.h"
 
 #include "hta/jobs.h"
@@ -36,8 +37,49 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* A fault (a plug-in's SIGSEGV, SIGBUS, SIGFPE, SIGILL, an abort):
+ * the temporary files removed, then the fault goes where it went before
+ * (the default: the command dies of it, as the shell expects; a
+ * sanitizer's handler, which reports it). */
+static struct sigaction crash_old[5];
+static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+static void on_crash(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    hta_outfile_remove_temps();
+    size_t i = 0;
+    while (i < 5 && crash_sigs[i] != sig)
+        i++;
+    if (i < 5 && crash_old[i].sa_handler != SIG_DFL &&
+        crash_old[i].sa_handler != SIG_IGN) {
+        sigaction(sig, &crash_old[i], NULL);
+        if (si && si->si_code > 0)
+            return; /* the faulting instruction runs again */
+    } else {
+        signal(sig, SIG_DFL);
+    }
+    raise(sig);
+}
+
+static void catch_crashes(void)
+{
+    /* a stack overflow's SIGSEGV needs a stack of its own */
+    static char alt[1 << 16];
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof crash_sigs / sizeof *crash_sigs; i++)
+        sigaction(crash_sigs[i], &sa, &crash_old[i]);
+}
+
 void cli_catch_signals(void)
 {
+    catch_crashes();
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -807,7 +849,8 @@ int cli_check_outputs(const cli_args *a, const char *const *outs, int nout,
                                        ins[j]);
         for (int j = 0; j < i; j++)
             if (outs[j] && strcmp(p, "-") != 0 &&
-                (strcmp(p, outs[j]) == 0 || hta_outfile_same_file(p, outs[j])))
+                (hta_outfile_same_output(p, outs[j]) ||
+                 hta_outfile_same_file(p, outs[j])))
                 return cli_usage_error(a, "two outputs name the same file "
                                           "'%s'",
                                        p);

@@ -370,7 +370,6 @@ int cmd_flowtime(int argc, char **argv)
     hta_diag_clear(&d);
     hta_jobs *J = NULL;
     hta_status st = hta_jobs_parse(args.pos[0], &J, &d);
-    cli_poll_interrupts(); /* from here a signal ends the runs early */
     if (st != HTA_OK)
         return cli_report(st, &d);
     for (int k = 0; k < nloads; k++)
@@ -409,6 +408,9 @@ int cmd_flowtime(int argc, char **argv)
         return cli_report(st, &d);
     }
     rep = held.f;
+    /* from here a signal ends the runs early (before, while an output
+     * that is a FIFO waits for its reader, it ends the command) */
+    cli_poll_interrupts();
     /* every point's runs but exact on the pool, then point by point */
     const cli_val *mv = cli_value(&args, "exact-max-vars");
     const cli_val *tl = cli_value(&args, "time-limit");

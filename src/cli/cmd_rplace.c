@@ -82,90 +82,94 @@ static const cli_spec spec = {
     "in the system.\n",
     options, (int)(sizeof options / sizeof options[0]), 0, 1, NULL};
 
+/* The report, held until the outputs are committed (cli_hold): on an
+ * output's error nothing is printed, as sim and flowtime. */
+static FILE *rep;
+
 static void print_head(const char *src, const hta_slots *s,
                        const hta_rp_opts *o, const char *jobs_desc,
                        const hta_rp_result *r)
 {
-    printf("slots: %lld (%s), cost %.6g .. %.6g, mean %.6g\n",
+    fprintf(rep, "slots: %lld (%s), cost %.6g .. %.6g, mean %.6g\n",
            (long long)s->r, src, s->rcost[0], s->rcost[s->nrun - 1],
            hta_slots_mean_cost(s));
-    printf("jobs: %s, lambda %g, mu 1, K %d, %lld jobs (warm-up %lld, %d "
+    fprintf(rep, "jobs: %s, lambda %g, mu 1, K %d, %lld jobs (warm-up %lld, %d "
            "batch means, 95%% intervals), seed %llu\n",
            jobs_desc, o->lambda, o->K, (long long)r->jobs,
            (long long)o->warmup, o->batches, (unsigned long long)o->seed);
-    printf("jobs in system %.4f +- %.4f", r->mean_n, r->ci_n);
+    fprintf(rep, "jobs in system %.4f +- %.4f", r->mean_n, r->ci_n);
     if (!o->trace_n) /* Poisson arrivals: the number in system is M/M/1 */
-        printf(" (M/M/1: %.4f)", o->lambda / (1 - o->lambda));
-    printf(", time in system %.4f, Little's law gap %.1e, %.1f%% waited "
+        fprintf(rep, " (M/M/1: %.4f)", o->lambda / (1 - o->lambda));
+    fprintf(rep, ", time in system %.4f, Little's law gap %.1e, %.1f%% waited "
            "for slots%s\n",
            r->mean_t, r->little_gap, 100 * r->waited,
            r->cut ? " (cut short)" : "");
-    printf("%-13s %24s %20s %20s %10s\n", "policy", "cost per job",
+    fprintf(rep, "%-13s %24s %20s %20s %10s\n", "policy", "cost per job",
            "saving vs random %", "saving vs greedy %", "mean rank");
 }
 
 static void pct(double v, double ci)
 {
     if (isnan(v))
-        printf(" %20s", "-");
+        fprintf(rep, " %20s", "-");
     else
-        printf(" %10.2f +- %-6.2f", v, ci);
+        fprintf(rep, " %10.2f +- %-6.2f", v, ci);
 }
 
 static void print_row(const hta_rp_row *w, const char *name)
 {
-    printf("%-13s %12.4g +- %-9.3g", name, w->mean, w->ci);
+    fprintf(rep, "%-13s %12.4g +- %-9.3g", name, w->mean, w->ci);
     pct(w->vs_random, w->vs_random_ci);
     pct(w->vs_greedy, w->vs_greedy_ci);
-    printf(" %10.2f\n", w->mean_pos);
+    fprintf(rep, " %10.2f\n", w->mean_pos);
 }
 
 static void json_run(const hta_slots *s, const hta_rp_opts *o,
                      const hta_rp_result *r)
 {
-    printf("{\"slots\": %lld", (long long)s->r);
-    json_field(stdout, "cost_min", s->rcost[0]);
-    json_field(stdout, "cost_max", s->rcost[s->nrun - 1]);
-    json_field(stdout, "cost_mean", hta_slots_mean_cost(s));
-    json_field(stdout, "lambda", o->lambda);
-    printf(", \"k_limit\": %d, \"jobs\": %lld, \"warmup\": %lld, "
+    fprintf(rep, "{\"slots\": %lld", (long long)s->r);
+    json_field(rep, "cost_min", s->rcost[0]);
+    json_field(rep, "cost_max", s->rcost[s->nrun - 1]);
+    json_field(rep, "cost_mean", hta_slots_mean_cost(s));
+    json_field(rep, "lambda", o->lambda);
+    fprintf(rep, ", \"k_limit\": %d, \"jobs\": %lld, \"warmup\": %lld, "
            "\"batches\": %d, \"seed\": %llu",
            o->K, (long long)r->jobs, (long long)o->warmup, o->batches,
            (unsigned long long)o->seed);
-    json_field(stdout, "number", r->mean_n);
-    json_field(stdout, "number_ci", r->ci_n);
-    json_field(stdout, "time_in_system", r->mean_t);
-    json_field(stdout, "little_gap", r->little_gap);
-    json_field(stdout, "waited", r->waited);
-    printf(", \"policies\": [");
+    json_field(rep, "number", r->mean_n);
+    json_field(rep, "number_ci", r->ci_n);
+    json_field(rep, "time_in_system", r->mean_t);
+    json_field(rep, "little_gap", r->little_gap);
+    json_field(rep, "waited", r->waited);
+    fprintf(rep, ", \"policies\": [");
     for (int p = 0, first = 1; p < HTA_RP_NPOLICIES; p++) {
         const hta_rp_row *w = &r->row[p];
         if (!w->run)
             continue;
-        printf("%s{\"policy\": \"%s\"", first ? "" : ", ",
+        fprintf(rep, "%s{\"policy\": \"%s\"", first ? "" : ", ",
                hta_rp_policy_names[p]);
-        json_field(stdout, "cost", w->mean);
-        json_field(stdout, "cost_ci", w->ci);
-        json_field(stdout, "vs_random", w->vs_random);
-        json_field(stdout, "vs_random_ci", w->vs_random_ci);
-        json_field(stdout, "vs_greedy", w->vs_greedy);
-        json_field(stdout, "vs_greedy_ci", w->vs_greedy_ci);
-        json_field(stdout, "mean_rank", w->mean_pos);
-        putchar('}');
+        json_field(rep, "cost", w->mean);
+        json_field(rep, "cost_ci", w->ci);
+        json_field(rep, "vs_random", w->vs_random);
+        json_field(rep, "vs_random_ci", w->vs_random_ci);
+        json_field(rep, "vs_greedy", w->vs_greedy);
+        json_field(rep, "vs_greedy_ci", w->vs_greedy_ci);
+        json_field(rep, "mean_rank", w->mean_pos);
+        fputc('}', rep);
         first = 0;
     }
-    printf("]");
+    fprintf(rep, "]");
     if (r->row[HTA_RP_OPTIMAL].run) {
-        json_field(stdout, "optimal_cost_lo", r->opt_lo);
-        json_field(stdout, "optimal_cost_hi", r->opt_hi);
-        printf(", \"optimal_states\": %lld, \"optimal_iterations\": %lld, "
+        json_field(rep, "optimal_cost_lo", r->opt_lo);
+        json_field(rep, "optimal_cost_hi", r->opt_hi);
+        fprintf(rep, ", \"optimal_states\": %lld, \"optimal_iterations\": %lld, "
                "\"optimal_converged\": %s",
                (long long)r->opt_states, (long long)r->opt_iters,
                r->opt_converged ? "true" : "false");
     }
-    printf(", \"interrupted\": %s", r->cut ? "true" : "false");
-    json_field(stdout, "seconds", r->seconds);
-    putchar('}');
+    fprintf(rep, ", \"interrupted\": %s", r->cut ? "true" : "false");
+    json_field(rep, "seconds", r->seconds);
+    fputc('}', rep);
 }
 
 /* The request as the library takes it; 0, or the exit code of a usage
@@ -279,10 +283,13 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su,
     int *ran = calloc((size_t)n, sizeof *ran);
     hta_diag d;
     hta_diag_clear(&d);
-    hta_status st = res && ran ? hta_rp_sweep(su, cli_threads(a), res, ran,
-                                              &d) :
-                                 hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0,
-                                              "out of memory");
+    cli_held held;
+    hta_status st = !res || !ran ? hta_diag_set(&d, HTA_ERR_INTERNAL, NULL,
+                                                0, "out of memory") :
+                                   cli_hold(&held, &d);
+    if (st == HTA_OK && (st = hta_rp_sweep(su, cli_threads(a), res, ran,
+                                          &d)) != HTA_OK)
+        cli_release(&held, st, &d);
     cli_output_phase();
     if (st != HTA_OK) {
         free(res);
@@ -291,8 +298,9 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su,
            process, solved first) is an interruption, not an error */
         return cli_interrupted ? cli_interrupt_code() : cli_report(st, &d);
     }
+    rep = held.f;
     if (json && sweep)
-        printf("[");
+        fprintf(rep, "[");
     for (int k = 0; k < n && !interrupted; k++) {
         hta_rp_result *r = &res[k];
         hta_rp_opts o = su->o;
@@ -307,17 +315,17 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su,
         if (cli_figout_csv(fo))
             csv_rows(cli_figout_csv(fo), o.lambda, r);
         if (json) {
-            printf("%s", k ? ", " : "");
+            fprintf(rep, "%s", k ? ", " : "");
             json_run(su->s, &o, r);
         } else {
             if (sweep)
-                printf("%s# lambda %g\n", k ? "\n" : "", o.lambda);
+                fprintf(rep, "%s# lambda %g\n", k ? "\n" : "", o.lambda);
             print_head(su->source, su->s, &o, su->jobs, r);
             for (int p = 0; p < HTA_RP_NPOLICIES; p++)
                 if (r->row[p].run)
                     print_row(&r->row[p], hta_rp_policy_names[p]);
             if (r->row[HTA_RP_OPTIMAL].run)
-                printf("optimal: the decision process' least cost per job "
+                fprintf(rep, "optimal: the decision process' least cost per job "
                        "%.6g .. %.6g (%lld states, %lld iterations%s)\n",
                        r->opt_lo, r->opt_hi, (long long)r->opt_states,
                        (long long)r->opt_iters,
@@ -325,10 +333,11 @@ static int rp_runs(const cli_args *a, const hta_rp_setup *su,
         }
     }
     if (json)
-        printf("%s\n", sweep ? "]" : "");
+        fprintf(rep, "%s\n", sweep ? "]" : "");
     for (int k = 0; k < n; k++) /* the runs after an interruption */
         ran[k] &= k == 0 || ran[k - 1];
     st = rp_chart(fo, su, res, ran, n, &d);
+    st = cli_release(&held, st, &d);
     free(res);
     free(ran);
     if (st != HTA_OK)

@@ -566,9 +566,9 @@ static int sim_main(const cli_args *a, hta_sim_ask *k, const char *outs[3])
     rep = held.f;
     cli_poll_interrupts();
     int interrupted = 0;
+    /* the trace file is committed with the chart and the CSV, as a set */
+    fo.with = tpath ? &out : NULL;
     st = sim_runs(&args, c, &su, tpath ? out.f : NULL, &fo, &interrupted, &d);
-    if (st == HTA_OK && tpath)
-        st = hta_outfile_commit(&out, &d);
     hta_outfile_abort(&out);
     cli_figout_abort(&fo);
     st = cli_release(&held, st, &d);

@@ -45,7 +45,7 @@ static void release(int slot)
 
 static int is_stdout(const char *path)
 {
-    return strcmp(path, "-") == 0;
+    return path && strcmp(path, "-") == 0;
 }
 
 /* The directory part of path ("." when none), in buf. */
@@ -157,6 +157,34 @@ int hta_outfile_same_file(const char *path, const char *input)
     return S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* path resolved: the real path of what exists (symlinks followed), else
+ * the real path of its directory and its name; 0 when neither resolves. */
+static int resolved(const char *path, char *out)
+{
+    if (realpath(path, out))
+        return 1;
+    char dir[PATH_MAX], real[PATH_MAX];
+    dir_of(path, dir, sizeof dir);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0 ||
+        !realpath(dir, real))
+        return 0;
+    int n = snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") ? real : "",
+                     base);
+    return n > 0 && n < PATH_MAX;
+}
+
+int hta_outfile_same_output(const char *a, const char *b)
+{
+    if (is_stdout(a) || is_stdout(b))
+        return 0;
+    if (strcmp(a, b) == 0)
+        return 1;
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return resolved(a, ra) && resolved(b, rb) && strcmp(ra, rb) == 0;
+}
+
 hta_status hta_outfile_open(hta_outfile *o, const char *path, hta_diag *d)
 {
     memset(o, 0, sizeof *o);
@@ -227,12 +255,16 @@ const char *hta_outfile_name(const hta_outfile *o)
     return o->tmp ? o->tmp : o->path;
 }
 
-hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d)
+/* The first phase of a commit: everything written reaches the disk
+ * (flushed, checked, fsynced, closed), nothing renamed yet.  A special
+ * file or standard output is flushed (and closed) and done.  On failure
+ * the temporary file is gone. */
+static hta_status finish(hta_outfile *o, hta_diag *d)
 {
     const char *shown = is_stdout(o->path) ? "<stdout>" : o->path;
     if (!o->tmp) {
         if (!o->f)
-            return HTA_OK; /* a special file written by name */
+            return HTA_OK; /* a special file written by name, or done */
         int bad = fflush(o->f) != 0 || ferror(o->f);
         int err = errno;
         if (o->f && o->f != stdout && fclose(o->f) != 0 && !bad)
@@ -251,24 +283,65 @@ hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d)
         hta_outfile_abort(o);
         return hta_diag_errno(d, shown, "cannot write", err);
     }
+    errno = 0;
     int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
     int err = errno;
+    if (bad && !err) {
+        /* a write failed earlier and errno has moved on since: the cause
+         * from one more byte (the file is removed below anyway) */
+        clearerr(o->f);
+        err = fputc('\n', o->f) == EOF || fflush(o->f) != 0 ? errno : 0;
+        if (!err)
+            err = EIO;
+    }
     if (fclose(o->f) != 0 && !bad)
         bad = 1, err = errno;
     o->f = NULL;
-    if (!bad && rename(o->tmp, o->target) != 0)
-        bad = 1, err = errno;
     if (bad) {
         hta_outfile_abort(o);
         return hta_diag_set(d, HTA_ERR_IO, shown, 0, "write error: %s",
                             strerror(err));
     }
-    release(o->slot);
+    return HTA_OK;
+}
+
+/* The second phase: the temporary file renamed onto its target. */
+static hta_status install(hta_outfile *o, hta_diag *d)
+{
+    if (o->tmp && rename(o->tmp, o->target) != 0) {
+        int err = errno;
+        hta_outfile_abort(o);
+        return hta_diag_set(d, HTA_ERR_IO, o->path, 0, "write error: %s",
+                            strerror(err));
+    }
+    if (o->tmp)
+        release(o->slot);
     free(o->tmp);
     free(o->target);
     memset(o, 0, sizeof *o);
     o->slot = -1;
     return HTA_OK;
+}
+
+hta_status hta_outfile_commit(hta_outfile *o, hta_diag *d)
+{
+    hta_status st = finish(o, d);
+    return st == HTA_OK ? install(o, d) : st;
+}
+
+hta_status hta_outfile_commit_set(hta_outfile *const *os, int n, hta_diag *d)
+{
+    hta_status st = HTA_OK;
+    for (int i = 0; i < n && st == HTA_OK; i++)
+        if (os[i])
+            st = finish(os[i], d);
+    for (int i = 0; i < n && st == HTA_OK; i++)
+        if (os[i])
+            st = install(os[i], d);
+    for (int i = 0; i < n; i++) /* after a failure: the rest removed */
+        if (os[i] && st != HTA_OK)
+            hta_outfile_abort(os[i]);
+    return st;
 }
 
 void hta_outfile_abort(hta_outfile *o)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hta/diag.h"
 #include "sim_impl.h"
 
 static const char *const builtin_names[] = {
@@ -35,11 +36,22 @@ hta_status hta_policy_check(const hta_policy *p, hta_diag *d)
            ((nm[n] >= 'a' && nm[n] <= 'z') || (nm[n] >= '0' && nm[n] <= '9') ||
             nm[n] == '-' || nm[n] == '_'))
         n++;
-    if (!nm || n == 0 || n > 32 || nm[n])
+    if (!nm || n == 0 || n > 32 || nm[n]) {
+        /* quoted as the readers quote: at most 40 bytes, read no
+         * further, control bytes and others not printable as '?' */
+        char head[44], q[64];
+        size_t k = 0;
+        while (nm && k < 41 && nm[k])
+            k++;
+        if (nm)
+            memcpy(head, nm, k);
+        head[k] = '\0';
         return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                             "expected a policy name of 1 to 32 of a-z, "
-                            "0-9, '-' and '_', found %s%.40s%s",
-                            nm ? "'" : "", nm ? nm : "none", nm ? "'" : "");
+                            "0-9, '-' and '_', found %s%s%s",
+                            nm ? "'" : "", nm ? hta_lex_quote(head, q) : "none",
+                            nm ? "'" : "");
+    }
     for (size_t i = 0; i < sizeof builtin_names / sizeof *builtin_names; i++)
         if (strcmp(nm, builtin_names[i]) == 0)
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
@@ -494,6 +506,7 @@ static int64_t v_job_best(hta_view *v, int64_t j, int32_t m, int allowed,
     s->pick_level = saved;
     s->pl_best = k;
     s->pl_best_level = *level;
+    s->pl_best_server = m;
     return k;
 }
 
@@ -512,7 +525,9 @@ static int64_t v_take(hta_view *v, int64_t k)
         return HTA_VIEW_IDLE;
     }
     sim_job_unlink(s, k);
-    s->pick_level = s->pl_best_level;
+    /* the level the serving server has for the task, not the one of the
+     * server job_best was asked about (the start works it out) */
+    s->pick_level = s->pl_best_server == s->pl_server ? s->pl_best_level : 0;
     s->pl_best = -1;
     s->pl_popped = k;
     return k;
@@ -619,8 +634,9 @@ int64_t sim_plugin_pick(sim *s, int32_t m)
     s->pl_aside = 0;
     int64_t k = s->pl->serve(s->pl_state, &s->view, m);
     s->pl_call = PL_NONE;
-    for (int64_t i = 0; i < s->pl_aside; i++) /* back in order */
-        sim_hpush(s, s->tmp[i]);
+    for (int64_t i = 0; i < s->pl_aside; i++) /* back in order, those */
+        if (s->j_nq[s->tmp[i]] > 0)           /* with a task queued */
+            sim_hpush(s, s->tmp[i]);
     if (!s->pl_failed) {
         if (k == HTA_VIEW_FAIL)
             broken(s, "serve(server %" PRId32 ") failed", m);

@@ -247,7 +247,8 @@ void sim_job_unlink(sim *s, int64_t k)
     else
         s->j_tail[j] = s->tk[k].prev;
     s->queued--;
-    if (--s->j_nq[j] == 0)
+    /* a job set aside (a plug-in's job_aside) is out of the heap */
+    if (--s->j_nq[j] == 0 && s->hpos[j] >= 0)
         sim_hremove(s, j);
 }
 

@@ -236,6 +236,7 @@ typedef struct sim {
     int per;
     int64_t pl_best;     /* the task hta_view_job_best gave last, -1 */
     int pl_best_level;   /* and its level */
+    int32_t pl_best_server; /* and the server it was asked for */
     int64_t pl_aside;    /* jobs set aside in this serve, in s->tmp */
 } sim;
 

@@ -83,8 +83,11 @@ PyObject *ext_copy_i64(const int64_t *data, npy_intp n);
 PyObject *ext_copy_f64(const double *data, npy_intp n);
 
 /* obj as a contiguous 1-D int64 array (safe casting: TypeError for
- * floats), or NULL with the exception set. */
-PyArrayObject *ext_int_array(PyObject *obj, const char *what);
+ * floats), or NULL with the exception set.  A value beyond int64 (a
+ * uint64, an int of a list) is refused as the caller refuses one out of
+ * its range: "<what>: expected <range>, found <value> <at> <index>". */
+PyArrayObject *ext_int_array(PyObject *obj, const char *what,
+                             const char *range, const char *at);
 
 /* A cost function from a number (a table of one value, as the file's
  * "w_rem 3"; any int, float or numpy scalar), a sequence of numbers (a
@@ -141,6 +144,16 @@ PyObject *ext_real(double x); /* float, or None for NaN */
  * NULL with the exception set (the gate's words: hta_policy_check). */
 typedef struct ext_pypol ext_pypol;
 ext_pypol *ext_pypol_new(PyObject *obj);
+/* p for one hta.sim call, after the call's before[0..n): ValueError
+ * when one of them is the same object or has its name ("given twice");
+ * RuntimeError when the object is in another call's runs (the runs of
+ * one object go one at a time: a second call is refused, not queued, so
+ * that no run waits on another call's, nor a policy on itself).  The
+ * claim ends with ext_pypol_free.  1, or 0 with the exception set. */
+int ext_pypol_claim(ext_pypol *p, ext_pypol *const *before, int n);
+/* _hta._forget_policies(): no object is in a run (a forked child's
+ * start: its parent's calls are not its own). */
+PyObject *ext_pypol_forget(PyObject *self, PyObject *unused);
 const hta_policy *ext_pypol_table(const ext_pypol *p);
 /* The first exception the policy raised, set again with a note naming
  * the call and the run's load; 1 when there was one. */

@@ -153,7 +153,10 @@ static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
                         "racks and w_levels go together (N levels)");
         return NULL;
     }
-    PyArrayObject *off = ext_int_array(off_obj, "offsets");
+    char ids_range[64];
+    snprintf(ids_range, sizeof ids_range, "ids in [0, %lld)", n);
+    PyArrayObject *off = ext_int_array(
+        off_obj, "offsets", "offsets from 0 to len(servers)", "at");
     /* servers: native int32 as they are (no copy), any other integers
        (another width, sign or byte order) through native int64 */
     PyArrayObject *srv = NULL;
@@ -164,7 +167,7 @@ static PyObject *instance_from_arrays(PyObject *cls, PyObject *args,
         srv = (PyArrayObject *)PyArray_FROM_OF(
             srv_obj, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_NOTSWAPPED);
     else if (off)
-        srv = ext_int_array(srv_obj, "servers");
+        srv = ext_int_array(srv_obj, "servers", ids_range, "at");
     PyObject *r = NULL;
     int32_t *s32 = NULL;
     double *tab = NULL;
@@ -487,7 +490,10 @@ PyTypeObject ext_InstanceType = {
  * NULL with the exception set. */
 static int32_t *assignment(const hta_instance *inst, PyObject *obj)
 {
-    PyArrayObject *a = ext_int_array(obj, "assignment");
+    char range[64];
+    snprintf(range, sizeof range, "server ids in [0, %ld)",
+             (long)inst->n_declared);
+    PyArrayObject *a = ext_int_array(obj, "assignment", range, "for task");
     if (!a)
         return NULL;
     int32_t *out = NULL;
@@ -524,16 +530,22 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
     static char *kwl[] = {"instance", "assignment", "exact", "time_limit",
                           NULL};
     ext_instance *ins;
-    PyObject *aobj;
+    PyObject *aobj, *tl = Py_None;
     int exact = 0;
-    double time_limit = 60;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|pd", kwl,
+    double time_limit = 60; /* None: hta eval's default */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|pO", kwl,
                                      &ext_InstanceType, &ins, &aobj, &exact,
-                                     &time_limit))
+                                     &tl) ||
+        !ext_real_or_none(tl, "time_limit", &time_limit))
         return NULL;
     if (!(time_limit > 0) || time_limit > 1e9) { /* hta eval --time-limit */
         PyErr_SetString(PyExc_ValueError,
                         "time_limit: expected seconds in (0, 1e9]");
+        return NULL;
+    }
+    if (tl != Py_None && !exact) { /* the command's rule, its words */
+        PyErr_SetString(PyExc_ValueError,
+                        "--time-limit applies to --exact only");
         return NULL;
     }
     int32_t *a = assignment(ins->inst, aobj);

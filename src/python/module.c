@@ -210,15 +210,64 @@ PyObject *ext_copy_f64(const double *data, npy_intp n)
     return arr;
 }
 
-PyArrayObject *ext_int_array(PyObject *obj, const char *what)
+/* A list numpy made floats or objects of for an integer in it beyond
+ * int64 (2**63: [0, 2**63] is float64, [2**64] object): that integer
+ * refused with the caller's words, as a value of an int64 array out of
+ * range is; 0 (nothing set) when every item is not an integer or none
+ * is beyond int64, for the dtype's refusal. */
+static int beyond_int64(PyObject *obj, PyArrayObject *in, const char *what,
+                        const char *range, const char *at)
+{
+    int made = PyArray_ISOBJECT(in) ||
+               (PyArray_ISFLOAT(in) && !PyArray_Check(obj));
+    if (PyArray_NDIM(in) != 1 || !made)
+        return 0;
+    PyObject *seq = PySequence_Fast(obj, "");
+    if (!seq) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *big = NULL;
+    Py_ssize_t where = 0, n = PySequence_Fast_GET_SIZE(seq);
+    int ints = 1;
+    for (Py_ssize_t i = 0; ints && i < n; i++) {
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *v = PyFloat_Check(it) || PyArray_Check(it) ||
+                              !PyIndex_Check(it) ?
+                          NULL :
+                          PyNumber_Index(it);
+        int over = 0;
+        if (v)
+            PyLong_AsLongLongAndOverflow(v, &over);
+        if (!v || PyErr_Occurred()) {
+            PyErr_Clear();
+            ints = 0;
+        } else if (over && !big) {
+            big = Py_NewRef(v);
+            where = i;
+        }
+        Py_XDECREF(v);
+    }
+    Py_DECREF(seq);
+    if (ints && big)
+        PyErr_Format(PyExc_ValueError, "%s: expected %s, found %S %s %zd",
+                     what, range, big, at, where);
+    Py_XDECREF(big);
+    return ints && big;
+}
+
+PyArrayObject *ext_int_array(PyObject *obj, const char *what,
+                             const char *range, const char *at)
 {
     PyArrayObject *in = (PyArrayObject *)PyArray_FROM_O(obj);
     if (!in)
         return NULL;
     if (PyArray_SIZE(in) > 0 && !PyArray_ISINTEGER(in) &&
         !PyArray_ISBOOL(in)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected integers, found dtype %s",
-                     what, PyArray_DESCR(in)->typeobj->tp_name);
+        if (!beyond_int64(obj, in, what, range, at))
+            PyErr_Format(PyExc_TypeError,
+                         "%s: expected integers, found dtype %s", what,
+                         PyArray_DESCR(in)->typeobj->tp_name);
         Py_DECREF(in);
         return NULL;
     }
@@ -243,8 +292,10 @@ PyArrayObject *ext_int_array(PyObject *obj, const char *what)
         const npy_uint64 *uv = PyArray_DATA(in);
         for (npy_intp i = 0; i < n; i++)
             if (uv[i] > (npy_uint64)INT64_MAX) {
-                PyErr_Format(PyExc_ValueError, "%s: value out of range",
-                             what);
+                PyErr_Format(PyExc_ValueError, "%s: expected %s, found %llu "
+                                               "%s %zd",
+                             what, range, (unsigned long long)uv[i], at,
+                             (Py_ssize_t)i);
                 Py_DECREF(in);
                 return NULL;
             }
@@ -498,6 +549,8 @@ static PyMethodDef methods[] = {
      "The processors available (--threads' default)."},
     {"version", ext_version, METH_NOARGS,
      "The C library's version (hta --version's)."},
+    {"_forget_policies", ext_pypol_forget, METH_NOARGS,
+     "After a fork, in the child: no policy object is in a run."},
     {"solve", (PyCFunction)(void (*)(void))ext_solve,
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"evaluate", (PyCFunction)(void (*)(void))ext_evaluate,

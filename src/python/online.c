@@ -576,7 +576,8 @@ static int sim_policies_in(PyObject *obj, hta_sim_ask *ask, ext_pypol **py,
         PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
         if (!PyUnicode_Check(it)) { /* a policy of the caller's */
             ext_pypol *p = ext_pypol_new(it);
-            if (!p) {
+            if (!p || !ext_pypol_claim(p, py, *npy)) {
+                ext_pypol_free(p);
                 ok = 0;
                 break;
             }

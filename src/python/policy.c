@@ -5,13 +5,25 @@
  *
  * Threads: the runs go on the pool without the GIL, so every call takes
  * it (PyGILState_Ensure).  The runs of one Python policy object go one
- * at a time (a lock held from init to free), so that its own state is
- * never shared by two runs at once; other policies' runs go on.
+ * at a time, so that its own state is never shared by two runs at once;
+ * other policies' runs go on.  Within one hta.sim call they take turns
+ * (a lock held from init to free); a second call given an object in a
+ * call's runs (another thread's, or the policy's own: hta.sim in its
+ * route) is refused before any run (ext_pypol_claim) rather than made
+ * to wait: a wait would need the stop flag of the call it waits for,
+ * and two calls could wait for each other.
+ *
+ * Arguments: the view's methods take ints and anything with __index__
+ * (numpy's integers) but bools; serve's return likewise, or None.  A
+ * value out of range is refused with the C view's words naming it as
+ * the caller gave it.
  *
  * Errors: an exception raised by the policy ends its run (the view's
  * fail, so the simulator's words name the call) and is kept, the first
  * one, to be raised again by hta.sim with a note naming the call. */
+#include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,18 +47,43 @@ static int alive(ext_view *self)
     return 0;
 }
 
-/* An int64 argument; 0 with TypeError. */
-static int i64(PyObject *o, int64_t *out)
+/* o as a Python int when it is an integer: an int or any object with
+ * __index__ (numpy's integers of every width and byte order, 0-d integer
+ * arrays) but a bool, which is no task, server nor queue.  A new
+ * reference; NULL without an exception when o is not an integer, with
+ * one when its __index__ raised. */
+static PyObject *as_int(PyObject *o)
 {
-    if (!PyLong_Check(o) && !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "expected an integer, found %.60s",
-                     Py_TYPE(o)->tp_name);
+    if (PyLong_CheckExact(o))
+        return Py_NewRef(o);
+    if (PyBool_Check(o) || PyArray_IsScalar(o, Bool) || !PyIndex_Check(o))
+        return NULL;
+    if (PyArray_Check(o) && (PyArray_NDIM((PyArrayObject *)o) != 0 ||
+                             !PyArray_ISINTEGER((PyArrayObject *)o)))
+        return NULL;
+    return PyNumber_Index(o);
+}
+
+/* An argument of the view's method `what` as an integer: *x its value,
+ * *over 1 when it is beyond int64 (*x is then not it); 0 with TypeError
+ * "<what>: expected an integer, found <type>" (or __index__'s own). */
+static int integer(PyObject *o, const char *what, int64_t *x, int *over)
+{
+    *over = 0;
+    PyObject *i = PyLong_CheckExact(o) ? o : as_int(o); /* o: no ref */
+    if (!i) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError,
+                         "%s: expected an integer, found %.60s", what,
+                         Py_TYPE(o)->tp_name);
         return 0;
     }
-    long long x = PyLong_AsLongLong(o);
-    if (x == -1 && PyErr_Occurred())
+    long long y = PyLong_AsLongLongAndOverflow(i, over);
+    if (i != o)
+        Py_DECREF(i);
+    if (y == -1 && PyErr_Occurred())
         return 0;
-    *out = (int64_t)x;
+    *x = (int64_t)y;
     return 1;
 }
 
@@ -61,16 +98,130 @@ static PyObject *rule(ext_view *self)
 
 #define sim_policy_broken(v) (hta_view_error(v) != NULL)
 
-/* A server or a level from Python's int, out of the C types' range
- * mapped to -1, which the view refuses with its own words. */
-static int32_t as_server(int64_t m)
+/* An argument refused here, not by the C view: its words (PyUnicode's
+ * format) end the run as the view's own refusals do ("policy NAME:
+ * ..."), and are raised; NULL. */
+static PyObject *refuse(ext_view *self, const char *fmt, ...)
 {
-    return m < INT32_MIN || m > INT32_MAX ? -1 : (int32_t)m;
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *s = PyUnicode_FromFormatV(fmt, ap);
+    va_end(ap);
+    const char *w = s ? PyUnicode_AsUTF8(s) : NULL;
+    if (!w)
+        PyErr_Clear();
+    hta_view_fail(self->v, w ? w : "out of memory");
+    Py_XDECREF(s);
+    return rule(self);
 }
 
-static int as_level(int64_t n)
+/* The integer o as the caller gave it, for the words (o NULL: the
+ * default 0); a new reference. */
+static PyObject *found(PyObject *o)
 {
-    return n < -1 || n > 1000 ? -1 : (int)n;
+    return o ? PyNumber_Index(o) : PyLong_FromLong(0);
+}
+
+/* What an argument of the view is: the words for a value beyond its C
+ * type (int64; int32 for a server; int for a level and shortest's j). */
+enum { A_QUEUE, A_TASK, A_TYPE, A_JOB, A_MARK, A_SERVER, A_LEVEL1,
+       A_LEVEL2, A_SUBQUEUE };
+
+/* Whether x fits the C type of kind k. */
+static int fits(int k, int64_t x)
+{
+    return k < A_SERVER || (k == A_SERVER ? x >= INT32_MIN && x <= INT32_MAX :
+                                            x >= INT_MIN && x <= INT_MAX);
+}
+
+static int view_arg_slow(ext_view *self, PyObject *o, const char *what,
+                         int k, int64_t *x);
+
+/* Argument o of the method `what`, of kind k, into *x; 0 with the
+ * exception set.  A value the C type cannot hold is outside every range
+ * the view checks: it is refused here, before the call's other rules,
+ * with the view's words naming the value the caller gave ("level:
+ * expected a server in 0..99, found 1099511627776"), and ends the run
+ * as the view's refusals do.  Values the C type holds go to the view,
+ * which says the same of them. */
+static inline int view_arg(ext_view *self, PyObject *o, const char *what,
+                           int k, int64_t *x)
+{
+    if (PyLong_CheckExact(o)) { /* the common case, without a call */
+        int over;
+        long long y = PyLong_AsLongLongAndOverflow(o, &over);
+        if (!over && fits(k, y) && (y != -1 || !PyErr_Occurred())) {
+            *x = (int64_t)y;
+            return 1;
+        }
+    }
+    return view_arg_slow(self, o, what, k, x);
+}
+
+static int view_arg_slow(ext_view *self, PyObject *o, const char *what,
+                         int k, int64_t *x)
+{
+    int over;
+    if (!integer(o, what, x, &over))
+        return 0;
+    if (!over && fits(k, *x))
+        return 1;
+    const hta_view *v = self->v;
+    PyObject *f = found(o);
+    if (!f)
+        return 0;
+    switch (k) {
+    case A_QUEUE:
+        refuse(self, "%s: expected a queue in 0..%lld, found %S", what,
+               (long long)v->servers * v->per_server + v->shared - 1, f);
+        break;
+    case A_TASK:
+        refuse(self, "%s: expected a task, found %S", what, f);
+        break;
+    case A_TYPE:
+        refuse(self, "%s: expected a type in 0..%lld, found %S", what,
+               (long long)v->types - 1, f);
+        break;
+    case A_JOB:
+        refuse(self, "%s: expected a job, found %S", what, f);
+        break;
+    case A_MARK:
+        refuse(self, "%s: expected a mark in %lld..%lld, found %S", what,
+               (long long)INT64_MIN, (long long)INT64_MAX, f);
+        break;
+    case A_SERVER:
+        refuse(self, "%s: expected a server in 0..%d, found %S", what,
+               (int)v->servers - 1, f);
+        break;
+    case A_LEVEL1:
+    case A_LEVEL2:
+        refuse(self, "%s: expected a level in %d..%d, found %S", what,
+               k == A_LEVEL1 ? 1 : 2, v->levels, f);
+        break;
+    default:
+        if (v->per_server == 0)
+            refuse(self, "%s needs a queue per server", what);
+        else
+            refuse(self, "%s: expected a queue of a server in 0..%d, found "
+                         "%S", what, v->per_server - 1, f);
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* nargs lo or hi (hi is lo or lo + 1), else TypeError "usage: expected
+ * ..."; 0 then. */
+static int nargs_in(Py_ssize_t nargs, int lo, int hi, const char *usage)
+{
+    if (nargs >= lo && nargs <= hi)
+        return 1;
+    if (lo == hi)
+        PyErr_Format(PyExc_TypeError, "%s: expected %d argument%s, found %zd",
+                     usage, lo, lo == 1 ? "" : "s", nargs);
+    else
+        PyErr_Format(PyExc_TypeError, "%s: expected %d or %d arguments, "
+                                      "found %zd", usage, lo, hi, nargs);
+    return 0;
 }
 
 /* A view call's answer: the rule it broke raised, else x as an int
@@ -89,41 +240,37 @@ static PyObject *answer_id(ext_view *self, int64_t x)
     return PyLong_FromLongLong(x);
 }
 
-#define ARGS1(a)                                                             \
+/* The arguments of the method `name` (usage: its signature): one of
+ * kind ka (METH_O), two of kinds ka and kb, or (a, j = 0). */
+#define ARG1(a, ka, name)                                                    \
     int64_t a;                                                               \
-    if (!alive(self) || !i64(arg, &a))                                       \
+    if (!alive(self) || !view_arg(self, arg, name, ka, &a))                  \
         return NULL;
 
-#define ARGS2(a, b)                                                          \
+#define ARGS2(a, ka, b, kb, name, usage)                                     \
     int64_t a, b;                                                            \
-    if (!alive(self) || nargs != 2 || !i64(args[0], &a) ||                   \
-        !i64(args[1], &b)) {                                                 \
-        if (!PyErr_Occurred())                                               \
-            PyErr_SetString(PyExc_TypeError, "expected 2 arguments");        \
-        return NULL;                                                         \
-    }
+    if (!alive(self) || !nargs_in(nargs, 2, 2, usage) ||                     \
+        !view_arg(self, args[0], name, ka, &a) ||                            \
+        !view_arg(self, args[1], name, kb, &b))                              \
+        return NULL;
 
-/* (a, j = 0): an index and an optional second one, usage the call's
- * signature for TypeError. */
-#define ARGS_J(a, j, usage)                                                  \
+#define ARGS_J(a, ka, j, kj, name, usage)                                    \
     int64_t a, j = 0;                                                        \
-    if (!alive(self) || nargs < 1 || nargs > 2 || !i64(args[0], &a) ||       \
-        (nargs == 2 && !i64(args[1], &j))) {                                 \
-        if (!PyErr_Occurred())                                               \
-            PyErr_SetString(PyExc_TypeError, usage);                         \
-        return NULL;                                                         \
-    }
+    if (!alive(self) || !nargs_in(nargs, 1, 2, usage) ||                     \
+        !view_arg(self, args[0], name, ka, &a) ||                            \
+        (nargs == 2 && !view_arg(self, args[1], name, kj, &j)))              \
+        return NULL;
 
 static PyObject *view_len(ext_view *self, PyObject *arg)
 {
-    ARGS1(q);
+    ARG1(q, A_QUEUE, "len");
     return answer(self, hta_view_len(self->v, q));
 }
 
 static PyObject *view_push(ext_view *self, PyObject *const *args,
                            Py_ssize_t nargs)
 {
-    ARGS2(q, k);
+    ARGS2(q, A_QUEUE, k, A_TASK, "push", "push(queue, task)");
     if (hta_view_push(self->v, q, k) != 0)
         return rule(self);
     Py_RETURN_NONE;
@@ -131,43 +278,48 @@ static PyObject *view_push(ext_view *self, PyObject *const *args,
 
 static PyObject *view_pop(ext_view *self, PyObject *arg)
 {
-    ARGS1(q);
+    ARG1(q, A_QUEUE, "pop");
     return answer_id(self, hta_view_pop(self->v, q));
 }
 
 static PyObject *view_type(ext_view *self, PyObject *arg)
 {
-    ARGS1(k);
+    ARG1(k, A_TASK, "type");
     return answer(self, hta_view_type(self->v, k));
 }
 
 static PyObject *view_arrival(ext_view *self, PyObject *arg)
 {
-    ARGS1(k);
+    ARG1(k, A_TASK, "arrival");
     return answer(self, hta_view_arrival(self->v, k));
 }
 
 static PyObject *view_job(ext_view *self, PyObject *arg)
 {
-    ARGS1(k);
+    ARG1(k, A_TASK, "job");
     return answer_id(self, hta_view_job(self->v, k));
 }
 
+/* The tuples are kept per run, keyed by the type as an int: the
+ * argument is checked first, so 1.0 is refused as in any other call. */
 static PyObject *view_replicas(ext_view *self, PyObject *arg)
 {
-    if (!alive(self))
+    ARG1(L, A_TYPE, "replicas");
+    PyObject *key = PyLong_CheckExact(arg) ? Py_NewRef(arg) :
+                                             PyLong_FromLongLong(L);
+    if (!key)
         return NULL;
-    PyObject *t = PyDict_GetItemWithError(self->replicas, arg);
-    if (t)
-        return Py_NewRef(t);
-    if (PyErr_Occurred())
-        return NULL;
-    int64_t L, n;
-    if (!i64(arg, &L))
-        return NULL;
+    PyObject *t = PyDict_GetItemWithError(self->replicas, key);
+    if (t || PyErr_Occurred()) {
+        Py_DECREF(key);
+        return Py_XNewRef(t);
+    }
+    int64_t n;
     const int32_t *r = hta_view_replicas(self->v, L, &n);
-    if (!r)
+    if (!r) {
+        Py_DECREF(key);
         return rule(self);
+    }
     t = PyTuple_New((Py_ssize_t)n);
     for (int64_t i = 0; t && i < n; i++) {
         PyObject *x = PyLong_FromLong(r[i]);
@@ -177,49 +329,70 @@ static PyObject *view_replicas(ext_view *self, PyObject *arg)
         }
         PyTuple_SET_ITEM(t, i, x);
     }
-    if (t && PyDict_SetItem(self->replicas, arg, t) < 0)
+    if (t && PyDict_SetItem(self->replicas, key, t) < 0)
         Py_CLEAR(t);
+    Py_DECREF(key);
     return t;
 }
 
 static PyObject *view_level(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
-    ARGS2(L, m);
-    return answer(self, hta_view_level(self->v, L, as_server(m)));
+    ARGS2(L, A_TYPE, m, A_SERVER, "level", "level(type, server)");
+    return answer(self, hta_view_level(self->v, L, (int32_t)m));
 }
 
 static PyObject *view_group(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
-    ARGS2(m, n);
-    return answer(self, hta_view_group(self->v, as_server(m), as_level(n)));
+    ARGS2(m, A_SERVER, n, A_LEVEL2, "group", "group(server, level)");
+    return answer(self, hta_view_group(self->v, (int32_t)m, (int)n));
 }
 
+/* span(level, group): the view checks the level first; a group beyond
+ * int64 then gets its words here, the groups counted (the last one is
+ * the largest group of any server: O(M), on this error only). */
 static PyObject *view_span(ext_view *self, PyObject *const *args,
                            Py_ssize_t nargs)
 {
-    ARGS2(n, g);
+    int64_t n, g;
+    int over;
+    if (!alive(self) || !nargs_in(nargs, 2, 2, "span(level, group)") ||
+        !view_arg(self, args[0], "span", A_LEVEL2, &n) ||
+        !integer(args[1], "span", &g, &over))
+        return NULL;
+    const hta_view *v = self->v;
+    if (over && n >= 2 && n <= v->levels) {
+        int64_t last = 0;
+        for (int32_t m = 0; m < v->servers; m++) {
+            int64_t x = hta_view_group(v, m, (int)n);
+            last = x > last ? x : last;
+        }
+        PyObject *f = found(args[1]);
+        PyObject *r = f ? refuse(self, "span: expected a group in 0..%lld, "
+                                       "found %S", (long long)last, f) :
+                          NULL;
+        Py_XDECREF(f);
+        return r;
+    }
     int32_t lo, hi;
-    hta_view_span(self->v, as_level(n), g, &lo, &hi);
-    return sim_policy_broken(self->v) ? rule(self) :
-                                        Py_BuildValue("(ii)", lo, hi);
+    hta_view_span(v, (int)n, over ? -1 : g, &lo, &hi);
+    return sim_policy_broken(v) ? rule(self) : Py_BuildValue("(ii)", lo, hi);
 }
 
 static PyObject *view_longest(ext_view *self, PyObject *const *args,
                               Py_ssize_t nargs)
 {
-    ARGS2(m, n);
-    return answer_id(self,
-                     hta_view_longest(self->v, as_server(m), as_level(n)));
+    ARGS2(m, A_SERVER, n, A_LEVEL2, "longest", "longest(server, level)");
+    return answer_id(self, hta_view_longest(self->v, (int32_t)m, (int)n));
 }
 
 static PyObject *view_shortest(ext_view *self, PyObject *const *args,
                                Py_ssize_t nargs)
 {
-    ARGS_J(L, j, "shortest(type, j=0)");
+    ARGS_J(L, A_TYPE, j, A_SUBQUEUE, "shortest", "shortest(type, j=0)");
     int64_t len;
-    int32_t m = hta_view_shortest(self->v, L, as_level(j), &len);
+    int32_t m = hta_view_shortest(self->v, L, (int)j, &len);
     if (sim_policy_broken(self->v))
         return rule(self);
     return Py_BuildValue("(iL)", m, (long long)len);
@@ -228,10 +401,10 @@ static PyObject *view_shortest(ext_view *self, PyObject *const *args,
 static PyObject *view_least(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
-    ARGS2(m, n);
+    ARGS2(m, A_SERVER, n, A_LEVEL1, "least", "least(server, level)");
     double w;
     uint32_t tie;
-    int32_t r = hta_view_least(self->v, as_server(m), as_level(n), &w, &tie);
+    int32_t r = hta_view_least(self->v, (int32_t)m, (int)n, &w, &tie);
     if (sim_policy_broken(self->v))
         return rule(self);
     return Py_BuildValue("(idk)", r, w, (unsigned long)tie);
@@ -239,14 +412,14 @@ static PyObject *view_least(ext_view *self, PyObject *const *args,
 
 static PyObject *view_workload(ext_view *self, PyObject *arg)
 {
-    ARGS1(m);
-    double w = hta_view_workload(self->v, as_server(m));
+    ARG1(m, A_SERVER, "workload");
+    double w = hta_view_workload(self->v, (int32_t)m);
     return sim_policy_broken(self->v) ? rule(self) : PyFloat_FromDouble(w);
 }
 
 static PyObject *view_push_job(ext_view *self, PyObject *arg)
 {
-    ARGS1(k);
+    ARG1(k, A_TASK, "push_job");
     if (hta_view_push_job(self->v, k) != 0)
         return rule(self);
     Py_RETURN_NONE;
@@ -268,16 +441,14 @@ static PyObject *view_job_best(ext_view *self, PyObject *const *args,
                                Py_ssize_t nargs)
 {
     int64_t j, m, a;
-    if (!alive(self) || nargs != 3 || !i64(args[0], &j) ||
-        !i64(args[1], &m) || !i64(args[2], &a)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError,
-                            "job_best(job, server, allowed)");
+    if (!alive(self) ||
+        !nargs_in(nargs, 3, 3, "job_best(job, server, allowed)") ||
+        !view_arg(self, args[0], "job_best", A_JOB, &j) ||
+        !view_arg(self, args[1], "job_best", A_SERVER, &m) ||
+        !view_arg(self, args[2], "job_best", A_LEVEL1, &a))
         return NULL;
-    }
     int level;
-    int64_t k = hta_view_job_best(self->v, j, as_server(m), as_level(a),
-                                  &level);
+    int64_t k = hta_view_job_best(self->v, j, (int32_t)m, (int)a, &level);
     if (sim_policy_broken(self->v))
         return rule(self);
     if (k < 0)
@@ -287,13 +458,13 @@ static PyObject *view_job_best(ext_view *self, PyObject *const *args,
 
 static PyObject *view_take(ext_view *self, PyObject *arg)
 {
-    ARGS1(k);
+    ARG1(k, A_TASK, "take");
     return answer(self, hta_view_take(self->v, k));
 }
 
 static PyObject *view_job_aside(ext_view *self, PyObject *arg)
 {
-    ARGS1(j);
+    ARG1(j, A_JOB, "job_aside");
     hta_view_job_aside(self->v, j);
     if (sim_policy_broken(self->v))
         return rule(self);
@@ -302,44 +473,69 @@ static PyObject *view_job_aside(ext_view *self, PyObject *arg)
 
 static PyObject *view_job_mark(ext_view *self, PyObject *arg)
 {
-    ARGS1(j);
+    ARG1(j, A_JOB, "job_mark");
     return answer(self, hta_view_job_mark(self->v, j));
 }
 
 static PyObject *view_set_job_mark(ext_view *self, PyObject *const *args,
                                    Py_ssize_t nargs)
 {
-    ARGS2(j, x);
+    ARGS2(j, A_JOB, x, A_MARK, "set_job_mark", "set_job_mark(job, n)");
     hta_view_set_job_mark(self->v, j, x);
     if (sim_policy_broken(self->v))
         return rule(self);
     Py_RETURN_NONE;
 }
 
+/* below, queue and shared are checked here (the C view's below takes a
+ * uint32_t; queue and shared are arithmetic), with the same effect as
+ * the view's refusals: the run ends with the words raised. */
 static PyObject *view_below(ext_view *self, PyObject *arg)
 {
-    ARGS1(n);
-    if (n < 1 || n > UINT32_MAX) {
-        PyErr_Format(PyExc_ValueError,
-                     "below: expected a bound in 1..%lu, found %lld",
-                     (unsigned long)UINT32_MAX, (long long)n);
+    int64_t n;
+    int over;
+    if (!alive(self) || !integer(arg, "below", &n, &over))
         return NULL;
+    if (over || n < 1 || n > UINT32_MAX) {
+        PyObject *f = found(arg);
+        PyObject *r = f ? refuse(self, "below: expected a bound in 1..%lu, "
+                                       "found %S",
+                                 (unsigned long)UINT32_MAX, f) :
+                          NULL;
+        Py_XDECREF(f);
+        return r;
     }
-    return PyLong_FromUnsignedLong(hta_view_below(self->v, (uint32_t)n));
+    uint32_t x = hta_view_below(self->v, (uint32_t)n);
+    return sim_policy_broken(self->v) ? rule(self) :
+                                        PyLong_FromUnsignedLong(x);
 }
 
 static PyObject *view_queue(ext_view *self, PyObject *const *args,
                             Py_ssize_t nargs)
 {
-    ARGS_J(m, j, "queue(server, j=0)");
-    const hta_view *v = self->v;
-    if (m < 0 || m >= v->servers || j < 0 || j >= v->per_server) {
-        PyErr_Format(PyExc_ValueError,
-                     "queue: expected a server in 0..%d and a queue in "
-                     "0..%d, found %lld and %lld",
-                     (int)v->servers - 1, v->per_server - 1, (long long)m,
-                     (long long)j);
+    int64_t m, j = 0;
+    int om, oj = 0;
+    if (!alive(self) || !nargs_in(nargs, 1, 2, "queue(server, j=0)") ||
+        !integer(args[0], "queue", &m, &om) ||
+        (nargs == 2 && !integer(args[1], "queue", &j, &oj)))
         return NULL;
+    const hta_view *v = self->v;
+    if (v->per_server == 0)
+        return refuse(self, "queue: the policy has no queue per server "
+                            "(its queues_per_server is 0)");
+    if (om || oj || m < 0 || m >= v->servers || j < 0 ||
+        j >= v->per_server) {
+        PyObject *fm = found(args[0]), *fj = found(nargs == 2 ? args[1] :
+                                                                NULL);
+        PyObject *r =
+            fm && fj ? refuse(self, "queue: expected a server in 0..%d and "
+                                    "a queue in 0..%d, found %S and %S",
+                              (int)v->servers - 1, v->per_server - 1, fm,
+                              fj) :
+                       NULL;
+        Py_XDECREF(fm);
+        Py_XDECREF(fj);
+        return r;
     }
     return PyLong_FromLongLong(hta_view_queue(v, (int32_t)m, (int)j));
 }
@@ -348,37 +544,42 @@ static PyObject *view_shared(ext_view *self, PyObject *const *args,
                              Py_ssize_t nargs)
 {
     int64_t i = 0;
-    if (!alive(self) || nargs > 1 || (nargs == 1 && !i64(args[0], &i))) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "shared(i=0)");
+    int over = 0;
+    if (!alive(self) || !nargs_in(nargs, 0, 1, "shared(i=0)") ||
+        (nargs == 1 && !integer(args[0], "shared", &i, &over)))
         return NULL;
+    const hta_view *v = self->v;
+    if (v->shared == 0)
+        return refuse(self, "shared: the policy has no shared queue (its "
+                            "shared_queues is 0)");
+    if (over || i < 0 || i >= v->shared) {
+        PyObject *f = found(nargs == 1 ? args[0] : NULL);
+        PyObject *r = f ? refuse(self, "shared: expected a shared queue in "
+                                       "0..%d, found %S", v->shared - 1, f) :
+                          NULL;
+        Py_XDECREF(f);
+        return r;
     }
-    if (i < 0 || i >= self->v->shared) {
-        PyErr_Format(PyExc_ValueError,
-                     "shared: expected a shared queue in 0..%d, found %lld",
-                     self->v->shared - 1, (long long)i);
-        return NULL;
-    }
-    return PyLong_FromLongLong(hta_view_shared(self->v, (int)i));
+    return PyLong_FromLongLong(hta_view_shared(v, (int)i));
 }
 
 static PyObject *view_rate(ext_view *self, PyObject *arg)
 {
-    ARGS1(n);
-    double r = hta_view_rate(self->v, as_level(n));
+    ARG1(n, A_LEVEL1, "rate");
+    double r = hta_view_rate(self->v, (int)n);
     return sim_policy_broken(self->v) ? rule(self) : PyFloat_FromDouble(r);
 }
 
 static PyObject *view_idle(ext_view *self, PyObject *arg)
 {
-    ARGS1(m);
-    int r = hta_view_idle(self->v, as_server(m));
+    ARG1(m, A_SERVER, "idle");
+    int r = hta_view_idle(self->v, (int32_t)m);
     return sim_policy_broken(self->v) ? rule(self) : PyBool_FromLong(r);
 }
 
 static PyObject *view_job_running(ext_view *self, PyObject *arg)
 {
-    ARGS1(j);
+    ARG1(j, A_JOB, "job_running");
     return answer(self, hta_view_job_running(self->v, j));
 }
 
@@ -495,6 +696,7 @@ struct ext_pypol {
     char name[40];
     PyObject *obj, *route, *serve, *start; /* owned; start may be NULL */
     pthread_mutex_t lock;
+    int claimed;    /* obj is in `busy` for this call */
     PyObject *exc;  /* the first exception raised, owned */
     char where[160];
 };
@@ -638,21 +840,23 @@ static int64_t py_serve(void *state, hta_view *v, int32_t server)
         raised(r, v, what);
     } else if (x == Py_None) {
         k = HTA_VIEW_IDLE;
-    } else if (PyLong_Check(x)) {
-        long long y = PyLong_AsLongLong(x);
-        if (y < 0 && !PyErr_Occurred())
+    } else { /* an integer as the view's arguments are (as_int) */
+        PyObject *i = as_int(x);
+        int over = 0;
+        long long y = i ? PyLong_AsLongLongAndOverflow(i, &over) : -1;
+        if (!i && !PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError,
+                         "%s: expected the task taken (view.pop) or None, "
+                         "found %.60s", what, Py_TYPE(x)->tp_name);
+        else if (i && !PyErr_Occurred() && (over || y < 0))
             PyErr_Format(PyExc_ValueError,
                          "%s: expected the task taken (view.pop) or None, "
-                         "found %lld", what, y);
+                         "found %S", what, i);
+        Py_XDECREF(i);
         if (PyErr_Occurred())
             raised(r, v, what);
         else
             k = (int64_t)y;
-    } else {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: expected the task taken (view.pop) or None, "
-                     "found %.60s", what, Py_TYPE(x)->tp_name);
-        raised(r, v, what);
     }
     Py_XDECREF(m);
     Py_XDECREF(x);
@@ -781,6 +985,49 @@ ext_pypol *ext_pypol_new(PyObject *obj)
     return p;
 }
 
+/* The policy objects of the hta.sim calls under way, as their ids (a
+ * set, touched under the GIL only; an object is held by its call, so
+ * its id is not reused while it is here). */
+static PyObject *busy;
+
+int ext_pypol_claim(ext_pypol *p, ext_pypol *const *before, int n)
+{
+    for (int k = 0; k < n; k++) {
+        int same = before[k]->obj == p->obj;
+        if (same || strcmp(before[k]->name, p->name) == 0) {
+            PyErr_Format(PyExc_ValueError,
+                         same ? "policies: policy '%s' given twice" :
+                                "policies: name '%s' given twice (two "
+                                "policies of that name)",
+                         p->name);
+            return 0;
+        }
+    }
+    if (!busy && !(busy = PySet_New(NULL)))
+        return 0;
+    PyObject *id = PyLong_FromVoidPtr(p->obj);
+    int in = id ? PySet_Contains(busy, id) : -1;
+    if (in == 0 && PySet_Add(busy, id) == 0)
+        p->claimed = 1;
+    else if (in == 1)
+        PyErr_Format(PyExc_RuntimeError,
+                     "policies: policy '%s' is in the runs of another "
+                     "hta.sim call, and the runs of one policy object go "
+                     "one at a time: give each call its own object "
+                     "(copy.deepcopy)", p->name);
+    Py_XDECREF(id);
+    return p->claimed;
+}
+
+PyObject *ext_pypol_forget(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    if (busy && PySet_Clear(busy) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 const hta_policy *ext_pypol_table(const ext_pypol *p)
 {
     return &p->table;
@@ -813,6 +1060,15 @@ void ext_pypol_free(ext_pypol *p)
 {
     if (!p)
         return;
+    if (p->claimed) { /* an exception being raised stays */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        PyObject *id = PyLong_FromVoidPtr(p->obj);
+        if (!id || PySet_Discard(busy, id) < 0)
+            PyErr_Clear();
+        Py_XDECREF(id);
+        PyErr_Restore(et, ev, tb);
+    }
     Py_XDECREF(p->obj);
     Py_XDECREF(p->route);
     Py_XDECREF(p->serve);

@@ -155,4 +155,50 @@ for what in "gen cluster gbpandas" "gen jobs --jobs 100000" "gen hdfs --tasks 10
 done
 rm -f wfifo err code
 
+# A command's outputs fail as a set (issue 71): when one cannot be
+# written, none is replaced or created.  sim's trace file is cut by the
+# file-size limit (SIGXFSZ ignored: EFBIG) while its chart and CSV, small,
+# could be written: both old files stay, no temporary file is left.
+who=set
+rm -rf set && mkdir set && cd set || exit 1
+"$HTA" gen cluster wang --servers 40 --data-servers 32 -o w.txt
+echo old-svg >e.svg
+echo old-csv >c.csv
+(ulimit -f 100; trap '' XFSZ
+ exec "$HTA" sim w.txt --slots 4000 --sweep 0.5,0.9,0.4 -q --trace-file t.txt \
+     --plot e.svg --csv c.csv) >out 2>err
+code=$?
+check "set: the trace's write error exits 4" [ $code -eq 4 ]
+check "set: the cause named" grep -q '^t.txt: error: write error: File too large' err
+check "set: the chart unchanged" [ "$(cat e.svg)" = old-svg ]
+check "set: the CSV unchanged" [ "$(cat c.csv)" = old-csv ]
+check "set: no trace, no temporary file" [ "$(ls | sort | tr '\n' ' ')" = "c.csv e.svg err out w.txt " ]
+check "set: nothing on stdout" [ ! -s out ]
+# reduce-place, flowtime: the chart cut (a limit of 512 bytes): the CSV
+# not created, nothing printed (reduce-place printed its report)
+"$HTA" gen jobs --jobs 40 --machines 2 --tasks 2 --seed 3 -o j.txt
+for cmd in "reduce-place --slots 100 --jobs 300 --batches 3 --sweep 0.2,0.4,0.2" \
+    "flowtime j.txt --sweep 0.5,0.9,0.4"; do
+    rm -f e.svg n.csv
+    # shellcheck disable=SC2086
+    n=$( (ulimit -f 1; trap '' XFSZ
+          exec "$HTA" $cmd --plot e.svg --csv n.csv 2>err) | wc -c)
+    check "set: ${cmd%% *}: nothing printed, nothing created" \
+        [ "$n" -eq 0 ] && [ ! -e e.svg ] && [ ! -e n.csv ] && [ "$(ls | grep -c tmp)" -eq 0 ]
+    check "set: ${cmd%% *}: the chart's error named" grep -q '^e.svg: error: write error: File too large' err
+done
+# two outputs are one file however spelled, existing or not: refused
+# before any work (usage, exit 2)
+mkdir -p sub
+for pair in "x.out ./x.out" "x.out sub/../x.out" "x.out $PWD/x.out"; do
+    set -- $pair
+    rm -f x.out
+    "$HTA" reduce-place --slots 100 --jobs 300 --batches 3 --csv "$1" --plot "$2" >out 2>err
+    code=$?
+    check "same output '$1' '$2': exit 2" [ $code -eq 2 ]
+    check "same output '$1' '$2': the words" grep -q "two outputs name the same file '$1'" err
+    check "same output '$1' '$2': nothing made" [ ! -e x.out ]
+done
+cd .. || exit 1
+
 echo "$pass passed, $fail failed"

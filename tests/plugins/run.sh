@@ -153,5 +153,117 @@ refused 2 "--policy plugin names --policy-lib's policy: give --policy-lib" \
     --policy plugin
 refused 4 "missing.so: error: cannot open: No such file or directory" \
     --policy-lib "$tmp/missing.so"
+# Libraries that are not what they claim (issue 71): each refused with
+# exit 3 and its words before any of its code runs, where it can be told.
+mkfifo "$tmp/fifo.so"
+refused_in() { # seconds code words args...: as refused, within a time
+    secs=$1
+    shift
+    t0=$(date +%s)
+    refused "$@"
+    [ $(($(date +%s) - t0)) -le "$secs" ] || ko "$* took over $secs s"
+}
+refused_in 5 3 "fifo.so: error: expected a shared library of a policy (a regular file), found a FIFO" \
+    --policy-lib "$tmp/fifo.so"
+refused 3 "error: expected a shared library of a policy (a regular file), found a directory" \
+    --policy-lib "$tmp"
+head -c 4096 "$tmp/p1.so" >"$tmp/cut.so"
+refused 3 "cut.so: error: expected a shared library of a policy, found a truncated or damaged one (segment" \
+    --policy-lib "$tmp/cut.so"
+cat >"$tmp/dataentry.c" <<'C'
+const long hta_policy_entry[4] = {1, 2, 3, 4};
+C
+cat >"$tmp/wildtable.c" <<'C'
+#include "hta/policy.h"
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return (const hta_policy *)(void *)16; }
+C
+cat >"$tmp/wildroute.c" <<'C'
+#include <string.h>
+#include "hta/policy.h"
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static hta_policy p = {HTA_POLICY_ABI, "wild", 0, 1, 0, 0, 0, 0, sv, 0};
+static const long data[4] = {0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) {
+    (void)abi;
+    const void *d = data;
+    memcpy(&p.route, &d, sizeof d); /* route points at data */
+    return &p;
+}
+C
+cat >"$tmp/wildname.c" <<'C'
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; return hta_view_push(v, 0, t); }
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static const hta_policy p = {HTA_POLICY_ABI, (const char *)(void *)32, 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+cat >"$tmp/escname.c" <<'C'
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; return hta_view_push(v, 0, t); }
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static const hta_policy p = {HTA_POLICY_ABI, "a\033[31mb\nc", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+# plug-ins that crash in serve: a fault and an abort
+cat >"$tmp/crash.c" <<'C'
+#include <stdlib.h>
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; return hta_view_push(v, 0, t); }
+static int64_t sv(void *s, hta_view *v, int32_t m) {
+    (void)s; (void)m;
+    if (hta_view_slot(v) > 50) {
+#ifdef ABORT
+        abort();
+#else
+        volatile int *z = 0;
+        return *z;
+#endif
+    }
+    return hta_view_pop(v, 0);
+}
+static const hta_policy p = {HTA_POLICY_ABI, "crash", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+for f in dataentry wildtable wildroute wildname escname crash; do
+    build "$tmp/$f.so" "$tmp/$f.c"
+done
+build "$tmp/abort.so" "$tmp/crash.c" -DABORT
+refused 3 "dataentry.so: error: expected the entry symbol hta_policy_entry to be a function, found data" \
+    --policy-lib "$tmp/dataentry.so"
+refused 3 "wildtable.so: error: expected hta_policy_entry to return a policy table, found an address that cannot be read" \
+    --policy-lib "$tmp/wildtable.so"
+refused 3 "wildroute.so: error: expected the table's route to be a function, found an address in no executable segment" \
+    --policy-lib "$tmp/wildroute.so"
+refused 3 "wildname.so: error: expected a policy name of 1 to 32 of a-z, 0-9, '-' and '_', found an address that cannot be read" \
+    --policy-lib "$tmp/wildname.so"
+# a name's control bytes reach no terminal: quoted as the readers quote
+refused 3 "escname.so: error: expected a policy name of 1 to 32 of a-z, 0-9, '-' and '_', found 'a?[31mb?c'" \
+    --policy-lib "$tmp/escname.so"
+# a plug-in that crashes: the command dies of its signal, and no output
+# or temporary file is left beside the outputs (--trace-file, --csv,
+# --plot), as on Ctrl-C
+for lib in crash abort; do
+    mkdir -p "$tmp/out.$lib"
+    (
+        ulimit -c 0
+        exec "$hta" sim "$tmp/wang.txt" --slots 2000 -q --policy plugin \
+            --policy-lib "$tmp/$lib.so" --trace-file "$tmp/out.$lib/t.txt" \
+            --csv "$tmp/out.$lib/c.csv" --plot "$tmp/out.$lib/p.svg"
+    ) >/dev/null 2>"$tmp/err"
+    code=$?
+    left=$(ls -A "$tmp/out.$lib")
+    want=139
+    [ "$lib" = abort ] && want=134
+    if [ "$code" -eq "$want" ] && [ -z "$left" ]; then
+        ok
+    else
+        ko "$lib plug-in: exit $code (expected $want), left '$left'"
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -152,3 +152,40 @@ def test_gen_sat_and_reduce_place_errors(root):
             hta.reduce_place(**args)
     with pytest.raises(hta.ParseError):
         hta.reduce_place(str(root / "instances/example.txt"))
+
+
+def test_lists_beyond_int64_name_the_value():
+    """A list holding an integer beyond int64 (numpy makes it float64,
+    uint64 or object) is refused naming that integer, as an int64 array
+    with a value out of range is; a list of floats stays a TypeError."""
+    off = np.array([0, 2, 3], dtype=np.int64)
+    inst = hta.Instance.from_arrays(off, [0, 1, 1], 2)
+    for big, at in [(2 ** 63, 1), (2 ** 64, 0), (-(2 ** 63) - 1, 2),
+                    (2 ** 70, 1)]:
+        srv = [0, 1, 1]
+        srv[at] = big
+        with pytest.raises(ValueError) as e:
+            hta.Instance.from_arrays(off, srv, 2)
+        assert str(e.value) == f"servers: expected ids in [0, 2), found " \
+                               f"{big} at {at}"
+        a = [0, 1]
+        a[at % 2] = big
+        with pytest.raises(ValueError) as e:
+            hta.evaluate(inst, a)
+        assert str(e.value) == "assignment: expected server ids in [0, 2), " \
+                               f"found {big} for task {at % 2}"
+    # an int64 array out of range, and uint64 beyond int64: the same words
+    for arr in (np.array([0, 2 ** 40]), np.array([0, 2 ** 63], np.uint64)):
+        with pytest.raises(ValueError) as e:
+            hta.evaluate(inst, arr)
+        assert str(e.value) == "assignment: expected server ids in [0, 2), " \
+                               f"found {arr[1]} for task 1"
+    with pytest.raises(ValueError) as e:
+        hta.Instance.from_arrays([0, 2, 2 ** 63], [0, 1, 1], 2)
+    assert str(e.value) == ("offsets: expected offsets from 0 to "
+                            "len(servers), found 9223372036854775808 at 2")
+    for floats in ([0, 1.5], [2 ** 63, 1.5], [0.0, 1]):
+        with pytest.raises(TypeError) as e:
+            hta.evaluate(inst, floats)
+        assert str(e.value) == ("assignment: expected integers, found dtype "
+                                "numpy.float64")

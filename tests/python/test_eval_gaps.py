@@ -146,3 +146,22 @@ def test_refusals(root, tmp_path):
     for bad in (0.0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="time_limit"):
             hta.evaluate(inst, a, exact=True, time_limit=bad)
+
+
+def test_time_limit_needs_exact(root, tmp_path):
+    """time_limit without exact=True is the command's --time-limit
+    without --exact: refused with its words."""
+    path = root / "instances" / "example.txt"
+    asg = tmp_path / "a.txt"
+    run("solve", path, "-o", asg)
+    r = run("eval", path, asg, "--time-limit", 5, check=False)
+    words = r.stderr.split(": ", 1)[1].split(" (usage:")[0]
+    inst = hta.Instance.read(str(path))
+    a = hta.solve(inst)["assignment"]
+    for kw in ({"time_limit": 5}, {"time_limit": 60.0},
+               {"exact": False, "time_limit": 1}):
+        with pytest.raises(ValueError) as e:
+            hta.evaluate(inst, a, **kw)
+        assert str(e.value) == words == "--time-limit applies to --exact only"
+    assert "exact" not in hta.evaluate(inst, a)
+    assert hta.evaluate(inst, a, exact=True, time_limit=5)["exact"]["best"]

@@ -361,17 +361,18 @@ def test_ctrl_c_ends_python_policies(clusters, python_takes_sigint,
 
 def test_two_python_threads_at_once(clusters):
     """hta.sim with Python policies called from two Python threads at
-    once (one object shared by both): the same reports as one after the
-    other."""
+    once (each call its own copy of one object): the same reports as one
+    after the other."""
+    import copy
     import threading
     shared = P.Priority()
-    def call():
-        return hta.sim(clusters["gb"], policies=[shared, P.GBPandas()],
+    def call(pol):
+        return hta.sim(clusters["gb"], policies=[pol, P.GBPandas()],
                        slots=400, sweep=(0.6, 0.9, 0.3), threads=2)
-    alone = call()
+    alone = call(shared)
     got = [None, None]
     def run(i):
-        got[i] = call()
+        got[i] = call(copy.deepcopy(shared))
     ts = [threading.Thread(target=run, args=(i,)) for i in range(2)]
     for t in ts:
         t.start()
@@ -394,7 +395,8 @@ class Hostile(P.FCFS):
 @pytest.mark.parametrize("call,exc,words", [
     (("len", (-1,)), ValueError, "len: expected a queue"),
     (("len", (2 ** 40,)), ValueError, "len: expected a queue"),
-    (("len", (2 ** 70,)), OverflowError, ""),
+    (("len", (2 ** 70,)), ValueError,
+     "len: expected a queue in 0..0, found 1180591620717411303424"),
     (("len", (1.5,)), TypeError, "expected an integer, found float"),
     (("len", (float("nan"),)), TypeError, "expected an integer, found float"),
     (("level", (0, 2 ** 40)), ValueError, "level: expected a server"),
@@ -417,3 +419,363 @@ def test_hostile_view_arguments(clusters, call, exc, words):
     with pytest.raises(exc) as e:
         hta.sim(clusters["wang"], policies=[cls()], slots=50)
     assert words in str(e.value)
+
+
+# ---- a hostile caller of the view: every argument, every method ----
+
+class Probe(P.JSQMaxWeight):
+    """Calls one view method with the arguments given, in route (a queue
+    per server and a shared one, so that j and i have a range)."""
+    name = "probe"
+    call = ("len", (0,))
+    swallow = False
+
+    def route(self, task, view):
+        try:
+            getattr(view, self.call[0])(*self.call[1])
+        except (TypeError, ValueError):
+            if not self.swallow:
+                raise
+        super().route(task, view)
+
+
+def probe(cluster, call, swallow=False):
+    """The exception hta.sim raises for the probe's call."""
+    cls = type("ProbeOf", (Probe,), {"call": call, "swallow": swallow})
+    with pytest.raises((TypeError, ValueError)) as e:
+        hta.sim(cluster, policies=[cls()], slots=50)
+    return e.value
+
+
+# every argument of every method: (name, arguments, the C type's kind)
+SIGNATURES = [
+    ("len", ("queue",)), ("push", ("queue", "task")), ("pop", ("queue",)),
+    ("type", ("task",)), ("arrival", ("task",)), ("job", ("task",)),
+    ("replicas", ("type",)), ("level", ("type", "server")),
+    ("group", ("server", "level")), ("span", ("level", "group")),
+    ("longest", ("server", "level")), ("shortest", ("type", "j")),
+    ("least", ("server", "level")), ("workload", ("server",)),
+    ("push_job", ("task",)), ("job_best", ("job", "server", "level")),
+    ("take", ("task",)), ("job_aside", ("job",)), ("job_mark", ("job",)),
+    ("set_job_mark", ("job", "mark")), ("below", ("bound",)),
+    ("queue", ("server", "j")), ("shared", ("i",)), ("rate", ("level",)),
+    ("idle", ("server",)), ("job_running", ("job",)),
+]
+NARROW = ("server", "level", "j", "i")  # int32 / int in C (bound: uint32)
+
+
+def test_signatures_cover_the_view():
+    methods = {m for m in dir(hta.View) if not m.startswith("_")} - {
+        "servers", "levels", "types", "slot", "queued",
+        "queues_per_server", "shared_queues", "job_first"}
+    assert methods == {name for name, _ in SIGNATURES}
+
+
+@pytest.mark.parametrize("name,params", SIGNATURES)
+def test_every_argument_names_the_value_given(clusters, name, params):
+    """A value beyond the C type of any argument (beyond int64; beyond
+    int32 for servers, levels and queue indices) is refused with the
+    view's words naming the value the caller passed, never "found -1"
+    nor OverflowError; the run ends with the same words when the policy
+    swallows the exception."""
+    for i, kind in enumerate(params):
+        bigs = [2 ** 70, -(2 ** 70)] + \
+            ([2 ** 32, 2 ** 40] if kind == "bound" else
+             [2 ** 40, 2 ** 31, -(2 ** 31) - 1] if kind in NARROW else [])
+        for big in bigs:
+            args = [{"level": 2, "bound": 1}.get(k, 0) for k in params]
+            args[i] = big
+            for swallow in (False, True):
+                e = probe(clusters["wang"], (name, tuple(args)), swallow)
+                assert type(e) is ValueError, (name, args)
+                words = str(e)
+                assert words.startswith(f"policy probe: {name}: expected "), \
+                    words
+                assert words.endswith(f"found {big}") or \
+                    f"found {big} and" in words or \
+                    f"and {big}" in words, words
+
+
+@pytest.mark.parametrize("call,words", [
+    (("level", (0, 2 ** 40)),
+     "policy probe: level: expected a server in 0..99, found 1099511627776"),
+    (("group", (0, 5000)),
+     "policy probe: group: expected a level in 2..2, found 5000"),
+    (("group", (2 ** 31, 2)),
+     "policy probe: group: expected a server in 0..99, found 2147483648"),
+    (("shortest", (0, -5)),
+     "policy probe: shortest: expected a queue of a server in 0..0, "
+     "found -5"),
+    (("rate", (2 ** 40,)),
+     "policy probe: rate: expected a level in 1..2, found 1099511627776"),
+    (("idle", (2 ** 31,)),
+     "policy probe: idle: expected a server in 0..99, found 2147483648"),
+    (("span", (2, 2 ** 63)),
+     "policy probe: span: expected a group in 0..0, found "
+     "9223372036854775808"),
+    (("below", (-1,)),
+     "policy probe: below: expected a bound in 1..4294967295, found -1"),
+    (("queue", (0, 2 ** 64)),
+     "policy probe: queue: expected a server in 0..99 and a queue in 0..0, "
+     "found 0 and 18446744073709551616"),
+])
+def test_out_of_range_says_the_value(clusters, call, words):
+    assert str(probe(clusters["wang"], call)) == words
+
+
+def _np_ints(x):
+    import numpy as np
+    out = [np.dtype(t).type(x) for t in
+           (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+            np.uint32, np.uint64, np.intc, np.uintc, np.longlong,
+            np.ulonglong)]
+    for t in ("<i2", ">i2", "<u4", ">u4", "<i8", ">i8", ">u8"):
+        out.append(np.array(x, dtype=t))  # 0-d, either byte order
+    return out
+
+
+def test_numpy_integers_bools_and_floats(clusters):
+    """Every numpy integer width, signedness and byte order is an
+    integer; bools, floats, NaN and arrays of more than one value are
+    refused with the view's words; nothing crashes."""
+    import numpy as np
+    ok = type("Ok", (Probe,), {})
+    for x, one in zip(_np_ints(0), _np_ints(1)):
+        for call in [("len", (x,)), ("level", (x, x)), ("rate", (one,)),
+                     ("shortest", (x, x)), ("queue", (x, x)),
+                     ("replicas", (x,)), ("below", (one,))]:
+            ok.call = call
+            hta.sim(clusters["wang"], policies=[ok()], slots=50)
+    e = probe(clusters["wang"], ("len", (np.array(2 ** 40, dtype=">i8"),)))
+    assert str(e) == ("policy probe: len: expected a queue in 0..100, "
+                      "found 1099511627776")
+    e = probe(clusters["wang"], ("idle", (np.uint64(2 ** 64 - 1),)))
+    assert str(e) == ("policy probe: idle: expected a server in 0..99, "
+                      "found 18446744073709551615")
+    for x, tname in [(True, "bool"), (np.bool_(False), "numpy.bool_"),
+                     (np.array(True), "numpy.ndarray"),
+                     (float("nan"), "float"), (np.float64("nan"),
+                                               "numpy.float64"),
+                     (1.0, "float"), (np.array([0, 1]), "numpy.ndarray"),
+                     ([1], "list"), (None, "NoneType"), ("0", "str")]:
+        for name, args in [("len", (x,)), ("level", (0, x)),
+                           ("shortest", (0, x)), ("rate", (x,)),
+                           ("queue", (x,)), ("shared", (x,)),
+                           ("below", (x,)), ("replicas", (x,)),
+                           ("set_job_mark", (0, x))]:
+            e = probe(clusters["wang"], (name, args))
+            assert type(e) is TypeError
+            assert str(e) == f"{name}: expected an integer, found {tname}"
+
+
+class CachesReplicas(Probe):
+    """replicas(1) first, then the call: the cache must not answer a
+    float or a list."""
+    def route(self, task, view):
+        view.replicas(1)
+        super().route(task, view)
+
+
+@pytest.mark.parametrize("arg,words", [
+    (1.0, "replicas: expected an integer, found float"),
+    ([1], "replicas: expected an integer, found list"),
+    (True, "replicas: expected an integer, found bool"),
+])
+def test_replicas_checks_before_its_cache(clusters, arg, words):
+    cls = type("C", (CachesReplicas,), {"call": ("replicas", (arg,))})
+    with pytest.raises(TypeError) as e:
+        hta.sim(clusters["wang"], policies=[cls()], slots=50)
+    assert str(e.value) == words
+
+
+def test_replicas_same_tuple_for_numpy(clusters):
+    import numpy as np
+    seen = []
+
+    class Same(P.FCFS):
+        name = "same"
+
+        def route(self, task, view):
+            if not seen:
+                seen.append((view.replicas(1), view.replicas(np.int64(1)),
+                             view.replicas(np.array(1, dtype=">u2"))))
+            super().route(task, view)
+    hta.sim(clusters["wang"], policies=[Same()], slots=50)
+    a, b, c = seen[0]
+    assert a == b == c and a
+
+
+@pytest.mark.parametrize("attrs,call,words", [
+    ({"queues_per_server": 1, "shared_queues": 0}, ("shared", ()),
+     "policy probe: shared: the policy has no shared queue (its "
+     "shared_queues is 0)"),
+    ({"queues_per_server": 0, "shared_queues": 1}, ("queue", (0,)),
+     "policy probe: queue: the policy has no queue per server (its "
+     "queues_per_server is 0)"),
+])
+def test_no_such_queues(clusters, attrs, call, words):
+    cls = type("NoQ", (Probe,), dict(attrs, call=call, own_work=False,
+                                     level_queues=False))
+    with pytest.raises(ValueError) as e:
+        hta.sim(clusters["wang"], policies=[cls()], slots=50)
+    assert str(e.value) == words
+
+
+class Returns(P.FCFS):
+    """FCFS whose serve returns conv(the task popped)."""
+    name = "returns"
+
+    def serve(self, server, view):
+        k = view.pop(view.shared())
+        return None if k is None else self.conv(k)
+
+
+def test_serve_returns_numpy_integers(clusters):
+    """serve's return is an integer as the view's arguments are: numpy's
+    of every width and byte order give FCFS's numbers."""
+    import numpy as np
+    want = strip(hta.sim(clusters["wang"], policies=[P.FCFS()],
+                         slots=300)["policies"][0])
+    for conv in (np.int64, np.uint64, np.int32, np.uint32, np.intc,
+                 lambda k: np.array(k, dtype=">i8"),
+                 lambda k: np.array(k, dtype="<u4")):
+        cls = type("R", (Returns,), {"conv": staticmethod(conv)})
+        got = hta.sim(clusters["wang"], policies=[cls()], slots=300)
+        assert strip(got["policies"][0]) == want, conv
+
+
+@pytest.mark.parametrize("conv,exc,found", [
+    (float, TypeError, "float"),
+    (lambda k: float("nan"), TypeError, "float"),
+    (lambda k: np_scalar("float64", k), TypeError, "numpy.float64"),
+    (bool, TypeError, "bool"),
+    (lambda k: np_scalar("bool_", 1), TypeError, "numpy.bool_"),
+    (lambda k: -1, ValueError, "-1"),
+    (lambda k: 2 ** 70, ValueError, "1180591620717411303424"),
+    (lambda k: np_scalar("uint64", 2 ** 64 - 1), ValueError,
+     "18446744073709551615"),
+])
+def test_serve_refuses_what_is_no_task(clusters, conv, exc, found):
+    cls = type("R", (Returns,), {"conv": staticmethod(conv)})
+    with pytest.raises(exc) as e:
+        hta.sim(clusters["wang"], policies=[cls()], slots=50)
+    assert str(e.value) == ("serve(server 0): expected the task taken "
+                            f"(view.pop) or None, found {found}")
+
+
+def np_scalar(t, x):
+    import numpy as np
+    return getattr(np, t)(x)
+
+
+# ---- one policy object, one run at a time ----
+
+class Overlap(P.FCFS):
+    """FCFS recording how many of its route calls are under way at once;
+    its first call waits for `go` (the other thread's turn)."""
+    name = "overlap"
+
+    def __init__(self):
+        import threading
+        self.inside = self.most = self.calls = 0
+        self.first, self.go = threading.Event(), threading.Event()
+
+    def route(self, task, view):
+        self.inside += 1
+        self.most = max(self.most, self.inside)
+        self.calls += 1
+        if self.calls == 1:
+            self.first.set()
+            self.go.wait(10)
+        super().route(task, view)
+        self.inside -= 1
+
+
+def test_one_object_in_two_calls_at_once(clusters):
+    """hta-policy(7): the runs of one Python policy object go one at a
+    time.  A second hta.sim call given the object while a first call on
+    another thread runs it is refused at once (RuntimeError naming it),
+    before any of its runs: its route calls never overlap.  Once the
+    first call is over the object runs again."""
+    import threading
+    pol = Overlap()
+    first = {}
+
+    def call():
+        first["rep"] = hta.sim(clusters["wang"], policies=[pol], slots=200)
+    t = threading.Thread(target=call)
+    t.start()
+    assert pol.first.wait(10)
+    try:
+        with pytest.raises(RuntimeError) as e:
+            hta.sim(clusters["wang"], policies=["fcfs", pol], slots=200)
+    finally:
+        pol.go.set()
+        t.join()
+    assert str(e.value) == (
+        "policies: policy 'overlap' is in the runs of another hta.sim "
+        "call, and the runs of one policy object go one at a time: give "
+        "each call its own object (copy.deepcopy)")
+    assert pol.most == 1
+    assert first["rep"]["policies"][0]["slots"] == 200
+    again = hta.sim(clusters["wang"], policies=[pol], slots=100)
+    assert again["policies"][0]["policy"] == "overlap" and pol.most == 1
+
+
+def test_one_object_nested_or_after_an_error(clusters):
+    """A policy calling hta.sim with itself from its route is refused
+    (it would run beside itself), and an object whose run raised is free
+    for the next call."""
+    class Nested(P.FCFS):
+        name = "nested"
+
+        def route(self, task, view):
+            hta.sim(clusters["wang"], policies=[self], slots=10)
+    n = Nested()
+    with pytest.raises(RuntimeError, match="policy 'nested' is in the runs"):
+        hta.sim(clusters["wang"], policies=[n], slots=50)
+    b = Boom()
+    for _ in range(2):
+        with pytest.raises(KeyError):
+            hta.sim(clusters["wang"], policies=[b], slots=100)
+
+
+def test_one_object_twice_in_one_call(clusters):
+    pol = P.FCFS()
+    with pytest.raises(ValueError) as e:
+        hta.sim(clusters["pu"], policies=[pol, "fcfs", pol], slots=100)
+    assert str(e.value) == "policies: policy 'py-fcfs' given twice"
+    with pytest.raises(ValueError) as e:
+        hta.sim(clusters["pu"], policies=[pol, P.FCFS()], slots=100)
+    assert str(e.value) == ("policies: name 'py-fcfs' given twice (two "
+                            "policies of that name)")
+    hta.sim(clusters["pu"], policies=[pol], slots=100)  # not left claimed
+
+
+def test_one_object_in_a_forked_child(clusters):
+    """A child forked while a thread runs the object is not in that
+    call: the object runs there (the claim is its parent's)."""
+    import os
+    import threading
+    pol = Overlap()
+    t = threading.Thread(target=lambda: hta.sim(clusters["wang"],
+                                                policies=[pol], slots=100))
+    t.start()
+    try:
+        assert pol.first.wait(10)
+        pid = os.fork()
+        if pid == 0:  # the child: route no longer waits
+            pol.calls = 1
+            code = 1
+            try:
+                rep = hta.sim(clusters["wang"], policies=[pol], slots=100)
+                code = 0 if rep["policies"][0]["slots"] == 100 else 1
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        with pytest.raises(RuntimeError, match="in the runs of another"):
+            hta.sim(clusters["wang"], policies=[pol], slots=100)
+    finally:
+        pol.go.set()
+        t.join()

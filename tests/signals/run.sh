@@ -99,6 +99,21 @@ check "sim sub-queues SIGTERM: not called stable" sh -c "grep -q '^fcfs .* \(und
 
 # 3. sim cut mid-run: the statistics are over what it ran (a utilisation
 # is a share), the verdict undecided unless the slope test says growing
+# an output that is a FIFO nobody reads (issue 71): the command waits in
+# its open, and the first signal ends it, for each online command
+mkfifo "$tmp/nofifo"
+"$HTA" gen jobs --jobs 40 --machines 2 --tasks 2 --seed 3 -o "$tmp/j40.txt"
+for sig in INT TERM; do
+    want=$((128 + $([ $sig = INT ] && echo 2 || echo 15)))
+    for cmd in "flowtime $tmp/j40.txt --machines 2" "sim $tmp/C.txt --slots 1000" \
+        "reduce-place --slots 100 --jobs 300 --batches 3"; do
+        for out in csv plot; do
+            # shellcheck disable=SC2086
+            r=$(signalled $sig 0.3 "$tmp/fifo.out" "$HTA" $cmd --$out "$tmp/nofifo")
+            check "${cmd%% *} --$out FIFO: SIG$sig within a second ($r)" prompt $want "$r"
+        done
+    done
+done
 r=$(signalled INT 1.5 "$tmp/cut.json" "$HTA" sim "$tmp/C.txt" --slots 30000000 --warmup 10 -p jsq-maxweight --json)
 check "sim SIGINT within a second ($r)" prompt 130 "$r"
 check "sim SIGINT: honest statistics" json "$tmp/cut.json" sim \

@@ -486,6 +486,98 @@ static void test_job_rules(void **state)
     hta_cluster_free(c);
 }
 
+/* Issue 71: documented calls in any order run or end with the rule's
+ * words, never corrupt.  A job set aside and then its last queued task
+ * taken left the fair-share heap twice (heap corruption); with aside
+ * before take the policy is fair sharing still (the job comes back in
+ * order), so it must give the built-in's every field. */
+static int64_t aside_take_serve(void *st, hta_view *v, int32_t server)
+{
+    (void)st;
+    int64_t j = hta_view_job_first(v);
+    if (j < 0)
+        return HTA_VIEW_IDLE;
+    hta_view_job_aside(v, j);
+    int level;
+    return hta_view_take(v, hta_view_job_best(v, j, server, v->levels,
+                                              &level));
+}
+
+static void test_aside_then_take(void **state)
+{
+    (void)state;
+    hta_cluster *c = generated(HTA_CLUSTER_WANG, 200, 0, 1);
+    hta_policy p = {HTA_POLICY_ABI, "aside-take", 0, 1, HTA_POLICY_JOBS,
+                    NULL, NULL, job_route, aside_take_serve, NULL};
+    for (int size = 1; size <= 3; size += 2)
+        for (int li = 0; li < 2; li++) {
+            hta_sim_opts o = opts(3000, 1, li ? 0.95 : 0.6);
+            o.arrivals = HTA_ARR_JOBS;
+            o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = size,
+                                    .b = 0};
+            if (!same(c, o, HTA_SIM_FAIR, &p))
+                fail_msg("jobs of %d, load %g: aside then take differs "
+                         "from fair", size, o.load);
+        }
+    hta_cluster_free(c);
+}
+
+/* A task job_best found for another server, taken here: it runs at this
+ * server's level for its type, whatever job_best said (it was measured
+ * local before).  The policy counts the true levels of what it takes;
+ * the run's level shares must be those counts. */
+static int64_t far_count[HTA_MAX_LEVELS + 1];
+
+static int64_t far_serve(void *st, hta_view *v, int32_t server)
+{
+    (void)st;
+    int64_t j = hta_view_job_first(v);
+    if (j < 0)
+        return HTA_VIEW_IDLE;
+    int level;
+    int32_t other = (server + 1) % v->servers;
+    int64_t k = hta_view_job_best(v, j, other, 1, &level);
+    if (k < 0)
+        k = hta_view_job_best(v, j, server, v->levels, &level);
+    if (k >= 0)
+        far_count[hta_view_level(v, hta_view_type(v, k), server)]++;
+    return hta_view_take(v, k);
+}
+
+static void test_take_elsewhere(void **state)
+{
+    (void)state;
+    hta_cluster *cs[] = {generated(HTA_CLUSTER_WANG, 200, 0, 1),
+                         generated(HTA_CLUSTER_GBPANDAS, 500, 0.5, 2)};
+    hta_policy p = {HTA_POLICY_ABI, "far", 0, 1, HTA_POLICY_JOBS, NULL,
+                    NULL, job_route, far_serve, NULL};
+    for (size_t ci = 0; ci < 2; ci++) {
+        memset(far_count, 0, sizeof far_count);
+        hta_sim_opts o = opts(3000, 1, 0.9);
+        o.arrivals = HTA_ARR_JOBS;
+        o.job_size = (hta_dist){.kind = HTA_DIST_FIXED, .a = 3, .b = 0};
+        o.plugin = &p;
+        hta_sim_result r;
+        hta_diag d;
+        if (hta_sim_run(cs[ci], &o, &r, &d) != HTA_OK)
+            fail_msg("%s", d.msg);
+        int64_t total = 0;
+        for (int n = 1; n <= r.levels; n++)
+            total += far_count[n];
+        assert_true(total > 1000);
+        assert_true(far_count[1] < total * 9 / 10); /* many not local */
+        for (int n = 1; n <= r.levels; n++)
+            if (r.level_frac[n - 1] != (double)far_count[n] / (double)total)
+                fail_msg("cluster %zu, level %d: measured %g, served %g",
+                         ci, n, r.level_frac[n - 1],
+                         (double)far_count[n] / (double)total);
+        assert_int_equal(r.level_errors, 0);
+        hta_sim_result_free(&r);
+    }
+    for (size_t ci = 0; ci < 2; ci++)
+        hta_cluster_free(cs[ci]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +588,8 @@ int main(void)
         cmocka_unit_test(test_broken_rules),
         cmocka_unit_test(test_job_rules),
         cmocka_unit_test(test_level_rules),
+        cmocka_unit_test(test_aside_then_take),
+        cmocka_unit_test(test_take_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

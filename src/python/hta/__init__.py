@@ -31,6 +31,10 @@ from . import _hta
 
 __version__ = _hta.version()
 
+# a forked child runs none of its parent's hta.sim calls: its policy
+# objects are free (hta.sim refuses an object in another call's runs)
+os.register_at_fork(after_in_child=_hta._forget_policies)
+
 __all__ = [
     "Instance", "Cluster", "View", "Jobs", "ParseError", "Error", "Interrupted",
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
@@ -98,7 +102,7 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
     return rep
 
 
-def evaluate(instance, assignment, exact=False, time_limit=60.0):
+def evaluate(instance, assignment, exact=False, time_limit=None):
     """The makespan of an assignment (one server id per task, any integer
     array) and what ``hta eval --json`` reports: total, local, remote,
     w_rem_r, argmax, per_level and level_costs (arrays over levels
@@ -110,7 +114,8 @@ def evaluate(instance, assignment, exact=False, time_limit=60.0):
     how far above the optimum at most).
 
     exact=True (``hta eval --exact``) adds "exact": hta solve's exact
-    portfolio started from the assignment, within time_limit seconds:
+    portfolio started from the assignment, within time_limit seconds
+    (default 60; as the command's --time-limit, only with exact=True):
     results (the solve rows, the first "given"), best, proven_optimal,
     optimum (when proven), gap_optimum and interrupted.  So a heuristic
     of one's own is one call away from "how far from optimal":
@@ -313,7 +318,13 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
     number, throughput, levels, verdict, ...; interrupted), or with sweep
     a list of them, one per load.  Ctrl-C raises Interrupted with the
     reports so far; an exception raised by a policy of yours ends the
-    call with that exception, the reports up to it in its hta_reports."""
+    call with that exception, the reports up to it in its hta_reports.
+
+    The runs of one policy object go one at a time: those of one call
+    take turns, and a call given an object that another call is running
+    (on another thread, or from the policy's own route) raises
+    RuntimeError before any run; give each call its own copy
+    (copy.deepcopy)."""
     loads = _rates(load, sweep, "--load")
     reps, interrupted = _hta.sim(
         cluster, policies, loads, slots, warmup, batches, seed, arrivals,
