@@ -44,7 +44,7 @@ STAMP   = $(BUILD)/flags.stamp
 JOBS    ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 PAR      = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
-.PHONY: python all deps deps-test deps-bench demo test check sanitize bench \
+.PHONY: python all deps deps-test deps-bench demo test test-scale check sanitize bench \
         bench-ilp bench-close bench-exact bench-capacity bench-flowtime bench-sim bench-levels bench-python bench-devices experiments valgrind fuzz install install-strip \
         uninstall clean help layering fresh-box man FORCE
 all: deps
@@ -201,6 +201,13 @@ $(BUILD)/bench_fsy: scripts/bench_fsy.c $(BUILD)/libhta.a $(HEADERS)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/libhta.a $(DEPLIBS) -o $@
 
 # The corpus and the CLI tests with hta under valgrind memcheck.
+# The exact portfolio at 10^6 tasks: --time-limit and signals in every
+# phase (tests/scale/run.sh; CI only, about three minutes).
+test-scale: deps-test
+	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta
+	@t=$$(mktemp -d) && sh tests/scale/run.sh $(CURDIR)/$(BUILD)/hta $$t; \
+	    rc=$$?; rm -rf "$$t"; exit $$rc
+
 valgrind: deps-test
 	@$(MAKE) $(PAR) --no-print-directory $(BUILD)/hta python
 	@$(MAKE) $(PAR) --no-print-directory BUILD=$(BUILD)/cbc CBC=yes $(BUILD)/cbc/hta

@@ -30,6 +30,11 @@ typedef struct hta_fsck_result {
      * header's "N block(s)" disagrees with the block lines under it */
     hta_fsck_warning *warnings;
     int64_t nwarnings;
+    /* per datanode (server id, 0..nodes-1): the line that gave it its
+     * rack, else the line that first listed it (hta_fsck_set_levels
+     * names it) */
+    long *node_line;
+    int64_t nodes;
 } hta_fsck_result;
 
 /* Reads the fsck output at path.  Block lines are "<k>. <pool>:<blk>
@@ -45,12 +50,26 @@ hta_status hta_fsck_import(const char *path, double w_loc,
                            hta_instance **out, hta_fsck_result *res,
                            hta_diag *d);
 
-/* Makes the imported inst an N-level instance (levels.h), N = 2 + nlev,
- * its racks the datanodes' racks: HTA_ERR_INPUT at path when a datanode
- * has none (fsck without -racks) or the levels refuse (wrong depths,
- * costs).  O(n d log n). */
+/* The rack options agree, before any work: rack_depth is 0 (the whole
+ * rack path) or 1..HTA_MAX_LEVELS - 2, and with nlev > 0 levels it is
+ * nlev (the levels price that many names).  HTA_ERR_USAGE with the
+ * command line's words (--rack-depth, --w-rack, --w-pod).  O(1). */
+hta_status hta_fsck_check_depth(int nlev, int rack_depth, hta_diag *d);
+
+/* Cuts every datanode's rack path to its last rack_depth names when
+ * rack_depth > 0 (/dc1/rack3 -> /rack3 at 1: racks named alike in two
+ * pods become one), then makes the imported inst an N-level instance
+ * (levels.h), N = 2 + nlev (0: the paths only), its racks the
+ * datanodes' racks.  HTA_ERR_INPUT at path and the datanode's line
+ * (res->node_line; res may be NULL: no line) when a datanode has no
+ * rack (fsck without -racks), a path has fewer names than rack_depth or
+ * not nlev names (saying which option prices the extra name, or which
+ * --rack-depth keeps the names priced), or the costs refuse;
+ * HTA_ERR_USAGE as hta_fsck_check_depth.  O(n d log n). */
 hta_status hta_fsck_set_levels(hta_instance *inst, const char *path,
-                               const hta_wrem *wlev, int nlev, hta_diag *d);
+                               const hta_fsck_result *res,
+                               const hta_wrem *wlev, int nlev,
+                               int rack_depth, hta_diag *d);
 
 /* Releases the result's arrays; safe on a zeroed or freed result. */
 void hta_fsck_result_free(hta_fsck_result *res);

@@ -42,6 +42,10 @@ hta_num_result hta_num_real_list(const char *s, double *out, int max,
  * the ids (the readers' check for distinct servers on a line). */
 int64_t hta_first_repeat(const int32_t *ids, int32_t *sorted, int64_t k);
 
+/* x as the reports print their figures: 6 significant digits, no
+ * trailing zeros, whole numbers whole, "%.6g" out of [1e-4, 1e15). */
+void hta_format_figure(char buf[32], double x);
+
 /* Monotonic wall-clock seconds (for time limits and reports). */
 double hta_clock_now(void);
 

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "hta/fsy.h"
@@ -146,6 +147,20 @@ int hta_solve_proven(const hta_solve_result *r);
 
 /* (makespan - lower bound) / lower bound, NAN without a positive bound. */
 double hta_solve_gap(const hta_solve_result *r, double makespan);
+
+/* Room for hta_solve_why_unproven's words: every row's name and note. */
+#define HTA_SOLVE_WHY_MAX (HTA_SOLVE_MAX_ROWS * 300 + 64)
+
+/* Why the best of a run with exact engines (ilp, brute, close, sat,
+ * exact; hta eval --exact) is not proven optimal, in the words hta eval
+ * and hta.evaluate print: 0 and "" when it is proven; else 1 and buf
+ * holds "interrupted", "no exact engine applies: close (NOTE), ilp
+ * (NOTE), sat (NOTE)" when every exact row was skipped (each with its
+ * own note, as hta solve prints it), "no exact engine ran" when there
+ * is none, or "time limit" (an engine ran out of time or stopped at its
+ * best).  HTA_SOLVE_WHY_MAX bytes hold every answer.  O(rows). */
+int hta_solve_why_unproven(const hta_solve_result *r, char *buf,
+                            size_t size);
 
 #ifdef __cplusplus
 }

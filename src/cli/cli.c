@@ -222,6 +222,19 @@ int cli_usage_error(const cli_args *a, const char *fmt, ...)
     return HTA_ERR_USAGE;
 }
 
+/* A line of hdfs fsck's report that Hadoop 3 may start with (no
+ * "Connecting to namenode" header): a file's "<path> <size> bytes, ...
+ * <N> block(s):" or a block's "<k>. <pool>:blk_...". */
+static int fsck_line(const char *line)
+{
+    if (strstr(line, " bytes, ") && strstr(line, " block(s):"))
+        return 1;
+    const char *p = line;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p > line && p[0] == '.' && p[1] == ' ' && strstr(p, ":blk_");
+}
+
 /* What a file that one reader refused at its top is, from its first
  * 64 KiB, and the command that reads it; NULL when it says nothing. */
 static const char *file_kind(const char *path, const char **cmd)
@@ -246,7 +259,8 @@ static const char *file_kind(const char *path, const char **cmd)
     for (int n = 0; !kind && n < 64 && fgets(line, sizeof line, f); n++) {
         if (strstr(line, "Connecting to namenode") ||
             strstr(line, "FSCK started by") ||
-            strstr(line, "Status: HEALTHY") || strstr(line, "Status: CORRUPT")) {
+            strstr(line, "Status: HEALTHY") || strstr(line, "Status: CORRUPT") ||
+            fsck_line(line)) {
             kind = "raw 'hdfs fsck' output";
             *cmd = "'hta import fsck FILE -o INSTANCE' makes an instance of it";
         } else if (strncmp(line, "p cnf", 5) == 0) {

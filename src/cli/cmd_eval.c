@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hta/assign.h"
 #include "hta/outfile.h"
@@ -65,6 +66,12 @@ static void json_gaps(const hta_solve_result *r, double span, int exact)
     fputs(", \"gap_optimum\": ", stdout);
     json_number(stdout, proven && r->best_span > 0 ?
                             (span - r->best_span) / r->best_span : NAN);
+    char why[HTA_SOLVE_WHY_MAX];
+    fputs(", \"why_not_proven\": ", stdout);
+    if (hta_solve_why_unproven(r, why, sizeof why))
+        json_string(stdout, why);
+    else
+        fputs("null", stdout);
     printf(", \"interrupted\": %s}", r->interrupted ? "true" : "false");
 }
 
@@ -93,10 +100,18 @@ static void text_gaps(const hta_solve_result *r, double span, int exact)
                    "it\n",
                    x, r->rows[hta_solve_best_row(r)].algorithm, 100.0 * go);
     } else {
+        /* the time limit, an interruption, or no engine that applies
+           (each skipped row's note says why, as hta solve prints it) */
+        char why[HTA_SOLVE_WHY_MAX];
+        hta_solve_why_unproven(r, why, sizeof why);
+        int applies = strncmp(why, "no exact engine", 15) != 0;
         report_real(y, r->lower_bound);
-        printf("optimum not proven%s: between %s and %s (%s)\n",
-               r->interrupted ? " (interrupted)" : " in the time limit", y, x,
-               r->rows[hta_solve_best_row(r)].algorithm);
+        printf("optimum not proven%s: between %s and %s (%s)%s%s\n",
+               r->interrupted ? " (interrupted)" :
+               applies        ? " in the time limit" :
+                                "",
+               y, x, r->rows[hta_solve_best_row(r)].algorithm,
+               applies ? "" : "; ", applies ? "" : why);
     }
 }
 

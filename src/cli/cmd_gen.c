@@ -318,10 +318,16 @@ static const cli_opt options_cl[] = {
     {"load", 0, OPT_REAL, 0, 1e300, 0, 0, 0, NULL, 0, "R",
      "arrival rate per server: total = R*M"},
     {"rates", 0, OPT_REALS, 0, 1e300, OPT_OPEN_LO, 2, 8, NULL, 0,
-     "A1,A2,...", "service rates by level, strictly decreasing"},
+     "A1,A2,...",
+     "service rates, one per locality level, strictly decreasing:\n"
+     "local first, remote last, a topology of k numbers needs\n"
+     "k + 2 (no --topology: 2, local and remote; --topology 50,10:\n"
+     "4, as --rates 1,0.9,0.6,0.25 for local, rack, pod, remote)"},
     {"topology", 0, OPT_INTS, 1, 16777216, 0, 1, 6, NULL, 0, "K1,...",
-     "K1 servers per rack, K2 racks per pod, ... (needs\n"
-     "2 + #levels rates)"},
+     "K1 servers per rack, K2 racks per pod, ...: k numbers make\n"
+     "k levels between local and remote, so --rates needs k + 2\n"
+     "rates (--topology 50 --rates 1,0.5,0.2: racks of 50;\n"
+     "--topology 50,10 --rates 1,0.9,0.6,0.25: pods of 10 racks)"},
     SEED_OPT,
     OUT_OPT("the cluster"),
 };

@@ -23,6 +23,11 @@ static const cli_opt options[] = {
     {"w-rem-affine", 0, OPT_REALS, 0, 1e300, 0, 2, 2, NULL, M_FSCK, "A,B",
      "remote cost w_rem(r) = A + B*r (A >= w_loc, B >= 0)"},
     CLI_LEVEL_COST_OPTS(M_FSCK),
+    {"rack-depth", 0, OPT_INT, 1, HTA_MAX_LEVELS - 2, 0, 0, 0, NULL, M_FSCK,
+     "N",
+     "keep the last N names of each rack path (/dc1/rack3 at 1:\n"
+     "/rack3); with --w-rack, N is the levels priced: 1, or 2\n"
+     "with --w-pod (default: the whole path)"},
     {"strict", 0, OPT_FLAG, 0, 0, 0, 0, 0, NULL, M_FSCK, NULL,
      "a MISSING block is an error, not a warning"},
     {"block-mb", 0, OPT_REAL, 0, 1e9, OPT_OPEN_LO, 0, 0, NULL, M_SWIM, "B",
@@ -44,7 +49,9 @@ static const cli_spec spec = {
     "lines.  MISSING blocks have no replica: each is reported on stderr\n"
     "with its line and left out (--strict: an error instead).  With\n"
     "--w-rack (and --w-pod) the racks become locality levels: w_level\n"
-    "lines, every datanode needing a rack of the same depth.\n"
+    "lines, every datanode needing a rack path of as many names as levels\n"
+    "priced (/rack with --w-rack, /pod/rack with --w-pod too;\n"
+    "--rack-depth 1 reads /dc1/rack3 as /rack3).\n"
     "swim: reads a SWIM workload (Facebook 2009/2010 traces: name, submit\n"
     "seconds, gap, input bytes, shuffle bytes, output bytes, tab-separated)\n"
     "and writes a job trace for hta flowtime: a job submitted at s seconds\n"
@@ -116,11 +123,17 @@ int cmd_import(int argc, char **argv)
         return code;
     if ((code = cli_level_costs(&args, wlev, lstore, &nlev)) != 0)
         goto done;
+    int depth = cli_has(&args, "rack-depth") ?
+                    (int)cli_value(&args, "rack-depth")->i : 0;
+    hta_diag d;
+    hta_diag_clear(&d);
+    if (hta_fsck_check_depth(nlev, depth, &d) != HTA_OK) {
+        code = cli_usage_error(&args, "%s", d.msg);
+        goto done;
+    }
     if ((code = cli_check_outputs(&args, &path, 1, &args.pos[1], 1)) != 0)
         goto done;
     cli_catch_signals();
-    hta_diag d;
-    hta_diag_clear(&d);
     hta_instance *inst = NULL;
     hta_fsck_result res = {0};
     hta_status st = hta_fsck_import(args.pos[1], w_loc, &w,
@@ -132,8 +145,9 @@ int cmd_import(int argc, char **argv)
         code = cli_usage_error(&args, "%s", d.msg);
         goto out;
     }
-    if (st == HTA_OK && nlev)
-        st = hta_fsck_set_levels(inst, args.pos[1], wlev, nlev, &d);
+    if (st == HTA_OK && (nlev || depth))
+        st = hta_fsck_set_levels(inst, args.pos[1], &res, wlev, nlev, depth,
+                                 &d);
     if (st == HTA_OK) {
         for (int64_t i = 0; i < res.nwarnings; i++)
             fprintf(stderr, "%s:%ld: warning: %s\n", args.pos[1],

@@ -1,6 +1,8 @@
 /* The solve report: text and JSON renderings of the same rows. */
 #include "report.h"
 
+#include "hta/num.h"
+
 #include "hta/levels.h"
 #include "hta/solve.h"
 
@@ -187,28 +189,7 @@ void json_string(FILE *f, const char *str)
 
 void report_real(char buf[32], double x)
 {
-    double a = fabs(x);
-    if (!isfinite(x) || a >= 1e15 || (a < 1e-4 && a > 0)) {
-        snprintf(buf, 32, "%.6g", x);
-    } else if (x == nearbyint(x)) {
-        snprintf(buf, 32, "%.0f", x);
-    } else {
-        int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 0;
-        int dec = 6 - digits;
-        if (a < 1) /* 6 significant digits after the leading zeros */
-            dec = 6 - (int)floor(log10(a)) - 1;
-        dec = dec < 0 ? 0 : dec > 15 ? 15 : dec;
-        snprintf(buf, 32, "%.*f", dec, x);
-        if (strchr(buf, '.')) { /* no trailing zeros */
-            size_t n = strlen(buf);
-            while (buf[n - 1] == '0')
-                buf[--n] = '\0';
-            if (buf[n - 1] == '.')
-                buf[--n] = '\0';
-        }
-        if (strcmp(buf, "-0") == 0)
-            strcpy(buf, "0");
-    }
+    hta_format_figure(buf, x);
 }
 
 void json_number(FILE *f, double x)

@@ -285,8 +285,11 @@ hta_status hta_assign_parse(const char *path, const hta_instance *inst,
                               d)) != HTA_OK)
             goto cleanup;
         if (a[t] >= 0) {
-            st = hta_lex_expected(&lx, "each task once, task id", lx.tok[0],
-                                  d);
+            char q[64];
+            st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
+                              "expected one line per task, found a second "
+                              "line for task '%s'",
+                              hta_lex_quote(lx.tok[0], q));
             goto cleanup;
         }
         if (lx.ntok < 2) {

@@ -3,7 +3,9 @@
 #include "core/buf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -129,4 +131,30 @@ int64_t hta_first_repeat(const int32_t *ids, int32_t *sorted, int64_t k)
         if (ids[j] == sorted[i] && seen++)
             return j;
     return -1; /* not reached */
+}
+
+void hta_format_figure(char buf[32], double x)
+{
+    double a = fabs(x);
+    if (!isfinite(x) || a >= 1e15 || (a < 1e-4 && a > 0)) {
+        snprintf(buf, 32, "%.6g", x);
+    } else if (x == nearbyint(x)) {
+        snprintf(buf, 32, "%.0f", x);
+    } else {
+        int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 0;
+        int dec = 6 - digits;
+        if (a < 1) /* 6 significant digits after the leading zeros */
+            dec = 6 - (int)floor(log10(a)) - 1;
+        dec = dec < 0 ? 0 : dec > 15 ? 15 : dec;
+        snprintf(buf, 32, "%.*f", dec, x);
+        if (strchr(buf, '.')) { /* no trailing zeros */
+            size_t n = strlen(buf);
+            while (buf[n - 1] == '0')
+                buf[--n] = '\0';
+            if (buf[n - 1] == '.')
+                buf[--n] = '\0';
+        }
+        if (strcmp(buf, "-0") == 0)
+            strcpy(buf, "0");
+    }
 }

@@ -480,8 +480,8 @@ static hta_status check_tasks(parser *p, int64_t *pos, hta_diag *d)
         if (dup < 0)
             return HTA_OK;
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, dup_line,
-                            "expected one 'task' line per task, task id, "
-                            "found '%ld'",
+                            "expected one 'task' line per task, found a "
+                            "second for task '%ld'",
                             (long)p->rec[dup].id);
     }
     /* fewer lines than tasks: sort a copy by (id, line) */
@@ -507,8 +507,8 @@ static hta_status check_tasks(parser *p, int64_t *pos, hta_diag *d)
     free(r);
     if (dup_id >= 0)
         return hta_diag_set(d, HTA_ERR_INPUT, lx->path, dup_line,
-                            "expected one 'task' line per task, task id, "
-                            "found '%ld'",
+                            "expected one 'task' line per task, found a "
+                            "second for task '%ld'",
                             (long)dup_id);
     return hta_diag_set(d, HTA_ERR_INPUT, lx->path, lx->line,
                         "expected a 'task' line for task %ld, found end of "

@@ -173,8 +173,9 @@ hta_status hta_gen_cluster_resolve(const hta_gen_cluster_ask *a,
     }
     if (p->ntopo + 2 != p->nrates)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
-                            "%d rates need %d topology levels, found %d",
-                            p->nrates, p->nrates - 2, p->ntopo);
+                            "%d rates need %d topology level%s, found %d",
+                            p->nrates, p->nrates - 2,
+                            p->nrates == 3 ? "" : "s", p->ntopo);
     if (has_load)
         p->total = a->load * (double)p->servers;
     else if (has_total)

@@ -119,11 +119,12 @@ typedef struct importer {
     int32_t *srv;
     char **blk;
     int32_t *stamp; /* per datanode: last task + 1 listing it */
-    int32_t nstamp; /* entries of stamp set */
+    long *node_line; /* per datanode: its rack's line, else its first */
+    int32_t nstamp; /* entries of stamp and node_line set */
     long last;      /* the last line read */
     long head_line; /* the current file's header line (0: none) */
     int64_t head_said, head_found; /* its "N block(s)", block lines seen */
-    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_warn;
+    size_t cap_off, cap_srv, cap_blk, cap_stamp, cap_line, cap_warn;
 } importer;
 
 /* A warning at line, its text formatted; 0 when out of memory. */
@@ -214,10 +215,13 @@ static hta_status add_location(importer *im, const char *item,
                                                           item_end - item),
                             item);
     int32_t id = names_get(&im->nm, node, (size_t)(node_end - node));
-    if (id < 0 || !HTA_RESERVE(im->stamp, im->cap_stamp, (size_t)id + 1))
+    if (id < 0 || !HTA_RESERVE(im->stamp, im->cap_stamp, (size_t)id + 1) ||
+        !HTA_RESERVE(im->node_line, im->cap_line, (size_t)id + 1))
         return OOM(im);
-    while (im->nstamp <= id)
-        im->stamp[im->nstamp++] = 0; /* new datanodes */
+    while (im->nstamp <= id) { /* new datanodes */
+        im->node_line[im->nstamp] = im->lx.line;
+        im->stamp[im->nstamp++] = 0;
+    }
     const char *had = im->nm.rack[id];
     if (rack && rack_len > 0 && had &&
         (strlen(had) != rack_len || memcmp(had, rack, rack_len) != 0))
@@ -227,9 +231,11 @@ static hta_status add_location(importer *im, const char *item,
                             (int)(node_end - node > 60 ? 60 : node_end - node),
                             node, (int)(rack_len > 60 ? 60 : rack_len), rack,
                             had);
-    if (rack && rack_len > 0 && !had &&
-        !(im->nm.rack[id] = strndup(rack, rack_len)))
-        return OOM(im);
+    if (rack && rack_len > 0 && !had) {
+        if (!(im->nm.rack[id] = strndup(rack, rack_len)))
+            return OOM(im);
+        im->node_line[id] = im->lx.line;
+    }
     /* Listed twice for one block: once is enough (linear: a stamp per
      * datanode, not a scan of the block's list). */
     if (im->stamp[id] == im->ntasks)
@@ -375,17 +381,110 @@ static hta_status build(importer *im, double w_loc, const hta_wrem *wrem,
     return st;
 }
 
-hta_status hta_fsck_set_levels(hta_instance *inst, const char *path,
-                               const hta_wrem *wlev, int nlev, hta_diag *d)
+hta_status hta_fsck_check_depth(int nlev, int rack_depth, hta_diag *d)
 {
-    for (int32_t s = 0; s < inst->n_declared; s++)
-        if (!inst->server_rack || s >= inst->n || !inst->server_rack[s])
-            return hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+    if (rack_depth < 0 || rack_depth > HTA_MAX_LEVELS - 2)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "--rack-depth: expected an integer in [1, %d], "
+                            "found %d",
+                            HTA_MAX_LEVELS - 2, rack_depth);
+    if (nlev > 0 && rack_depth > 0 && rack_depth != nlev)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "--rack-depth: expected %d (%s), found %d",
+                            nlev,
+                            nlev == 1 ? "--w-rack prices one name, the rack" :
+                                        "--w-rack and --w-pod price two "
+                                        "names, the pod and the rack",
+                            rack_depth);
+    return HTA_OK;
+}
+
+/* The options that price a rack path's names, for the words. */
+static const char *priced(int nlev)
+{
+    return nlev == 1 ? "--w-rack prices the rack" :
+                       "--w-rack and --w-pod price the pod and the rack";
+}
+
+hta_status hta_fsck_set_levels(hta_instance *inst, const char *path,
+                               const hta_fsck_result *res,
+                               const hta_wrem *wlev, int nlev,
+                               int rack_depth, hta_diag *d)
+{
+    hta_status st = hta_fsck_check_depth(nlev, rack_depth, d);
+    if (st != HTA_OK)
+        return st;
+    const char *opt = nlev ? "--w-rack" : "--rack-depth";
+    for (int32_t s = 0; s < inst->n_declared; s++) {
+        long line = res && s < res->nodes ? res->node_line[s] : 0;
+        const char *node = hta_instance_name(inst, 's', s);
+        const char *rack = hta_instance_name(inst, 'r', s);
+        if (!rack)
+            return hta_diag_set(d, HTA_ERR_INPUT, path, line,
                                 "expected a rack for every datanode with "
-                                "--w-rack (hdfs fsck ... -racks), found "
-                                "none for datanode %ld",
-                                (long)s);
-    hta_status st = hta_instance_set_levels(inst, wlev, nlev, d);
+                                "%s (hdfs fsck ... -racks), found none for "
+                                "datanode %ld%s%.80s%s",
+                                opt, (long)s, node ? " (" : "",
+                                node ? node : "", node ? ")" : "");
+        int depth = hta_rack_depth(rack);
+        if (depth == 0)
+            return hta_diag_set(d, HTA_ERR_INPUT, path, line,
+                                "expected a rack path of non-empty names, "
+                                "found '%.200s'",
+                                rack);
+        if (rack_depth > depth)
+            return hta_diag_set(d, HTA_ERR_INPUT, path, line,
+                                "expected a rack path of at least %d names "
+                                "(--rack-depth %d keeps the last %d), found "
+                                "'%.200s'",
+                                rack_depth, rack_depth, rack_depth, rack);
+        if (rack_depth > 0 && rack_depth < depth) {
+            /* the last rack_depth names: after the (depth - rack_depth)th
+               separator past the leading one */
+            const char *p = rack[0] == '/' ? rack + 1 : rack;
+            for (int k = 0; k < depth - rack_depth; p++)
+                k += *p == '/';
+            char *cut = malloc(strlen(p) + 2);
+            if (!cut)
+                return hta_diag_set(d, HTA_ERR_INTERNAL, path, 0,
+                                    "out of memory");
+            cut[0] = '/';
+            strcpy(cut + 1, p);
+            st = hta_instance_set_name(inst, 'r', s, cut, d);
+            free(cut);
+            if (st != HTA_OK) {
+                d->path = path;
+                return st;
+            }
+            depth = rack_depth;
+        }
+        if (nlev == 0 || depth == nlev)
+            continue;
+        rack = hta_instance_name(inst, 'r', s);
+        if (depth == 2 && nlev == 1)
+            return hta_diag_set(d, HTA_ERR_INPUT, path, line,
+                                "expected a rack path of 1 name (%s), found "
+                                "'%.200s' (2 names): give --w-pod for the "
+                                "pod level (the first name), or "
+                                "--rack-depth 1 to keep the last name",
+                                priced(nlev), rack);
+        if (depth > nlev)
+            return hta_diag_set(d, HTA_ERR_INPUT, path, line,
+                                "expected a rack path of %d name%s (%s), "
+                                "found '%.200s' (%d names): give "
+                                "--rack-depth %d to keep the last %s",
+                                nlev, nlev == 1 ? "" : "s", priced(nlev),
+                                rack, depth, nlev,
+                                nlev == 1 ? "name" : "two names");
+        return hta_diag_set(d, HTA_ERR_INPUT, path, line,
+                            "expected a rack path of %d names (%s), found "
+                            "'%.200s' (%d name): leave out --w-pod, or give "
+                            "racks as /pod/rack",
+                            nlev, priced(nlev), rack, depth);
+    }
+    if (nlev == 0)
+        return HTA_OK;
+    st = hta_instance_set_levels(inst, wlev, nlev, d);
     if (st == HTA_ERR_INPUT)
         d->path = path;
     return st;
@@ -427,6 +526,12 @@ hta_status hta_fsck_import(const char *path, double w_loc,
         st = OOM(&im);
     if (st == HTA_OK)
         st = build(&im, w_loc, wrem, out, d);
+    if (st == HTA_OK) { /* the datanodes' lines, for hta_fsck_set_levels */
+        res->node_line = im.node_line;
+        res->nodes = im.nstamp;
+        im.node_line = NULL;
+    }
+    free(im.node_line);
     for (int64_t t = 0; t < im.ntasks; t++)
         free(im.blk[t]);
     free(im.blk);
@@ -445,6 +550,9 @@ void hta_fsck_result_free(hta_fsck_result *res)
     if (!res)
         return;
     free(res->warnings);
+    free(res->node_line);
     res->warnings = NULL;
     res->nwarnings = 0;
+    res->node_line = NULL;
+    res->nodes = 0;
 }

@@ -133,8 +133,14 @@ static void maxflow(net *w)
             }
         }
     int32_t x;
-    while (w->placed < w->in->m && (x = search(w)) >= 0)
+    for (int64_t k = 1; w->placed < w->in->m && (x = search(w)) >= 0; k++) {
         augment_path(w, x);
+        if (k % CLOSELEV_POLL_EVERY == 0 && w->placed < w->in->m &&
+            (hta_clock_now() > w->deadline || (w->stop && *w->stop))) {
+            w->stopped = 1; /* a flow, not a maximum one */
+            return;
+        }
+    }
 }
 
 /* Adds j slots of level l to server s (j < 0 takes them back), the local
@@ -266,6 +272,8 @@ hta_status hta_closelev_decide(const hta_instance *in, double T,
         closelev_net_free(&w);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
+    w.deadline = deadline;
+    w.stop = stop;
     for (int32_t s = 0; s < w.n; s++) {
         int64_t loc = local_slots(&w, s);
         w.slot[(size_t)s * w.N] = (int32_t)(loc > 0 ? loc : 0);
@@ -273,7 +281,7 @@ hta_status hta_closelev_decide(const hta_instance *in, double T,
     }
     maxflow(&w);
     r->start = w.placed;
-    while (w.placed < in->m) {
+    while (w.placed < in->m && !w.stopped) {
         if (!moves_of(&w, &mv, &nmv, &cap)) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             break;
@@ -290,6 +298,8 @@ hta_status hta_closelev_decide(const hta_instance *in, double T,
                 continue;
             r->trials++;
             maxflow(&w);
+            if (w.stopped)
+                break;
             if (w.placed > before) {
                 gained = 1;
                 r->moves++;
@@ -297,12 +307,20 @@ hta_status hta_closelev_decide(const hta_instance *in, double T,
                 fails++;
                 add_slots(&w, mv[i].s, mv[i].l, -mv[i].j);
                 maxflow(&w);
+                if (w.stopped)
+                    break;
             }
+        }
+        if (w.stopped) {
+            r->stopped = 1;
+            break;
         }
         if (!gained)
             break;
         /* the stamp of the last search marks what the tasks left reach */
     }
+    if (w.stopped)
+        r->stopped = 1;
     if (st == HTA_OK && w.placed == in->m) {
         if (read_out(&w, a))
             r->found = 1;

@@ -77,8 +77,12 @@ hta_status hta_closelev_decide(const hta_instance *inst, double T,
  * then K to the sink, places every task in any assignment of makespan
  * <= T; *refuted when it places fewer (*room).  Tight where K n is about
  * m (every server full: at most one rack task fits in T = K c_1 + 0.5
- * with w_rack 1.5), weak elsewhere.  HTA_ERR_INTERNAL on out of memory. */
+ * with w_rack 1.5), weak elsewhere.  Polls deadline (hta_clock_now
+ * seconds) and *stop as the search does: *stopped when either came
+ * first (then nothing is refuted).  HTA_ERR_INTERNAL on out of memory. */
 hta_status hta_closelev_refute(const hta_instance *inst, double T,
-                               int *refuted, int64_t *room, hta_diag *d);
+                               double deadline, volatile sig_atomic_t *stop,
+                               int *refuted, int64_t *room, int *stopped,
+                               hta_diag *d);
 
 #endif

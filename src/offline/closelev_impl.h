@@ -7,6 +7,7 @@
 #ifndef HTA_OFFLINE_CLOSELEV_IMPL_H
 #define HTA_OFFLINE_CLOSELEV_IMPL_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "hta/instance.h"
@@ -35,7 +36,19 @@ typedef struct net {
     uint32_t *seen, stamp;         /* per node: groups, then targets */
     int64_t *via;                  /* per node: the arc that reached it */
     int32_t *queue;
+    /* the search's deadline (hta_clock_now seconds) and stop flag,
+     * polled every CLOSELEV_POLL_EVERY augmenting paths; stopped once either
+     * came */
+    double deadline;
+    volatile sig_atomic_t *stop;
+    int stopped;
 } net;
+
+/* Augmenting paths (each a search of the network, up to its size)
+ * between polls of the deadline and the stop flag: at 10^6 tasks on
+ * racks a search that fails reads the whole network (20 ms; 64 of them
+ * made Ctrl-C wait 1.2 s), and the clock costs 20 ns. */
+#define CLOSELEV_POLL_EVERY 1
 
 /* Pool (l, G) of server s's level-l group (level N: the cluster's). */
 static inline int32_t closelev_pool_of(const net *w, int l, int32_t s)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/num.h"
+
 #define EPS CLOSELEV_EPS
 
 /* Dinic's maximum flow on a general network, arcs in pairs (e, e ^ 1). */
@@ -17,7 +19,17 @@ typedef struct dinic {
     int32_t *head, *nxt, *to;   /* adjacency by linked arcs */
     int64_t *cap;
     int32_t *level, *it, *queue;
+    double deadline;              /* polled as the slot search polls */
+    volatile sig_atomic_t *stop;
+    int stopped;
 } dinic;
+
+static int dinic_poll(dinic *g)
+{
+    if (hta_clock_now() > g->deadline || (g->stop && *g->stop))
+        g->stopped = 1;
+    return g->stopped;
+}
 
 static int dinic_arc(dinic *g, int32_t u, int32_t v, int64_t c)
 {
@@ -100,24 +112,32 @@ static int64_t dinic_path(dinic *g, int32_t s, int32_t t, int32_t *stack)
 static int64_t dinic_run(dinic *g, int32_t s, int32_t t, int32_t *stack)
 {
     int64_t total = 0;
-    while (dinic_bfs(g, s, t)) {
+    while (!dinic_poll(g) && dinic_bfs(g, s, t)) {
         for (int32_t v = 0; v < g->nv; v++)
             g->it[v] = g->head[v];
-        int64_t f;
-        while ((f = dinic_path(g, s, t, stack)) > 0)
+        int64_t f, k = 0;
+        while ((f = dinic_path(g, s, t, stack)) > 0) {
             total += f;
+            if (++k % 4096 == 0 && dinic_poll(g))
+                return total;
+        }
     }
     return total;
 }
 
 hta_status hta_closelev_refute(const hta_instance *in, double T,
-                               int *refuted, int64_t *room, hta_diag *d)
+                               double deadline, volatile sig_atomic_t *stop,
+                               int *refuted, int64_t *room, int *stopped,
+                               hta_diag *d)
 {
     *refuted = 0;
     *room = in->m;
+    *stopped = 0;
     net w;
     dinic g;
     memset(&g, 0, sizeof g);
+    g.deadline = deadline;
+    g.stop = stop;
     int32_t *stack = NULL;
     hta_status st = HTA_OK;
     if (!closelev_net_build(&w, in, T)) {
@@ -177,7 +197,11 @@ hta_status hta_closelev_refute(const hta_instance *in, double T,
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     } else {
         *room = dinic_run(&g, src, sink, stack);
-        *refuted = *room < in->m;
+        /* a flow cut short refutes nothing */
+        *stopped = g.stopped;
+        *refuted = !g.stopped && *room < in->m;
+        if (g.stopped)
+            *room = in->m;
     }
     free(g.head);
     free(g.nxt);

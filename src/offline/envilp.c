@@ -300,6 +300,21 @@ static glp_prob *build_model(model *md)
     return P;
 }
 
+/* No solution: the answer, and the model written when asked (the first,
+ * untightened one: the certificate). */
+static hta_status infeasible(model *md, glp_prob *P, int tight, hta_diag *d)
+{
+    md->res->answer = tight ? HTA_ENVILP_NO_TIGHT : HTA_ENVILP_NO;
+    if (tight || !md->write_lp)
+        return HTA_OK;
+    glp_set_prob_name(P, md->what);
+    if (glp_write_lp(P, NULL, md->write_lp) != 0)
+        return hta_diag_set(d, HTA_ERR_IO, NULL, 0,
+                            "cannot write the model to %s", md->write_lp);
+    md->res->lp_written = 1;
+    return HTA_OK;
+}
+
 /* Branch and bound on the model, each solution realised or excluded,
  * until an answer, the deadline or a stop. */
 static hta_status search(model *md, glp_prob *P, hta_diag *d)
@@ -317,10 +332,34 @@ static hta_status search(model *md, glp_prob *P, hta_diag *d)
         double left = md->deadline - hta_clock_now();
         if (left <= 0 || (md->stop && *md->stop))
             break;
+        /* the relaxation first, by the simplex in slices that poll the
+         * deadline and the stop flag (glp_intopt's presolver solves it
+         * without a callback: 5 s after Ctrl-C at 10^6 tasks), then the
+         * search from its optimal basis */
+        glp_smcp smcp;
+        glp_init_smcp(&smcp);
+        smcp.msg_lev = GLP_MSG_OFF;
+        res->solves++;
+        int lp = hta_glpk_simplex(P, &smcp, md->deadline, md->stop);
+        if (lp == GLP_ETMLIM)
+            break;
+        if (lp == 0 && glp_get_status(P) == GLP_NOFEAS) {
+            st = infeasible(md, P, tight, d);
+            break;
+        }
+        if (lp != 0 || glp_get_status(P) != GLP_OPT) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                              "GLPK: the relaxation ended with code %d, "
+                              "status %d", lp, glp_get_status(P));
+            break;
+        }
+        left = md->deadline - hta_clock_now();
+        if (left <= 0 || (md->stop && *md->stop))
+            break;
         glp_iocp io;
         glp_init_iocp(&io);
         io.msg_lev = GLP_MSG_OFF;
-        io.presolve = GLP_ON;
+        io.presolve = GLP_OFF;
         io.gmi_cuts = GLP_ON;
         io.mir_cuts = GLP_ON;
         io.cov_cuts = GLP_ON;
@@ -328,21 +367,10 @@ static hta_status search(model *md, glp_prob *P, hta_diag *d)
         io.tm_lim = (int)fmin(left * 1000.0, 2e9);
         io.cb_func = callback;
         io.cb_info = md;
-        res->solves++;
         int ret = glp_intopt(P, &io);
         int mip = glp_mip_status(P);
         if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
-            res->answer = tight ? HTA_ENVILP_NO_TIGHT : HTA_ENVILP_NO;
-            if (!tight && md->write_lp) {
-                glp_set_prob_name(P, md->what);
-                if (glp_write_lp(P, NULL, md->write_lp) != 0) {
-                    st = hta_diag_set(d, HTA_ERR_IO, NULL, 0,
-                                      "cannot write the model to %s",
-                                      md->write_lp);
-                    break;
-                }
-                res->lp_written = 1;
-            }
+            st = infeasible(md, P, tight, d);
             break;
         }
         if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP) {

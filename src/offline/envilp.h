@@ -76,7 +76,7 @@ typedef enum hta_envilp_answer {
 typedef struct hta_envilp_result {
     hta_envilp_answer answer;
     int64_t blocked;    /* solutions that realise did not take, excluded */
-    int64_t solves;     /* glp_intopt calls */
+    int64_t solves;     /* models solved (the relaxation, then glp_intopt) */
     int lp_written;     /* write_lp was written */
     char why[96];
 } hta_envilp_result;

@@ -513,12 +513,20 @@ static hta_status ilp_pieces(solver *sv, piece **piecesp, int *np,
         goto out;
     }
     res->pieces = *np;
+    /* each piece's flow bound scans the thresholds: at 10^6 pieces (affine
+     * costs at 10^6 tasks) 30 s; past the deadline or a stop the pieces
+     * left keep the caller's bound, valid for every piece */
+    int polled = 0;
     for (int i = 0; i < *np; i++) {
+        if (!sv->levels && !polled && i % 1024 == 1023 &&
+            ((opts->stop && *opts->stop) || hta_clock_now() >= sv->deadline))
+            polled = 1;
         pieces[i].lb = fmax(opts->plain ? 0.0 : opts->lower_bound,
-                            sv->levels ? pieces[i].lb :
-                                        hta_bound_flow_piece(inst, *f, K,
-                                                             pieces[i].c,
-                                                             pieces[i].R));
+                            sv->levels || polled ?
+                                pieces[i].lb :
+                                hta_bound_flow_piece(inst, *f, K,
+                                                     pieces[i].c,
+                                                     pieces[i].R));
         pieces[i].proved = pieces[i].lb;
     }
     qsort(pieces, (size_t)*np, sizeof *pieces, ilp_cmp_piece);

@@ -603,11 +603,16 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
     memset(&cr, 0, sizeof cr);
     memset(&first, 0, sizeof first);
     int decisions = 0, searches = 0, found = 0, refutations = 0;
+    int incumbent = 0;
+    double searched_at = T; /* the last target searched */
     int64_t room = m;
+    int stopped = 0;
     while (st == HTA_OK && decisions++ < 8 && !solve_best_proven(s)) {
         int no = 0;
         int64_t r = m;
-        if ((st = hta_closelev_refute(s->inst, T, &no, &r, d)) != HTA_OK)
+        if ((st = hta_closelev_refute(s->inst, T, deadline, o->stop, &no, &r,
+                                      &stopped, d)) != HTA_OK ||
+            stopped)
             break;
         double next = next_level_load(s->inst, T);
         if (no && next <= T)
@@ -620,8 +625,16 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
             hta_solve_bound(res, T, "count flow");
             continue;
         }
+        if (s->fsy && s->fsy_span < res->best_span &&
+            T >= s->fsy_span - 1e-9 * fmax(1.0, T)) {
+            /* the incumbent meets the target: no search */
+            incumbent = found = 1;
+            st = solve_finish_row(s, row, s->fsy, d);
+            break;
+        }
         if (T >= res->best_span - 1e-9 * fmax(1.0, T))
             break;
+        searched_at = T;
         st = hta_closelev_decide(s->inst, T, deadline, o->stop, a, &cr, d);
         if (st != HTA_OK)
             break;
@@ -655,7 +668,12 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
     if (found) {
         snprintf(row->status, sizeof row->status, "%s",
                  solve_best_proven(s) ? "optimal" : "feasible");
-        if (searches == 1 && refutations == 0)
+        if (incumbent)
+            set_note(row,
+                     "%d levels, %sfsy's assignment, refilled (exact's "
+                     "incumbent), has makespan %s: no search",
+                     N, ref, got);
+        else if (searches == 1 && refutations == 0)
             set_note(row,
                      "%d levels, slots: makespan <= %s (the bound); "
                      "all-local slots place %lld of %ld tasks, %lld moves "
@@ -676,14 +694,19 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
                  ref, b);
     } else {
         snprintf(row->status, sizeof row->status, "%s",
-                 !cr.stopped ? "undecided" :
+                 !cr.stopped && !stopped ? "undecided" :
                  solve_stopped(s) ? "interrupted" : "time_limit");
-        if (searches > 0)
+        char sat[32];
+        hta_format_real(sat, searched_at);
+        if (stopped && searches == 0)
+            set_note(row, "%d levels, %sthe count flow at %s cut short; "
+                          "not a proof", N, ref, got);
+        else if (searches > 0)
             set_note(row,
                      "%d levels, slots: %sno assignment of makespan <= %s "
                      "found (%lld of %ld tasks placed after %lld moves, "
                      "%d search%s); not a proof",
-                     N, ref, at, (long long)(first.start + first.moves),
+                     N, ref, sat, (long long)(first.start + first.moves),
                      (long)m, (long long)first.moves, searches,
                      searches == 1 ? "" : "es");
         else

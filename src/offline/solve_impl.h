@@ -49,6 +49,10 @@ hta_status solve_run_hadoop(run *s, hta_diag *d);
 hta_status solve_run_brute(run *s, hta_diag *d);
 hta_status solve_run_ilp(run *s, hta_diag *d);
 
+/* fsy's assignment (refilled rack-aware on N levels) into s->fsy, without
+ * a row, unless fsy ran: the exact engines' incumbent. */
+hta_status solve_incumbent(run *s, hta_diag *d);
+
 /* The decisions (solve_decide.c): gap closing and the SAT decision. */
 hta_status solve_run_close(run *s, hta_diag *d);
 hta_status solve_run_close_levels(run *s, hta_diag *d);

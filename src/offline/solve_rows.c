@@ -197,6 +197,20 @@ static hta_status refill_into(run *s, hta_diag *d)
     return st;
 }
 
+hta_status solve_incumbent(run *s, hta_diag *d)
+{
+    if (s->fsy)
+        return HTA_OK;
+    hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL,
+                       s->o->progress, s->o->progress_ctx};
+    hta_fsy_result fr;
+    hta_status st = fsy_into(s, &fo, &fr, d);
+    if (st != HTA_OK)
+        return st;
+    hta_fsy_result_free(&fr);
+    return hta_levels(s->inst) > 2 ? refill_into(s, d) : HTA_OK;
+}
+
 hta_status solve_run_fsy(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
@@ -299,16 +313,9 @@ hta_status solve_run_ilp(run *s, hta_diag *d)
     double t0 = hta_clock_now();
     hta_status st = HTA_OK;
     /* The incumbent and the bound come from fsy, run here if needed. */
-    if (!o->ilp_plain && !s->fsy && s->inst->m <= o->ilp_max_tasks) {
-        hta_fsy_opts fo = {HTA_MAXFLOW_INCREMENTAL, 2, 0, NULL, NULL,
-                           s->o->progress, s->o->progress_ctx};
-        hta_fsy_result fr;
-        if ((st = fsy_into(s, &fo, &fr, d)) != HTA_OK)
-            return st;
-        hta_fsy_result_free(&fr);
-        if (hta_levels(s->inst) > 2 && (st = refill_into(s, d)) != HTA_OK)
-            return st;
-    }
+    if (!o->ilp_plain && s->inst->m <= o->ilp_max_tasks &&
+        (st = solve_incumbent(s, d)) != HTA_OK)
+        return st;
     /* the incumbent: the best so far (a close row may beat fsy) */
     const int32_t *incumbent =
         s->fsy && s->res->best_span < s->fsy_span ? s->res->best : s->fsy;
@@ -347,7 +354,7 @@ hta_status solve_run_ilp(run *s, hta_diag *d)
             hta_solve_bound(s->res, ir.bound, "ilp");
         if (ir.status == HTA_ILP_FEASIBLE) {
             char b[32];
-            hta_format_real(b, ir.bound);
+            hta_format_figure(b, ir.bound); /* as the report's figures */
             snprintf(row->note, sizeof row->note, "bound %s; %s", b,
                      ir.detail);
         } else {

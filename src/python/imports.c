@@ -5,21 +5,29 @@
 
 #include <stdlib.h>
 
-/* import_fsck(path, w_loc, w_rem, w_rack, w_pod, strict) -> (Instance,
- * [lines of MISSING blocks]). */
+/* import_fsck(path, w_loc, w_rem, w_rack, w_pod, strict, rack_depth) ->
+ * (Instance, [lines of MISSING blocks]). */
 PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwl[] = {"path", "w_loc", "w_rem", "w_rack",
-                          "w_pod", "strict", NULL};
-    PyObject *path_obj, *wrem_obj = NULL, *wrack = Py_None, *wpod = Py_None;
+    static char *kwl[] = {"path",   "w_loc",      "w_rem", "w_rack",
+                          "w_pod",  "strict",     "rack_depth", NULL};
+    PyObject *path_obj, *wrem_obj = NULL, *wrack = Py_None, *wpod = Py_None,
+             *depth_obj = Py_None;
     double w_loc = 1;
     int strict = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|dOOOp", kwl,
+    long long depth = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|dOOOpO", kwl,
                                      PyUnicode_FSConverter, &path_obj,
                                      &w_loc, &wrem_obj, &wrack, &wpod,
-                                     &strict))
+                                     &strict, &depth_obj))
         return NULL;
+    /* the command's range (hta import --rack-depth), then its rule */
+    if (depth_obj != Py_None &&
+        !ext_int_in(depth_obj, "rack_depth", 1, HTA_MAX_LEVELS - 2, &depth)) {
+        Py_DECREF(path_obj);
+        return NULL;
+    }
     hta_wrem w = ext_wrem_default(), wlev[2];
     double *v[3] = {NULL, NULL, NULL};
     int nlev = 0, ok = 1;
@@ -41,6 +49,10 @@ PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw)
     hta_diag d;
     hta_diag_clear(&d);
     hta_status st = HTA_OK;
+    if (ok && hta_fsck_check_depth(nlev, (int)depth, &d) != HTA_OK) {
+        PyErr_SetString(PyExc_ValueError, d.msg);
+        ok = 0;
+    }
     if (ok) {
         const char *path = PyBytes_AS_STRING(path_obj);
         hta_instance *inst = NULL;
@@ -48,8 +60,9 @@ PyObject *ext_import_fsck(PyObject *self, PyObject *args, PyObject *kw)
         ext_call c;
         ext_begin(&c);
         st = hta_fsck_import(path, w_loc, &w, strict, &inst, &res, &d);
-        if (st == HTA_OK && nlev)
-            st = hta_fsck_set_levels(inst, path, wlev, nlev, &d);
+        if (st == HTA_OK && (nlev || depth))
+            st = hta_fsck_set_levels(inst, path, &res, wlev, nlev,
+                                     (int)depth, &d);
         if (ext_end(&c)) {
             hta_instance_free(inst);
             r = ext_interrupted(Py_None);

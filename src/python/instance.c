@@ -624,6 +624,8 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
              ext_set(r, "gap", ext_real(hta_solve_gap(&sr, ev.makespan)));
     if (ok && exact) {
         int proven = hta_solve_proven(&sr);
+        char why[HTA_SOLVE_WHY_MAX]; /* hta eval --exact's words */
+        hta_solve_why_unproven(&sr, why, sizeof why);
         PyObject *x = PyDict_New();
         ok = x && ext_set(x, "results", ext_solve_rows(&sr)) &&
              ext_set(x, "best", PyFloat_FromDouble(sr.best_span)) &&
@@ -633,6 +635,9 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
                      ext_real(proven && sr.best_span > 0 ?
                                   (ev.makespan - sr.best_span) / sr.best_span :
                                   NAN)) &&
+             ext_set(x, "why_not_proven",
+                     proven ? Py_NewRef(Py_None) :
+                              PyUnicode_FromString(why)) &&
              ext_set(x, "interrupted", PyBool_FromLong(sr.interrupted));
         ok = ok && ext_set(r, "exact", Py_NewRef(x));
         Py_XDECREF(x);

@@ -45,6 +45,7 @@
 #include "rplace/optimal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +319,112 @@ done:
     return st;
 }
 
+/* ---- the size, before the build ---- */
+
+void hta_rp_mdp_size(int r, int K, const int32_t *gR, int ngroups,
+                     int64_t nmax, double *configurations, double *choices,
+                     double *states)
+{
+    /* C(a, b) for a, b <= 32, and O(j, u) for j <= K, u <= r: K < 33
+       since each job holds a slot, r <= 32 */
+    double C[33][33], O[33][33];
+    int in[33] = {0}; /* the distinct R values in 1..r */
+    *configurations = *choices = *states = 0;
+    if (r < 0 || r > 32 || K < 1)
+        return;
+    for (int a = 0; a <= 32; a++)
+        for (int b = 0; b <= 32; b++)
+            C[a][b] = b == 0 ? 1 : a == 0 ? 0 : C[a - 1][b - 1] + C[a - 1][b];
+    for (int g = 0; g < ngroups; g++)
+        if (gR[g] >= 1 && gR[g] <= r)
+            in[gR[g]] = 1;
+    int J = K < r ? K : r;
+    memset(O, 0, sizeof O);
+    O[0][0] = 1;
+    double fact = 1;
+    for (int j = 0; j <= J; j++) {
+        if (j > 0) {
+            fact *= j;
+            for (int u = 1; u <= r; u++)
+                for (int R = 1; R <= u; R++)
+                    if (in[R])
+                        O[j][u] += O[j - 1][u - R] * C[r - u + R][R];
+        }
+        for (int u = 0; u <= r; u++) {
+            double A = O[j][u] / fact; /* unordered: the subsets differ */
+            if (A == 0)
+                continue;
+            *configurations += A;
+            if (j == K) {
+                *states += A * (double)(nmax - K + 1);
+                continue;
+            }
+            *states += A;
+            for (int g = 0; g < ngroups; g++)
+                if (gR[g] >= 1 && gR[g] <= r - u)
+                    *choices += A * C[r - u][gR[g]];
+        }
+    }
+}
+
+int64_t hta_rp_mdp_nmax(int K, double lambda)
+{
+    double q = ceil(log(1e-12) / log(lambda)); /* rho, mu = 1 */
+    int64_t nmax = q < 1e15 ? K + (int64_t)q : INT64_MAX / 2;
+    return nmax < K + 1 ? K + 1 : nmax;
+}
+
+/* A count for the words: exact while a double holds it. */
+static const char *count(double x, char buf[32])
+{
+    snprintf(buf, 32, x < 1e15 ? "%.0f" : "%.3g", x);
+    return buf;
+}
+
+hta_status hta_rp_mdp_check(int64_t r, int K, const hta_rp_law *law,
+                            double lambda, hta_diag *d)
+{
+    char x[32];
+    if (r > 30)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the optimal policy is computed for at most "
+                            "30 slots, found %lld", (long long)r);
+    int64_t nmax = hta_rp_mdp_nmax(K, lambda);
+    if (nmax > HTA_RP_MDP_MAX_QUEUE)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "optimal: lambda %g needs a queue of %lld "
+                            "states, more than %lld",
+                            lambda, (long long)nmax,
+                            (long long)HTA_RP_MDP_MAX_QUEUE);
+    double cfg, ch, st;
+    hta_rp_mdp_size((int)r, K, law->gR, law->ngroups, nmax, &cfg, &ch, &st);
+    if (cfg > (double)HTA_RP_MDP_MAX_CFG)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the optimal policy's decision process would "
+                            "have %s configurations (%lld slots, K %d, R "
+                            "up to %d), more than %lld: fewer slots, a "
+                            "smaller K or R",
+                            count(cfg, x), (long long)r, K, (int)law->rmax,
+                            (long long)HTA_RP_MDP_MAX_CFG);
+    if (ch > (double)HTA_RP_MDP_MAX_CHOICES)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the optimal policy's decision process would "
+                            "have %s choices of slots (%lld slots, K %d, R "
+                            "up to %d), more than %lld: fewer slots, a "
+                            "smaller K or R",
+                            count(ch, x), (long long)r, K, (int)law->rmax,
+                            (long long)HTA_RP_MDP_MAX_CHOICES);
+    if (st > (double)HTA_RP_MDP_MAX_STATES)
+        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
+                            "the optimal policy's decision process would "
+                            "have %s states (%lld slots, K %d, lambda %g), "
+                            "more than %lld: fewer slots, a smaller K or "
+                            "lambda",
+                            count(st, x), (long long)r, K, lambda,
+                            (long long)HTA_RP_MDP_MAX_STATES);
+    return HTA_OK;
+}
+
 /* ---- values ---- */
 
 /* W's index of configuration c with n jobs in the system. */
@@ -418,9 +525,7 @@ hta_status hta_rp_mdp_solve(const hta_slots *s, const hta_rp_law *law, int K,
     m->K = K;
     m->r = (int)s->r;
     m->lambda = lambda;
-    m->nmax = K + (int64_t)ceil(log(1e-12) / log(lambda)); /* rho, mu = 1 */
-    if (m->nmax < K + 1)
-        m->nmax = K + 1;
+    m->nmax = hta_rp_mdp_nmax(K, lambda);
     if (m->nmax > HTA_RP_MDP_MAX_QUEUE)
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "optimal: lambda %g needs a queue of %lld "

@@ -53,6 +53,30 @@ typedef struct hta_rp_mdp {
 
 void hta_rp_mdp_free(hta_rp_mdp *m);
 
+/* The size of the decision process for r slots, K, the R values gR[0..
+ * ngroups) and the queue bound nmax (hta_rp_mdp_nmax), before it is
+ * built, in closed form: a configuration is a set of at most K disjoint
+ * subsets of the r slots, each of a size in gR, counted by the number of
+ * ordered sequences of j disjoint subsets using u slots, O(j, u) =
+ * sum_R O(j - 1, u - R) C(r - u + R, R), over j!; a configuration of
+ * j < K jobs on u slots has C(r - u, R) choices per R and one state, one
+ * of K jobs nmax - K + 1 states.  Exactly what hta_rp_mdp_solve builds
+ * (test_rplace checks it); doubles, since the counts pass 2^63 long
+ * before the limits matter.  O(K r |gR|). */
+void hta_rp_mdp_size(int r, int K, const int32_t *gR, int ngroups,
+                     int64_t nmax, double *configurations, double *choices,
+                     double *states);
+
+/* The queue bound of the truncated model: K + ceil(log 1e-12 / log
+ * lambda), at least K + 1. */
+int64_t hta_rp_mdp_nmax(int K, double lambda);
+
+/* hta_rp_mdp_solve's limits, checked by hta_rp_mdp_size before any
+ * work: HTA_ERR_USAGE naming the count past its limit and what lowers
+ * it (the command line's words).  O(K r |gR|). */
+hta_status hta_rp_mdp_check(int64_t r, int K, const hta_rp_law *law,
+                            double lambda, hta_diag *d);
+
 /* Solves it for the slots s (at most 30), the law (which must outlive
  * m: m reads its atoms), K and lambda: until the bounds are within tol
  * relative, at most max_iter iterations.  HTA_ERR_USAGE past the limits

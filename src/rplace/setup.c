@@ -9,6 +9,7 @@
 
 #include "hta/pool.h"
 #include "hta/rplace.h"
+#include "rplace/optimal.h"
 
 #define USAGE(...) hta_diag_set(d, HTA_ERR_USAGE, NULL, 0, __VA_ARGS__)
 #define RANGE(opt, v, lo, hi)                                              \
@@ -262,6 +263,11 @@ hta_status hta_rp_setup_make(const hta_rp_ask *a, hta_rp_setup *su,
     }
     if (st == HTA_OK)
         st = jobs(a, su, d);
+    /* the optimal policy's decision process, counted before it is built
+       at every rate (a build past its limits took 40 s to refuse) */
+    for (int k = 0; st == HTA_OK && o->policies[HTA_RP_OPTIMAL] && k < su->nl;
+         k++)
+        st = hta_rp_mdp_check(su->s->r, o->K, &su->law, su->lambdas[k], d);
     if (st == HTA_OK)
         st = hta_rp_opts_law(o, &su->law, &su->table, a->stop, d);
     return st;

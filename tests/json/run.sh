@@ -57,6 +57,7 @@ run solve "$HTA" solve instances/racks-tiny.txt --algo rr,hadoop,fsy,exact --jso
 run solve "$HTA" solve instances/hdfs-pods-1k.txt --algo hadoop,fsy,ilp --json
 "$HTA" solve instances/racks-tiny.txt --algo brute -o "$tmp/rt.asg" >/dev/null
 run eval "$HTA" eval instances/racks-tiny.txt "$tmp/rt.asg" --json
+run eval "$HTA" eval instances/racks-tiny.txt "$tmp/rt.asg" --exact --json
 run capacity "$HTA" capacity tests/data/wang10.txt --json
 run capacity "$HTA" capacity tests/data/wang10.txt --method lp --json
 run capacity "$HTA" capacity --from-instance instances/example.txt --rate 0.1 --rates 1,0.5 --json

@@ -154,6 +154,21 @@ def test_gen_sat_and_reduce_place_errors(root):
         hta.reduce_place(str(root / "instances/example.txt"))
 
 
+def test_reduce_place_optimal_counted_before_work():
+    """The optimal policy's decision process is counted before it is built
+    (issue 71: 20 slots and K 2 took 40 s to refuse): a ValueError at once,
+    with the command's words."""
+    import time
+    t0 = time.monotonic()
+    with pytest.raises(ValueError) as e:
+        hta.reduce_place(policies=["optimal"], slots=20, k_limit=2)
+    assert time.monotonic() - t0 < 1
+    assert str(e.value) == (
+        "the optimal policy's decision process would have 1612161592 "
+        "configurations (20 slots, K 2, R up to 10), more than 1000000: "
+        "fewer slots, a smaller K or R")
+
+
 def test_lists_beyond_int64_name_the_value():
     """A list holding an integer beyond int64 (numpy makes it float64,
     uint64 or object) is refused naming that integer, as an int64 array

@@ -119,9 +119,44 @@ def test_not_proven_in_the_time_says_so(root, tmp_path):
     assert not ex["proven_optimal"]
     assert ex["optimum"] is None and ex["gap_optimum"] is None
     assert rep["lower_bound"] < ex["best"] <= rep["makespan"]
+    assert ex["why_not_proven"] == "time limit"
     text = run("eval", tmp_path / "r.txt", tmp_path / "a.txt", "--exact",
                "--time-limit", 1).stdout
     assert "optimum not proven in the time limit: between" in text
+
+
+def test_no_engine_applies_says_why(tmp_path):
+    """Affine costs on racks (issue 71): close and sat need constant costs
+    and two levels, the ILP more than 512 cost combinations; every engine
+    is skipped at once, and eval says so with each one's reason (the
+    rows' notes), not "in the time limit"; hta.evaluate the same words."""
+    path = tmp_path / "f.txt"
+    run("gen", "hdfs", "--tasks", 1000, "--servers", 30, "--replicas", 3,
+        "--zipf", 1.8, "--racks", 5, "--policy", "rack-aware",
+        "--w-rem-affine", "3,0.001", "--w-rack", 1.5, "--seed", 7, "-o", path)
+    asg = tmp_path / "a.txt"
+    run("solve", path, "--algo", "fsy", "-o", asg)
+    why = ("no exact engine applies: close (3 levels: the slot search "
+           "needs a constant cost on every level; not applied), ilp "
+           "(skipped: the 3 levels' costs have more than 512 combinations "
+           "of values), sat (3 levels: the decision's encoding has two "
+           "levels; not applied)")
+    ex = json.loads(run("eval", path, asg, "--exact", "--time-limit", 3,
+                        "--json").stdout)["exact"]
+    assert not ex["proven_optimal"] and ex["why_not_proven"] == why
+    text = run("eval", path, asg, "--exact", "--time-limit", 3).stdout
+    assert text.split("\n")[-2] == \
+        "optimum not proven: between 34 and 35 (given); " + why
+    inst = hta.Instance.read(str(path))
+    a = hta.solve(inst, algos="fsy")["assignment"]
+    got = hta.evaluate(inst, a, exact=True, time_limit=3)["exact"]
+    assert got["why_not_proven"] == why and not got["proven_optimal"]
+    # proven: no reason
+    small = tiny(tmp_path, 1, 3)
+    inst = hta.Instance.read(str(small))
+    got = hta.evaluate(inst, hta.solve(inst, algos="brute")["assignment"],
+                       exact=True)["exact"]
+    assert got["proven_optimal"] and got["why_not_proven"] is None
 
 
 def test_rack_instance_of_issue_61_proven(root, tmp_path):

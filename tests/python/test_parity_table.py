@@ -111,6 +111,7 @@ TABLE = {
         "w-pod": ("import_fsck", "w_pod"),
         "w-pod-affine": ("import_fsck", "w_pod"),
         "strict": ("import_fsck", "strict"),
+        "rack-depth": ("import_fsck", "rack_depth"),
         "block-mb": ("import_swim", "block_mb"),
         "slot-seconds": ("import_swim", "slot_seconds"),
         "reducer-mb": ("import_swim", "reducer_mb"), "output": OUT,
@@ -398,6 +399,46 @@ def test_import_fsck_options(root, tmp_path):
         run("import", "fsck", data, *cli_args, "-o", f)
         same_instance(hta.Instance.read(str(f)),
                       hta.import_fsck(str(data), **kw))
+
+
+def test_import_fsck_rack_depth(root, tmp_path):
+    """Racks two names deep (issue 71): --rack-depth keeps the last names,
+    the same instance from both sides; refused with --w-rack alone at the
+    datanode's line, the same words and line from both; --rack-depth
+    against the levels priced, the command's words."""
+    data = root / "tests" / "data" / "fsck" / "racks-two-deep.txt"
+    for cli_args, kw in [
+            (["--w-rack", 1.5, "--rack-depth", 1],
+             dict(w_rack=1.5, rack_depth=1)),
+            (["--rack-depth", 1], dict(rack_depth=1)),
+            (["--w-rack", 1.5, "--w-pod", 2], dict(w_rack=1.5, w_pod=2))]:
+        f = tmp_path / "i.txt"
+        run("import", "fsck", data, *cli_args, "-o", f)
+        got = hta.import_fsck(str(data), **kw)
+        same_instance(hta.Instance.read(str(f)), got)
+        assert got.racks[0] == ("/rack1" if "rack_depth" in kw
+                                else "/dc1/rack1")
+    r = subprocess.run([os.environ["HTA"], "import", "fsck", data,
+                        "--w-rack", "1.5"], capture_output=True, text=True)
+    assert r.returncode == 3
+    with pytest.raises(hta.ParseError) as e:
+        hta.import_fsck(str(data), w_rack=1.5)
+    assert e.value.line == 4
+    assert r.stderr.strip() == f"{data}:4: error: {e.value.args[0]}"
+    assert "give --w-pod for the pod level (the first name), or " \
+        "--rack-depth 1 to keep the last name" in r.stderr
+    r = subprocess.run([os.environ["HTA"], "import", "fsck", data,
+                        "--w-rack", "1.5", "--rack-depth", "2"],
+                       capture_output=True, text=True)
+    words = r.stderr.split(": ", 1)[1].split(" (usage:")[0]
+    with pytest.raises(ValueError) as e:
+        hta.import_fsck(str(data), w_rack=1.5, rack_depth=2)
+    assert str(e.value) == words == (
+        "--rack-depth: expected 1 (--w-rack prices one name, the rack), "
+        "found 2")
+    with pytest.raises(ValueError) as e:
+        hta.import_fsck(str(data), rack_depth=7)
+    assert str(e.value) == "rack_depth: expected an integer in [1, 6]"
 
 
 @pytest.mark.parametrize("name", ["missing.txt", "count-mismatch.txt",

@@ -194,10 +194,10 @@ static void test_errors(void **state)
         {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem affine 2 -1\n", 5, "expected a slope b >= 0, found '-1'"},
         {"hta-instance 1\ntasks 1\nservers 1\nw_loc 1\nw_rem affine 2\n", 5, "expected w_rem affine <a> <b>, found end of line"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\n", 7, "expected a 'task' line for task 1, found end of file"},
-        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 0 1\n", 7, "expected one 'task' line per task, task id, found '0'"},
+        {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 0 1\n", 7, "expected one 'task' line per task, found a second for task '0'"},
         /* repeats after lines in task order, both ways of checking */
-        {"hta-instance 1\ntasks 3\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 1 1\ntask 0 1\n", 8, "expected one 'task' line per task, task id, found '0'"},
-        {"hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 1 0\ntask 1 1\n", 8, "expected one 'task' line per task, task id, found '1'"},
+        {"hta-instance 1\ntasks 3\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 1 1\ntask 0 1\n", 8, "expected one 'task' line per task, found a second for task '0'"},
+        {"hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 1 0\ntask 1 1\n", 8, "expected one 'task' line per task, found a second for task '1'"},
         {"hta-instance 1\ntasks 4\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0\ntask 2 0\ntask 1 1\n", 9, "expected a 'task' line for task 3, found end of file"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 0 0\n", 6, "expected distinct servers on a task line, server id, found '0'"},
         {"hta-instance 1\ntasks 2\nservers 2\nw_loc 1\nw_rem 3\ntask 0 2\n", 6, "expected a server id in [0, 1], found '2'"},

@@ -11,6 +11,7 @@
 #include "hta/fsy.h"
 #include "hta/ilp.h"
 #include "hta/levels.h"
+#include "hta/num.h"
 #include "offline/bounds.h"
 #include "offline/brute.h"
 #include "offline/closelev.h"
@@ -493,10 +494,12 @@ static void test_close_against_brute(void **state)
                 break;
         }
         for (int k = 0; k < nT; k++) {
-            int no;
+            int no, stopped;
             int64_t room;
-            assert_int_equal(hta_closelev_refute(inst, T[k], &no, &room, &d),
+            assert_int_equal(hta_closelev_refute(inst, T[k], INFINITY, NULL,
+                                                 &no, &room, &stopped, &d),
                              HTA_OK);
+            assert_int_equal(stopped, 0);
             if (T[k] >= best - eps && no)
                 fail_msg("instance %d: the count flow refutes %.17g, the "
                          "optimum being %.17g (room %lld of %d)",
@@ -580,6 +583,69 @@ static void test_close_against_brute(void **state)
 }
 
 /* hta_instance_set_levels refuses what levels.h forbids. */
+/* A deadline gone or the stop flag raised: the count flow refutes
+ * nothing and says it stopped, the slot search finds nothing and says
+ * it stopped (a cut flow is no proof); with neither, they run as
+ * without (issue 71: every loop of the N-level engines polls). */
+static void test_close_stops(void **state)
+{
+    (void)state;
+    hta_rng r;
+    hta_rng_seed(&r, 71);
+    int refuted = 0, found = 0, stops = 0;
+    for (int i = 0; i < 200; i++) {
+        hta_instance *inst =
+            i % 2 ? skewed_levels(&r, 1 + i / 2 % 2) :
+                    random_levels_model(&r, 9, 4, 1 + i / 2 % 2,
+                                        COST_CONSTANT);
+        int32_t *a = malloc((size_t)inst->m * sizeof *a);
+        hta_diag d;
+        double lb;
+        assert_int_equal(hta_bound_levels_compute(inst, &lb, &d), HTA_OK);
+        volatile sig_atomic_t raised = 1;
+        for (int how = 0; how < 2; how++) {
+            double deadline = how ? INFINITY : hta_clock_now() - 1;
+            volatile sig_atomic_t *stop = how ? &raised : NULL;
+            int no, stopped;
+            int64_t room;
+            assert_int_equal(hta_closelev_refute(inst, lb, deadline, stop,
+                                                 &no, &room, &stopped, &d),
+                             HTA_OK);
+            /* refuted by the counts alone (no flow to cut), or stopped
+               and nothing refuted */
+            assert_true(stopped ? !no && room == inst->m : no);
+            stops += stopped;
+            hta_closelev_result cr;
+            assert_int_equal(hta_closelev_decide(inst, lb, deadline, stop, a,
+                                                 &cr, &d),
+                             HTA_OK);
+            /* stopped: nothing found (a yes needs every task placed by
+               the flow; without a path to search the greedy fill may
+               place them all, or show that no move helps) */
+            assert_true(!cr.stopped || !cr.found);
+            stops += cr.stopped;
+        }
+        int no, stopped;
+        int64_t room;
+        assert_int_equal(hta_closelev_refute(inst, lb, INFINITY, NULL, &no,
+                                             &room, &stopped, &d),
+                         HTA_OK);
+        assert_false(stopped);
+        refuted += no;
+        hta_closelev_result cr;
+        assert_int_equal(hta_closelev_decide(inst, lb, INFINITY, NULL, a, &cr,
+                                             &d),
+                         HTA_OK);
+        assert_false(cr.stopped);
+        found += cr.found;
+        free(a);
+        hta_instance_free(inst);
+    }
+    /* the runs without a stop decided something both ways; most with
+       one stopped */
+    assert_true(refuted > 0 && found > 0 && stops > 200);
+}
+
 static void test_set_levels_errors(void **state)
 {
     (void)state;
@@ -625,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_against_brute),
         cmocka_unit_test(test_ilp_against_brute),
         cmocka_unit_test(test_close_against_brute),
+        cmocka_unit_test(test_close_stops),
         cmocka_unit_test(test_set_levels_errors),
     };
     return cmocka_run_group_tests_name("levels", tests, NULL, NULL);

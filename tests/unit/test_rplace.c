@@ -17,6 +17,7 @@
 
 #include "helpers.h"
 
+#include "hta/num.h"
 #include "hta/rng.h"
 #include "hta/rplace.h"
 #include "rplace/optimal.h"
@@ -803,6 +804,93 @@ static void test_optimal_simulated(void **state)
     hta_slots_free(s);
 }
 
+/* The decision process' size in closed form (hta_rp_mdp_size, what the
+ * command checks before any work) equals what hta_rp_mdp_solve builds:
+ * configurations, choices and states, on every slot count up to 12, K up
+ * to 4 and several sets of R; and the check refuses past the limits
+ * before building anything (issue 71: 20 slots, K 2 took 40 s to say
+ * "more than 1000000 configurations"). */
+static void test_optimal_size(void **state)
+{
+    (void)state;
+    static const int32_t sets[][4] = {{1}, {2}, {1, 2}, {1, 3}, {2, 3},
+                                      {1, 2, 3}, {1, 2, 4}};
+    static const int nsets[] = {1, 1, 2, 2, 2, 3, 3};
+    int checked = 0;
+    for (int r = 1; r <= 12; r++)
+        for (int K = 1; K <= 4; K++)
+            for (int q = 0; q < 7; q++) {
+                int32_t Rs[4];
+                double xs[4];
+                int rmax = 0;
+                for (int i = 0; i < nsets[q]; i++) {
+                    Rs[i] = sets[q][i];
+                    xs[i] = 1 + 2 * i;
+                    rmax = Rs[i] > rmax ? Rs[i] : rmax;
+                }
+                if (K * rmax > r)
+                    continue;
+                char text[256] = "hta-slots 1\n";
+                for (int i = 0; i < r; i++)
+                    snprintf(text + strlen(text), sizeof text - strlen(text),
+                             "slot %d\n", 1 + 3 * i);
+                hta_slots *s = slots_from(text);
+                hta_rp_law law;
+                hta_diag d;
+                assert_int_equal(hta_rp_law_sample(xs, Rs, nsets[q], &law,
+                                                   &d), HTA_OK);
+                double cfg, ch, st;
+                hta_rp_mdp_size(r, K, law.gR, law.ngroups,
+                                hta_rp_mdp_nmax(K, 0.5), &cfg, &ch, &st);
+                if (cfg > 20000) { /* a second's build: not here */
+                    hta_rp_law_free(&law);
+                    hta_slots_free(s);
+                    continue;
+                }
+                hta_rp_mdp m;
+                assert_int_equal(hta_rp_mdp_solve(s, &law, K, 0.5, 1e-3, 1,
+                                                  NULL, &m, &d), HTA_OK);
+                if (cfg != (double)m.ncfg ||
+                    ch != (double)m.coff[m.ncfg * m.ngroups] ||
+                    st != (double)m.nstates)
+                    fail_msg("r %d K %d set %d: closed form %g %g %g, built "
+                             "%lld %lld %lld", r, K, q, cfg, ch, st,
+                             (long long)m.ncfg,
+                             (long long)m.coff[m.ncfg * m.ngroups],
+                             (long long)m.nstates);
+                assert_int_equal(hta_rp_mdp_check(r, K, &law, 0.5, &d),
+                                 HTA_OK);
+                checked++;
+                hta_rp_mdp_free(&m);
+                hta_rp_law_free(&law);
+                hta_slots_free(s);
+            }
+    print_message("%d sizes equal the built process\n", checked);
+    assert_true(checked >= 150);
+    /* past the limits: refused with the count, nothing built */
+    double xs[10];
+    int32_t Rs[10];
+    for (int i = 0; i < 10; i++) {
+        xs[i] = 1 + i;
+        Rs[i] = 1 + i;
+    }
+    hta_rp_law law;
+    hta_diag d;
+    assert_int_equal(hta_rp_law_sample(xs, Rs, 10, &law, &d), HTA_OK);
+    double t0 = hta_clock_now();
+    assert_int_equal(hta_rp_mdp_check(20, 2, &law, 0.4, &d), HTA_ERR_USAGE);
+    assert_true(hta_clock_now() - t0 < 0.1);
+    assert_string_equal(d.msg,
+                        "the optimal policy's decision process would have "
+                        "1612161592 configurations (20 slots, K 2, R up to "
+                        "10), more than 1000000: fewer slots, a smaller K "
+                        "or R");
+    assert_int_equal(hta_rp_mdp_check(31, 1, &law, 0.4, &d), HTA_ERR_USAGE);
+    assert_string_equal(d.msg, "the optimal policy is computed for at most "
+                               "30 slots, found 31");
+    hta_rp_law_free(&law);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -817,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_crn),
         cmocka_unit_test(test_optimal_vs_policy_iteration),
         cmocka_unit_test(test_optimal_simulated),
+        cmocka_unit_test(test_optimal_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,7 +117,10 @@ def evaluate(instance, assignment, exact=False, time_limit=None):
     portfolio started from the assignment, within time_limit seconds
     (default 60; as the command's --time-limit, only with exact=True):
     results (the solve rows, the first "given"), best, proven_optimal,
-    optimum (when proven), gap_optimum and interrupted.  So a heuristic
+    optimum (when proven), gap_optimum, why_not_proven (None when
+    proven, else hta eval's words: "time limit", "interrupted", or "no
+    exact engine applies: " and each engine's reason) and interrupted.
+    So a heuristic
     of one's own is one call away from "how far from optimal":
 
         rep = hta.evaluate(inst, my_assignment, exact=True)
@@ -142,19 +145,22 @@ def gen_hdfs(tasks, servers, replicas=3, zipf=0.0, racks=0,
 
 
 def import_fsck(path, w_loc=1.0, w_rem=3.0, w_rack=None, w_pod=None,
-                strict=False):
+                strict=False, rack_depth=None):
     """An instance from the output of ``hdfs fsck <path> -files -blocks
     -locations [-racks]`` (``hta import fsck``): a task per block, a
     server per datanode, the block ids, datanodes and racks as names
     (``Instance.task_names``, ``names``, ``racks``).  Costs as in
-    ``from_arrays``; w_rack (and w_pod) make the racks locality levels.
+    ``from_arrays``; w_rack (and w_pod) make the racks locality levels,
+    each rack path needing one name (/rack; two, /pod/rack, with w_pod);
+    rack_depth=N keeps the last N names of every rack path (1 reads
+    /dc1/rack3 as /rack3), N the levels priced when w_rack is given.
     A MISSING block (no replica) is left out with a ``UserWarning``
     naming its line, or with strict a ParseError; a file whose header's
     "N block(s)" disagrees with its block lines gets a ``UserWarning``
     too (the command's warnings, word for word)."""
     import warnings
     inst, notes = _hta.import_fsck(path, w_loc, w_rem, w_rack, w_pod,
-                                   strict)
+                                   strict, rack_depth)
     for line, text in notes:
         warnings.warn(f"{os.fsdecode(path)}:{line}: warning: {text}",
                       stacklevel=2)
@@ -218,9 +224,11 @@ def gen_cluster(kind, servers=None, data_servers=None, types=None,
     al., Section V), "gbpandas" (GB-PANDAS, Section 5) or "random", each
     parameter None for the set-up's default, as the command's options of
     the same names: servers, data_servers (wang), types, replicas, total
-    or load (the total arrival rate, or per server), rates (service rates
-    by level, strictly decreasing), topology (servers per rack, racks per
-    pod, ...: 2 + len(topology) rates)."""
+    or load (the total arrival rate, or per server), rates (service rates,
+    one per locality level, strictly decreasing: local first, remote
+    last), topology (servers per rack, racks per pod, ...): a topology of
+    k numbers needs k + 2 rates, as topology=[50, 10] with rates=[1, 0.9,
+    0.6, 0.25] (local, rack, pod, remote)."""
     return _hta.gen_cluster(kind, servers, data_servers, types, replicas,
                             total, load, rates, topology, seed)
 
