@@ -158,13 +158,31 @@ parts() { # name script N
         k=$((k + 1))
     done
 }
-slow_units="satdec instance sim sat envelope"
+slow_units="sim satdec instance plugin sat flowtime envelope"
 cbc_ok=0 # --cbc names a build with CBC
 if [ -n "$cbc" ] && has_cbc "$root/$cbc/hta"; then
     cbc_ok=1
 fi
 jobs_list() {
     if [ "$mode" != "--valgrind" ]; then
+        # The longest jobs first (make test on 2 cores: python 70 s,
+        # install 59, signals 38, test_sim 30, plugins 30, satdec 25): a
+        # long job started last would end alone.
+        # 11. The Python package (pytest): the command's numbers, errors
+        # as exceptions, random arrays, memory, Ctrl-C.  For the builds
+        # that make it (make test's; the sanitizers' tree has none: an
+        # ASan extension needs an ASan interpreter).
+        if [ -f "$HTA_PYTHON/hta/__init__.py" ]; then
+            echo "suite python tests/python/run.sh"
+        fi
+        # 8. make install / uninstall, pkg-config, the man page.
+        echo "suite install tests/install/run.sh"
+        # 10. Signals end the online commands' long phases within a
+        # second; what a cut or unstable run prints is honest.
+        echo "suite signals tests/signals/run.sh"
+        # 10c2. Plug-in policies from shared libraries against the
+        # built-ins, byte for byte; the libraries refused.
+        echo "suite plugins tests/plugins/run.sh"
         # 1. Unit tests, one binary a job (both builds' with --cbc): the
         # slowest first (under the sanitizers: instance, satdec, CBC's
         # ilp, sim, sat, envelope, 96 to 28 s)
@@ -188,31 +206,16 @@ jobs_list() {
         parts instances tests/instances/check.sh 2
         # 6. Outputs: special files, symlinks, modes, signals, stdout errors.
         echo "suite outputs tests/outputs/run.sh"
-        # 8. make install / uninstall, pkg-config, the man page.
-        echo "suite install tests/install/run.sh"
         # 9. Every --json output against its schema, as strict UTF-8.
         echo "suite json tests/json/run.sh"
-        # 10. Signals end the online commands' long phases within a
-        # second; what a cut or unstable run prints is honest.
-        echo "suite signals tests/signals/run.sh"
         # 10b. The README's tour, line for line.
         echo "suite readme tests/readme.sh"
         # 10c. --threads: the same bytes for every number of threads.
         echo "suite threads tests/threads/run.sh"
-        # 10c2. Plug-in policies from shared libraries against the
-        # built-ins, byte for byte; the libraries refused.
-        echo "suite plugins tests/plugins/run.sh"
         # 10c3. close on N levels against the N-level ILP (GLPK).
         echo "suite levels tests/levels/run.sh"
         # 10d. The experiment scripts' shared intervals (scripts/ci95.py).
         echo "suite scripts tests/scripts/run.sh"
-        # 11. The Python package (pytest): the command's numbers, errors
-        # as exceptions, random arrays, memory, Ctrl-C.  For the builds
-        # that make it (make test's; the sanitizers' tree has none: an
-        # ASan extension needs an ASan interpreter).
-        if [ -f "$HTA_PYTHON/hta/__init__.py" ]; then
-            echo "suite python tests/python/run.sh"
-        fi
     fi
     # 3b. The optional CBC engine: tests/cli/cbc/ for a build made with
     # CBC=yes, tests/cli/nocbc/ (the refusals) for one without; and with
