@@ -29,7 +29,7 @@
 #include "hta/rplace.h"
 #include "hta/sim.h"
 #include "hta/solve.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 #include "offline/rr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -20,7 +20,7 @@
 #include "hta/levels.h"
 #include "hta/rng.h"
 #include "hta/solve.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 
 /* hta_solve with options o and the rows fsy, then second. */
 static inline void solve_fsy_then_opts(const hta_instance *inst,

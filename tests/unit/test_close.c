@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "hta/solve.h"
-#include "offline/close.h"
+#include "exact/close.h"
 
 static hta_close_result decide(const hta_instance *inst, double L,
                                int32_t *a)

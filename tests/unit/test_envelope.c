@@ -12,7 +12,7 @@
 
 #include "hta/solve.h"
 #include "offline/bounds.h"
-#include "offline/envelope.h"
+#include "exact/envelope.h"
 
 static hta_envelope_result refute(const hta_instance *inst, double L,
                                   int strict)

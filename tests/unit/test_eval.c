@@ -5,7 +5,7 @@
 
 #include "hta/assign.h"
 #include "hta/gen.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 #include "offline/rr.h"
 
 static void test_eval_by_hand(void **state)

@@ -13,7 +13,7 @@
 #include "core/buf.h"
 #include "offline/balassign.h"
 #include "offline/bounds.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 
 static double run_fsy(const hta_instance *inst, hta_maxflow_engine e,
                       int prune, int literal, int32_t *a, hta_fsy_result *res)

@@ -23,7 +23,7 @@
 #include "core/cbcx.h"
 #include "core/glpkx.h"
 #include "offline/bounds.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 
 static hta_ilp_result solve_with(const hta_instance *inst, int plain,
                                  hta_ilp_model model, const int32_t *inc,

@@ -10,7 +10,7 @@
 #include "hta/fsy.h"
 #include "hta/ilp.h"
 #include "hta/reduce.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 
 static hta_cnf *parse_cnf_text(const char *text, hta_diag *d,
                                hta_status *st)

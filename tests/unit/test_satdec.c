@@ -12,7 +12,7 @@
 #include "hta/cnf.h"
 #include "hta/reduce.h"
 #include "hta/solve.h"
-#include "offline/satdec.h"
+#include "exact/satdec.h"
 
 static hta_satdec_result decide(const hta_instance *inst, double L,
                                 int32_t *a, FILE *cnf)

@@ -18,8 +18,8 @@
 #include "hta/version.h"
 #include "core/buf.h"
 #include "offline/bounds.h"
-#include "offline/brute.h"
-#include "offline/satdec.h"
+#include "exact/brute.h"
+#include "exact/satdec.h"
 
 #include "solve_impl.h"
 

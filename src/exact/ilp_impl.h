@@ -1,12 +1,12 @@
 /* The HTA integer program's models (ilpmodel.c) and its search (ilp.c):
- * what they share.  Internal to src/offline; the design is ilp.c's
+ * what they share.  Internal to src/exact; the design is ilp.c's
  * opening comment.
  *
  * Ownership: the solver owns its scratch arrays (freed by hta_ilp_solve),
  * so that an abort out of GLPK (glpkx.h) leaks nothing.
  */
-#ifndef HTA_OFFLINE_ILP_IMPL_H
-#define HTA_OFFLINE_ILP_IMPL_H
+#ifndef HTA_EXACT_ILP_IMPL_H
+#define HTA_EXACT_ILP_IMPL_H
 
 #include <stdint.h>
 

@@ -1,17 +1,17 @@
-/* The SAT decisions' shared state, internal to src/offline/: what one
+/* The SAT decisions' shared state, internal to src/exact/: what one
  * decision encodes (spec), everything it holds (sd), and the steps the
  * constant decision (satdec.c) and the general one (satdec_general.c)
  * share: the preparation (maximum b-matching and vertex cover), one
  * spec's CNF and CaDiCaL run, the decoding of a model into an assignment,
  * the DIMACS output. */
-#ifndef HTA_OFFLINE_SATDEC_IMPL_H
-#define HTA_OFFLINE_SATDEC_IMPL_H
+#ifndef HTA_EXACT_SATDEC_IMPL_H
+#define HTA_EXACT_SATDEC_IMPL_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "offline/cnfenc.h"
-#include "offline/satdec.h"
+#include "exact/cnfenc.h"
+#include "exact/satdec.h"
 
 #define OOM(d) hta_diag_set((d), HTA_ERR_INTERNAL, NULL, 0, "out of memory")
 

@@ -1,5 +1,5 @@
 /* Gap closing by residue repair (close.h). */
-#include "offline/close.h"
+#include "exact/close.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "hta/num.h"
 #include "core/buf.h"
 #include "core/check.h"
-#include "offline/envelope.h"
+#include "exact/envelope.h"
 
 /* Path sources in par[]: a server giving one of its covered tasks away at
  * no loss, or one taking an uncovered task of its own; -2 unseen. */

@@ -3,7 +3,7 @@
  * constant; each piece is decided by GLPK on the envelope-cut model
  * (envilp.h) and by CaDiCaL on the deficit encoding (satdec.c), as
  * opts.engine says. */
-#include "offline/satdec.h"
+#include "exact/satdec.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* One piece of the general decision (satdec.h) by GLPK: the envelope-cut
- * model.  Internal to src/offline (satdec_general.c calls it).
+ * model.  Internal to src/exact (satdec_general.c calls it).
  *
  * Tasks with the same replica set form a group (hta_instance_groups):
  * one integer column per group and replica, x_{g,s} <= |g| in all (HDFS
@@ -37,8 +37,8 @@
  * infeasible in 0.07 s with cuts and the envelope rows, 6.4 s without
  * cuts, not within 100 s (CBC) without the envelope rows.
  */
-#ifndef HTA_OFFLINE_ENVILP_H
-#define HTA_OFFLINE_ENVILP_H
+#ifndef HTA_EXACT_ENVILP_H
+#define HTA_EXACT_ENVILP_H
 
 #include <signal.h>
 #include <stdint.h>

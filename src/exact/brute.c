@@ -1,7 +1,7 @@
 /* Brute-force oracle: enumerates every assignment (odometer order), keeping
  * per-server counts per locality level incrementally (levels.h; two
  * levels: local and remote). */
-#include "offline/brute.h"
+#include "exact/brute.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,10 +13,10 @@
 #include "hta/levels.h"
 #include "hta/num.h"
 #include "offline/bounds.h"
-#include "offline/close.h"
-#include "offline/closelev.h"
-#include "offline/envelope.h"
-#include "offline/satdec.h"
+#include "exact/close.h"
+#include "exact/closelev.h"
+#include "exact/envelope.h"
+#include "exact/satdec.h"
 
 /* A gap-closing row (close, sat) with nothing to do: the best so far
  * meets the bound.  1 when it was skipped. */

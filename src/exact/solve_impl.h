@@ -1,11 +1,11 @@
 /* The solve policy's rows (solve.c, solve_rows.c, solve_decide.c): the
- * state of one run and what the three share.  Internal to src/offline.
+ * state of one run and what the three share.  Internal to src/exact.
  *
  * Ownership: run borrows the instance, the options and the result;
  * fsy is the run's (freed by hta_solve).
  */
-#ifndef HTA_OFFLINE_SOLVE_IMPL_H
-#define HTA_OFFLINE_SOLVE_IMPL_H
+#ifndef HTA_EXACT_SOLVE_IMPL_H
+#define HTA_EXACT_SOLVE_IMPL_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* CNF building and cardinality constraints (cnfenc.h). */
-#include "offline/cnfenc.h"
+#include "exact/cnfenc.h"
 
 #include <stdlib.h>
 #include <string.h>

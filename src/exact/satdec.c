@@ -1,6 +1,6 @@
 /* makespan <= L by CaDiCaL on the deficit encoding (satdec.h): the
  * encoding, the decoding of models, the constant-w_rem decision. */
-#include "offline/satdec.h"
+#include "exact/satdec.h"
 
 #include <ccadical.h>
 #include <limits.h>

@@ -153,7 +153,7 @@ int hta_satdec_applies(const hta_instance *inst, char *why, size_t size);
  * or < L, checked).
  *
  * Engines (opts->engine): by default GLPK first, with half the time, on
- * the envelope-cut model of each piece (src/offline/envilp.h: the
+ * the envelope-cut model of each piece (src/exact/envilp.h: the
  * placement pairs, per server a knapsack row whose integer points are
  * exactly the staircase y <= room(X) and the rows of the upper concave
  * envelope of v + room(v), and GLPK's Gomory, MIR, cover and clique

@@ -1,5 +1,5 @@
 /* The integer program on N > 2 locality levels (levels.h), one cost piece
- * at a time.  Internal to src/offline (ilp.c drives it like its two-level
+ * at a time.  Internal to src/exact (ilp.c drives it like its two-level
  * compact model).
  *
  * A piece fixes a cost c_l per level l = 2..N and caps the count of tasks
@@ -53,8 +53,8 @@
  * are the caller's.  Nothing here allocates inside GLPK's guard except
  * through the struct, so an abort out of GLPK leaks nothing.
  */
-#ifndef HTA_OFFLINE_ILPLEV_H
-#define HTA_OFFLINE_ILPLEV_H
+#ifndef HTA_EXACT_ILPLEV_H
+#define HTA_EXACT_ILPLEV_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* The envelope bound (envelope.h). */
-#include "offline/envelope.h"
+#include "exact/envelope.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* The network of gap closing on N levels (closelev.h), shared by the
  * slot search (closelev.c) and the count flow (countflow.c), built by
- * closelev_net.c.  Internal to src/offline.
+ * closelev_net.c.  Internal to src/exact.
  *
  * Ownership: a net owns its arrays (closelev_net_free).
  */
-#ifndef HTA_OFFLINE_CLOSELEV_IMPL_H
-#define HTA_OFFLINE_CLOSELEV_IMPL_H
+#ifndef HTA_EXACT_CLOSELEV_IMPL_H
+#define HTA_EXACT_CLOSELEV_IMPL_H
 
 #include <signal.h>
 #include <stdint.h>

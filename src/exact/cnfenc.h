@@ -4,8 +4,8 @@
  * sequential counter, and "at most K of these" choosing between them.
  * A CNF that outgrows max_lits or the variable range is marked full, one
  * whose growth fails nomem; every builder then does nothing. */
-#ifndef HTA_OFFLINE_CNFENC_H
-#define HTA_OFFLINE_CNFENC_H
+#ifndef HTA_EXACT_CNFENC_H
+#define HTA_EXACT_CNFENC_H
 
 #include <limits.h>
 #include <stddef.h>

@@ -39,8 +39,8 @@
  *
  * Ownership: the caller owns a (m entries).
  */
-#ifndef HTA_OFFLINE_CLOSELEV_H
-#define HTA_OFFLINE_CLOSELEV_H
+#ifndef HTA_EXACT_CLOSELEV_H
+#define HTA_EXACT_CLOSELEV_H
 
 #include <signal.h>
 #include <stdint.h>

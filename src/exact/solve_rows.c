@@ -13,7 +13,7 @@
 #include "hta/num.h"
 #include "core/buf.h"
 #include "offline/bounds.h"
-#include "offline/brute.h"
+#include "exact/brute.h"
 #include "offline/hadoop.h"
 #include "offline/refill.h"
 #include "offline/rr.h"
