@@ -398,30 +398,30 @@ hta_status hta_rp_mdp_check(int64_t r, int K, const hta_rp_law *law,
                             (long long)HTA_RP_MDP_MAX_QUEUE);
     double cfg, ch, st;
     hta_rp_mdp_size((int)r, K, law->gR, law->ngroups, nmax, &cfg, &ch, &st);
-    if (cfg > (double)HTA_RP_MDP_MAX_CFG)
+    /* the first count over its limit; the states grow with lambda's
+       queue, the others with R */
+    const struct {
+        double n;
+        long long limit;
+        const char *what;
+    } size[] = {{cfg, HTA_RP_MDP_MAX_CFG, "configurations"},
+                {ch, HTA_RP_MDP_MAX_CHOICES, "choices of slots"},
+                {st, HTA_RP_MDP_MAX_STATES, "states"}};
+    for (int i = 0; i < 3; i++) {
+        if (!(size[i].n > (double)size[i].limit))
+            continue;
+        char by[64];
+        if (i == 2)
+            snprintf(by, sizeof by, "lambda %g", lambda);
+        else
+            snprintf(by, sizeof by, "R up to %d", (int)law->rmax);
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "the optimal policy's decision process would "
-                            "have %s configurations (%lld slots, K %d, R "
-                            "up to %d), more than %lld: fewer slots, a "
-                            "smaller K or R",
-                            count(cfg, x), (long long)r, K, (int)law->rmax,
-                            (long long)HTA_RP_MDP_MAX_CFG);
-    if (ch > (double)HTA_RP_MDP_MAX_CHOICES)
-        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
-                            "the optimal policy's decision process would "
-                            "have %s choices of slots (%lld slots, K %d, R "
-                            "up to %d), more than %lld: fewer slots, a "
-                            "smaller K or R",
-                            count(ch, x), (long long)r, K, (int)law->rmax,
-                            (long long)HTA_RP_MDP_MAX_CHOICES);
-    if (st > (double)HTA_RP_MDP_MAX_STATES)
-        return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
-                            "the optimal policy's decision process would "
-                            "have %s states (%lld slots, K %d, lambda %g), "
-                            "more than %lld: fewer slots, a smaller K or "
-                            "lambda",
-                            count(st, x), (long long)r, K, lambda,
-                            (long long)HTA_RP_MDP_MAX_STATES);
+                            "have %s %s (%lld slots, K %d, %s), more than "
+                            "%lld: fewer slots, a smaller K or %s",
+                            count(size[i].n, x), size[i].what, (long long)r,
+                            K, by, size[i].limit, i == 2 ? "lambda" : "R");
+    }
     return HTA_OK;
 }
 
