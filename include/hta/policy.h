@@ -20,7 +20,10 @@
  *
  * The view is valid during the call it is passed to.  Every function of
  * it is O(1) unless said; none allocates but push (the task pool's
- * growth).  Ties: hta_view_below draws from the run's routing stream, the
+ * growth).  An out-pointer of a view call (n, len, lo, hi, w, tie,
+ * level) may be NULL when its value is not wanted.  The simulator reads
+ * a copy of the table taken and checked before the run: changing the
+ * table during a run changes nothing.  Ties: hta_view_below draws from the run's routing stream, the
  * one the built-in policies draw their ties from, so a plug-in that
  * draws as a built-in does gives its output byte for byte.
  *

@@ -275,7 +275,13 @@ typedef struct hta_sim_setup {
                           sizes it to the runs going at once */
     int npols;
     hta_sim_policy pols[HTA_SIM_MAX_POLICIES];
-    const hta_policy *plugs[HTA_SIM_MAX_POLICIES]; /* as the ask's */
+    /* the ask's plug-ins, as copies of their tables (plug_copy, names
+     * in plug_name) taken and checked here: a plug-in that changes its
+     * table during the runs changes nothing the runs or the reports
+     * read.  The setup is used in place (not copied by value). */
+    const hta_policy *plugs[HTA_SIM_MAX_POLICIES];
+    hta_policy plug_copy[HTA_SIM_MAX_POLICIES];
+    char plug_name[HTA_SIM_MAX_POLICIES][40];
     double loads[HTA_SIM_MAX_LOADS];
     int nloads;
     hta_jobs *trace;

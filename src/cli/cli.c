@@ -37,32 +37,39 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-/* A fault (a plug-in's SIGSEGV, SIGBUS, SIGFPE, SIGILL, an abort):
- * the temporary files removed, then the fault goes where it went before
- * (the default: the command dies of it, as the shell expects; a
- * sanitizer's handler, which reports it). */
-static struct sigaction crash_old[5];
-static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* A fault (a plug-in's SIGSEGV, SIGBUS, SIGFPE, SIGILL, an abort) or
+ * another signal whose default ends the process (SIGQUIT, a file-size or
+ * CPU limit, SIGUSR1, ...): the temporary files removed, then the signal
+ * goes where it went before (the default: the command dies of it, as
+ * the shell expects; a sanitizer's handler, which reports it).  A signal
+ * the parent ignores stays ignored (trap '' XFSZ: writes fail with
+ * EFBIG instead). */
+static const int fatal_sigs[] = {SIGSEGV, SIGBUS,  SIGFPE,    SIGILL,
+                                 SIGABRT, SIGQUIT, SIGXFSZ,   SIGXCPU,
+                                 SIGUSR1, SIGUSR2, SIGALRM,   SIGVTALRM,
+                                 SIGPROF, SIGTRAP, SIGSYS};
+#define NFATAL (sizeof fatal_sigs / sizeof *fatal_sigs)
+static struct sigaction fatal_old[NFATAL];
 
-static void on_crash(int sig, siginfo_t *si, void *uc)
+static void on_fatal(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
     hta_outfile_remove_temps();
     size_t i = 0;
-    while (i < 5 && crash_sigs[i] != sig)
+    while (i < NFATAL && fatal_sigs[i] != sig)
         i++;
-    if (i < 5 && crash_old[i].sa_handler != SIG_DFL &&
-        crash_old[i].sa_handler != SIG_IGN) {
-        sigaction(sig, &crash_old[i], NULL);
+    if (i < NFATAL && fatal_old[i].sa_handler != SIG_DFL &&
+        fatal_old[i].sa_handler != SIG_IGN) {
+        sigaction(sig, &fatal_old[i], NULL);
         if (si && si->si_code > 0)
-            return; /* the faulting instruction runs again */
+            return; /* a fault: the instruction runs again, into it */
     } else {
         signal(sig, SIG_DFL);
     }
     raise(sig);
 }
 
-static void catch_crashes(void)
+static void catch_fatal(void)
 {
     /* a stack overflow's SIGSEGV needs a stack of its own */
     static char alt[1 << 16];
@@ -70,16 +77,45 @@ static void catch_crashes(void)
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_crash;
+    sa.sa_sigaction = on_fatal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof crash_sigs / sizeof *crash_sigs; i++)
-        sigaction(crash_sigs[i], &sa, &crash_old[i]);
+    for (size_t i = 0; i < NFATAL; i++) {
+        if (sigaction(fatal_sigs[i], NULL, &fatal_old[i]) == 0 &&
+            fatal_old[i].sa_handler == SIG_IGN)
+            continue;
+        sigaction(fatal_sigs[i], &sa, NULL);
+    }
+}
+
+/* A plug-in's code running (cli_foreign): a call of exit() from it would
+ * end the command with status 0 and its outputs unwritten. */
+static volatile sig_atomic_t foreign;
+
+static void on_exit_hook(void)
+{
+    if (!foreign)
+        return;
+    hta_outfile_remove_temps();
+    static const char msg[] = "hta: error: a plug-in ended the process "
+                              "(exit) during its run: nothing written\n";
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing more to say */
+    }
+    _exit(1);
+}
+
+void cli_foreign(int on)
+{
+    static int hooked;
+    if (on && !hooked)
+        hooked = atexit(on_exit_hook) == 0;
+    foreign = on;
 }
 
 void cli_catch_signals(void)
 {
-    catch_crashes();
+    catch_fatal();
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -211,14 +247,25 @@ int cli_finish_stdout(int code)
 
 /* ---- messages --------------------------------------------------------- */
 
+/* A path or a policy's words may hold control bytes: they never reach
+ * the terminal (an escape sequence, a forged line), '?' instead. */
+static void no_controls(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+            *s = '?';
+}
+
 int cli_usage_error(const cli_args *a, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "hta %s: ", a->spec->name);
+    char msg[1200];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (usage: 'hta %s --help')\n", a->spec->name);
+    no_controls(msg); /* an option's value, a path: as cli_report */
+    fprintf(stderr, "hta %s: %s (usage: 'hta %s --help')\n", a->spec->name,
+            msg, a->spec->name);
     return HTA_ERR_USAGE;
 }
 
@@ -290,6 +337,7 @@ int cli_report(hta_status st, const hta_diag *d)
 {
     char buf[800];
     hta_diag_format(d, buf, sizeof buf);
+    no_controls(buf);
     fprintf(stderr, "%s\n", buf);
     /* a file of another kind than the reader's: say what it is and what
        reads it */
@@ -299,7 +347,12 @@ int cli_report(hta_status st, const hta_diag *d)
          strstr(d->msg, "expected a 'hta-") ||
          strstr(d->msg, "expected 'hta-")) &&
         (kind = file_kind(d->path, &cmd)) != NULL)
-        fprintf(stderr, "%s: note: this is %s: %s\n", d->path, kind, cmd);
+    {
+        char at[512];
+        snprintf(at, sizeof at, "%s", d->path);
+        no_controls(at);
+        fprintf(stderr, "%s: note: this is %s: %s\n", at, kind, cmd);
+    }
     return (int)st;
 }
 

@@ -130,6 +130,11 @@ int cli_usage_error(const cli_args *a, const char *fmt, ...)
 /* Prints the diagnostic on stderr and returns its status. */
 int cli_report(hta_status st, const hta_diag *d);
 
+/* on: a plug-in's code may run from now (off: no longer); an exit() from
+ * it removes the temporary outputs and ends the command with status 1
+ * and words saying so, not 0. */
+void cli_foreign(int on);
+
 /* The cost options --w-loc X, --w-rem V[,V...] and --w-rem-affine A,B
  * (declared by the command as CLI_COST_OPTS) into w_loc and w, checked as
  * the instance format checks them.  The table values point into an array

@@ -6,6 +6,8 @@
 
 #include "hta/assign.h"
 #include "hta/outfile.h"
+
+#include <errno.h>
 #include "hta/solve.h"
 #include "cli.h"
 #include "plot.h"
@@ -256,12 +258,16 @@ int cmd_eval(int argc, char **argv)
         char title[600];
         snprintf(title, sizeof title, "%s: %s, makespan %.6g", args.pos[0],
                  args.pos[1], ev.makespan);
+        errno = 0;
         if ((st = hta_outfile_open(&out, plot, &d)) == HTA_OK &&
             (st = hta_plot_loads(inst, &ev, res.lower_bound, title,
-                                 out.f)) != HTA_OK)
-            hta_diag_set(&d, st, plot, 0,
-                         st == HTA_ERR_INTERNAL ? "out of memory" :
-                                                  "write error");
+                                 out.f)) != HTA_OK) {
+            if (st == HTA_ERR_INTERNAL)
+                hta_diag_set(&d, st, plot, 0, "out of memory");
+            else
+                hta_diag_set(&d, st, plot, 0, "write error: %s",
+                             strerror(errno ? errno : EIO));
+        }
         if (st == HTA_OK)
             st = hta_outfile_commit(&out, &d);
         hta_outfile_abort(&out);

@@ -335,8 +335,10 @@ static int ask_of(const cli_args *a, hta_sim_ask *k, const char *outs[3])
     static const char *const what[] = {"trace-file", "plot", "csv"};
     if ((code = cli_files_only(a, what, outs, 3)) != 0)
         return code;
-    const char *ins[3] = {a->pos[0], NULL, NULL};
+    const char *ins[4] = {a->pos[0], NULL, NULL, NULL};
     int nins = 1;
+    if (cli_has(a, "policy-lib")) /* an input too */
+        ins[nins++] = cli_str(a, "policy-lib");
     hta_dist js;
     char msg[300];
     if (k->job_size && hta_dist_parse(k->job_size, &js, msg, sizeof msg) == 0 &&
@@ -568,7 +570,9 @@ static int sim_main(const cli_args *a, hta_sim_ask *k, const char *outs[3])
     int interrupted = 0;
     /* the trace file is committed with the chart and the CSV, as a set */
     fo.with = tpath ? &out : NULL;
+    cli_foreign(plugin != NULL);
     st = sim_runs(&args, c, &su, tpath ? out.f : NULL, &fo, &interrupted, &d);
+    cli_foreign(0);
     hta_outfile_abort(&out);
     cli_figout_abort(&fo);
     st = cli_release(&held, st, &d);

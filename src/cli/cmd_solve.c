@@ -8,6 +8,8 @@
 
 #include "hta/assign.h"
 #include "hta/outfile.h"
+
+#include <errno.h>
 #include "hta/solve.h"
 #include "hta/version.h"
 #include "cli.h"
@@ -233,12 +235,17 @@ static hta_status write_plot(const hta_solve_result *r, const char *inpath,
     hta_status st = hta_eval_run(r->inst, r->best, &ev, d);
     if (st != HTA_OK)
         return st;
+    errno = 0;
     if ((st = hta_outfile_open(o, path, d)) == HTA_OK &&
         (st = hta_plot_loads(r->inst, &ev,
                              r->has_lower_bound ? r->lower_bound : 0, title,
-                             o->f)) != HTA_OK)
-        hta_diag_set(d, st, path, 0,
-                     st == HTA_ERR_INTERNAL ? "out of memory" : "write error");
+                             o->f)) != HTA_OK) {
+        if (st == HTA_ERR_INTERNAL)
+            hta_diag_set(d, st, path, 0, "out of memory");
+        else
+            hta_diag_set(d, st, path, 0, "write error: %s",
+                         strerror(errno ? errno : EIO));
+    }
     hta_eval_free(&ev);
     return st;
 }
@@ -330,10 +337,12 @@ int cmd_solve(int argc, char **argv)
         (plot && (st = write_plot(&res, path, &out[OUT_PLOT], plot, &d)) !=
                      HTA_OK))
         goto cleanup;
-    /* Everything succeeded: commit every output. */
-    for (int i = 0; i < NOUT && st == HTA_OK; i++)
-        if (cli_str(&args, out_names[i]))
-            st = hta_outfile_commit(&out[i], &d);
+    /* Everything succeeded: commit every output, as a set (all synced,
+     * then all renamed, or none). */
+    hta_outfile *set[NOUT];
+    for (int i = 0; i < NOUT; i++)
+        set[i] = cli_str(&args, out_names[i]) ? &out[i] : NULL;
+    st = hta_outfile_commit_set(set, NOUT, &d);
     if (st != HTA_OK)
         goto cleanup;
     if (cli_has(&args, "no-timing"))

@@ -93,39 +93,88 @@ static int check_elf(int fd, const char *path, off_t size, hta_diag *d)
                      "it with -shared -fPIC)", what, e.e_type);
         return -1;
     }
-    uint64_t end = (uint64_t)e.e_phoff + (uint64_t)e.e_phnum * sizeof(phdr);
     if (e.e_phentsize != sizeof(phdr) || e.e_phnum == 0 ||
-        e.e_phnum > 4096 || end > (uint64_t)size) {
+        e.e_phnum > 4096) {
         hta_diag_set(d, HTA_ERR_INPUT, path, 0,
-                     "%s a truncated or damaged one (program headers end at "
-                     "byte %llu, the file has %lld)", what,
-                     (unsigned long long)end, (long long)size);
+                     "%s a damaged one (%d program headers of %d bytes; "
+                     "expected 1 to 4096 of %d)", what, e.e_phnum,
+                     e.e_phentsize, (int)sizeof(phdr));
         return -1;
     }
-    int loads = 0;
+    if (e.e_phoff > (uint64_t)size ||
+        (uint64_t)e.e_phnum * sizeof(phdr) > (uint64_t)size - e.e_phoff) {
+        hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+                     "%s a truncated or damaged one (program headers at "
+                     "byte %llu, %d of them, the file has %lld bytes)",
+                     what, (unsigned long long)e.e_phoff, e.e_phnum,
+                     (long long)size);
+        return -1;
+    }
+    /* the loadable segments' file ranges, for the dynamic segment's */
+    enum { MAX_LOADS = 64 };
+    uint64_t lo[MAX_LOADS], hi[MAX_LOADS];
+    int loads = 0, dyn = -1;
+    phdr dph;
+    memset(&dph, 0, sizeof dph);
     for (int i = 0; i < e.e_phnum; i++) {
         phdr ph;
         if (pread(fd, &ph, sizeof ph, (off_t)(e.e_phoff + i * sizeof ph)) !=
             (ssize_t)sizeof ph) {
-            hta_diag_errno(d, path, "cannot read", errno ? errno : EIO);
+            hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+                         "%s a truncated one (program header %d cannot be "
+                         "read)", what, i);
             return -1;
         }
         if (ph.p_type != PT_LOAD && ph.p_type != PT_DYNAMIC)
             continue;
-        uint64_t seg_end = (uint64_t)ph.p_offset + (uint64_t)ph.p_filesz;
-        if (seg_end < ph.p_offset || seg_end > (uint64_t)size ||
-            (ph.p_type == PT_LOAD && ph.p_filesz > ph.p_memsz)) {
+        if (ph.p_offset > (uint64_t)size ||
+            ph.p_filesz > (uint64_t)size - ph.p_offset) {
             hta_diag_set(d, HTA_ERR_INPUT, path, 0,
-                         "%s a truncated or damaged one (segment %d ends at "
-                         "byte %llu, the file has %lld)", what, i,
-                         (unsigned long long)seg_end, (long long)size);
+                         "%s a truncated or damaged one (segment %d: %llu "
+                         "bytes from byte %llu, the file has %lld)", what, i,
+                         (unsigned long long)ph.p_filesz,
+                         (unsigned long long)ph.p_offset, (long long)size);
             return -1;
         }
-        loads += ph.p_type == PT_LOAD;
+        /* what the loader maps: no wrap, and within 2^40 bytes */
+        if (ph.p_memsz > ((uint64_t)1 << 40) ||
+            ph.p_vaddr > UINTPTR_MAX - ph.p_memsz ||
+            (ph.p_type == PT_LOAD && ph.p_filesz > ph.p_memsz)) {
+            hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+                         "%s a damaged one (segment %d: %llu bytes in "
+                         "memory at %#llx, %llu in the file)", what, i,
+                         (unsigned long long)ph.p_memsz,
+                         (unsigned long long)ph.p_vaddr,
+                         (unsigned long long)ph.p_filesz);
+            return -1;
+        }
+        if (ph.p_type == PT_DYNAMIC) {
+            dyn = i;
+            dph = ph;
+        } else if (loads < MAX_LOADS) {
+            lo[loads] = ph.p_vaddr;
+            hi[loads++] = ph.p_vaddr + ph.p_filesz;
+        } else {
+            loads++;
+        }
     }
     if (loads == 0) {
         hta_diag_set(d, HTA_ERR_INPUT, path, 0,
                      "%s a damaged one (no loadable segment)", what);
+        return -1;
+    }
+    /* the loader reads the dynamic section where a loadable segment
+     * maps it: it must lie within one */
+    int inside = dyn < 0 || loads > MAX_LOADS;
+    for (int k = 0; !inside && k < loads; k++)
+        inside = dph.p_vaddr >= lo[k] && dph.p_filesz <= hi[k] - lo[k] &&
+                 dph.p_vaddr - lo[k] <= hi[k] - lo[k] - dph.p_filesz;
+    if (!inside) {
+        hta_diag_set(d, HTA_ERR_INPUT, path, 0,
+                     "%s a damaged one (the dynamic segment, %llu bytes at "
+                     "%#llx, lies in no loadable segment)", what,
+                     (unsigned long long)dph.p_filesz,
+                     (unsigned long long)dph.p_vaddr);
         return -1;
     }
     return 0;
@@ -310,7 +359,9 @@ int cli_policy_lib(const char *path, const hta_policy **out, void **handle)
                      "data (in no executable segment)", HTA_POLICY_ENTRY);
         return refused(h, path, &d);
     }
+    cli_foreign(1);
     const hta_policy *p = entry(HTA_POLICY_ABI);
+    cli_foreign(0);
     if (!p) {
         hta_diag_set(&d, HTA_ERR_INPUT, path, 0,
                      "expected a policy of ABI %d, found none: the library "

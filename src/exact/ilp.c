@@ -571,7 +571,9 @@ static void ilp_finish(const solver *sv, const piece *pieces, int np,
              res->solved, np, sv->levels ? "cost" : "w_rem",
              opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
              (long long)res->nodes, cbc,
-             unfinished && !failed ? ", stopped by the time limit" : "");
+             !unfinished || failed ? "" :
+             opts->stop && *opts->stop ? ", stopped by an interrupt" :
+                                         ", stopped by the time limit");
     size_t len = strlen(res->detail);
     if (failed && len + 2 < sizeof res->detail)
         snprintf(res->detail + len, sizeof res->detail - len, "; %s",

@@ -28,6 +28,23 @@ static const char *name_of(const hta_sim_ask *a, int q)
     return a->plugs[q] ? a->plugs[q]->name : hta_sim_policy_names[a->pols[q]];
 }
 
+/* Plug-in q of the setup: a copy of table p and of its name (at most 32
+ * bytes read: more is refused by the check), checked. */
+static hta_status copy_plug(hta_sim_setup *su, int q, const hta_policy *p,
+                            hta_diag *d)
+{
+    su->plug_copy[q] = *p;
+    size_t k = 0;
+    while (p->name && k + 1 < sizeof su->plug_name[q] && p->name[k]) {
+        su->plug_name[q][k] = p->name[k];
+        k++;
+    }
+    su->plug_name[q][k] = '\0';
+    su->plug_copy[q].name = p->name ? su->plug_name[q] : NULL;
+    su->plugs[q] = &su->plug_copy[q];
+    return hta_policy_check(su->plugs[q], d);
+}
+
 hta_status hta_sim_ask_check(const hta_sim_ask *a, hta_diag *d)
 {
     int jobs = a->has_arrivals && a->arrivals == HTA_ARR_JOBS;
@@ -188,7 +205,9 @@ hta_status hta_sim_setup_make(const hta_sim_ask *a, const hta_cluster *c,
     su->npols = 0;
     if (a->npols) {
         for (int q = 0; q < a->npols; q++) {
-            su->plugs[su->npols] = a->plugs[q];
+            if (a->plugs[q] &&
+                (st = copy_plug(su, su->npols, a->plugs[q], d)) != HTA_OK)
+                return st;
             su->pols[su->npols++] = a->pols[q];
         }
     } else {

@@ -19,7 +19,7 @@
 
 static const char *const builtin_names[] = {
     "jsq-maxweight", "priority", "gb-pandas", "balanced-pandas",
-    "fcfs",          "fair",     "delay"};
+    "fcfs",          "fair",     "delay",    "plugin"};
 
 hta_status hta_policy_check(const hta_policy *p, hta_diag *d)
 {
@@ -56,7 +56,11 @@ hta_status hta_policy_check(const hta_policy *p, hta_diag *d)
         if (strcmp(nm, builtin_names[i]) == 0)
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                                 "expected a policy name of its own, found "
-                                "'%s', a built-in's", nm);
+                                "'%s', %s", nm,
+                                strcmp(nm, "plugin") == 0 ?
+                                    "the command line's name for "
+                                    "--policy-lib's policy" :
+                                    "a built-in's");
     if (p->per_server < HTA_POLICY_PER_LEVEL ||
         p->per_server > HTA_POLICY_MAX_PER_SERVER || p->shared < 0 ||
         p->shared > HTA_POLICY_MAX_SHARED ||
@@ -165,6 +169,9 @@ static double v_rate(const hta_view *v, int n)
 static const int32_t *v_replicas(const hta_view *v, int64_t L, int64_t *n)
 {
     sim *s = of(v);
+    int64_t none;
+    if (!n) /* the out-pointers of the view may be NULL: not wanted */
+        n = &none;
     const hta_cluster *c = s->c;
     if (L < 0 || L >= c->T) {
         broken(s, "replicas: expected a type in 0..%" PRId64 ", found %"
@@ -199,6 +206,9 @@ static void v_span(const hta_view *v, int n, int64_t g, int32_t *lo,
                    int32_t *hi)
 {
     sim *s = of(v);
+    int32_t lo0, hi0;
+    lo = lo ? lo : &lo0;
+    hi = hi ? hi : &hi0;
     *lo = *hi = 0;
     if (!level_ok(s, n, 2, "span"))
         return;
@@ -351,6 +361,8 @@ static int64_t v_pop(hta_view *v, int64_t q)
 static int32_t v_shortest(hta_view *v, int64_t L, int j, int64_t *len)
 {
     sim *s = of(v);
+    int64_t len0;
+    len = len ? len : &len0;
     *len = 0;
     if (L < 0 || L >= s->c->T) {
         broken(s, "shortest: expected a type in 0..%" PRId64 ", found %"
@@ -416,13 +428,26 @@ static int64_t v_queued(const hta_view *v)
 
 static void v_fail(hta_view *v, const char *msg)
 {
-    broken(of(v), "%s", msg ? msg : "failed");
+    /* the policy's own words, at most 200 bytes, control bytes and
+     * others not printable as '?' (they reach a terminal) */
+    char q[204];
+    size_t k = 0;
+    for (; msg && k < 200 && msg[k]; k++)
+        q[k] = (unsigned char)msg[k] < 0x20 || (unsigned char)msg[k] >= 0x7f ?
+                   '?' :
+                   msg[k];
+    q[k] = '\0';
+    broken(of(v), "%s", msg ? q : "failed");
 }
 
 static int32_t v_least(hta_view *v, int32_t m, int n, double *w,
                        uint32_t *tie)
 {
     sim *s = of(v);
+    double w0;
+    uint32_t tie0;
+    w = w ? w : &w0;
+    tie = tie ? tie : &tie0;
     *w = 0;
     *tie = 0;
     if (!s->Wl) {
@@ -486,7 +511,11 @@ static int v_push_job(hta_view *v, int64_t k)
 
 static int64_t v_job_first(const hta_view *v)
 {
-    const sim *s = of(v);
+    sim *s = of(v);
+    if (!(s->pl->flags & HTA_POLICY_JOBS)) {
+        broken(s, "job_first needs the flag HTA_POLICY_JOBS");
+        return -1;
+    }
     return s->hn > 0 ? s->hp[0] : -1;
 }
 
@@ -494,6 +523,8 @@ static int64_t v_job_best(hta_view *v, int64_t j, int32_t m, int allowed,
                           int *level)
 {
     sim *s = of(v);
+    int level0;
+    level = level ? level : &level0;
     *level = 0;
     if (!job_ok(s, j, "job_best") || !server_ok(s, m, "job_best") ||
         !level_ok(s, allowed, 1, "job_best"))
@@ -520,8 +551,12 @@ static int64_t v_take(hta_view *v, int64_t k)
     if (!may_take(s, "take"))
         return HTA_VIEW_IDLE;
     if (k < 0 || k != s->pl_best) {
-        broken(s, "take: expected the task job_best gave last (%" PRId64
-                  "), found %" PRId64, s->pl_best, k);
+        if (s->pl_best < 0)
+            broken(s, "take: expected the task job_best gave last, found %"
+                      PRId64 " (job_best gave none in this serve)", k);
+        else
+            broken(s, "take: expected the task job_best gave last (%" PRId64
+                      "), found %" PRId64, s->pl_best, k);
         return HTA_VIEW_IDLE;
     }
     sim_job_unlink(s, k);

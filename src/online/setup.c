@@ -152,7 +152,25 @@ hta_status sim_init(sim *s, const hta_cluster *c,
     s->nwords = (int64_t)(M + 63) / 64;
     s->idle = calloc((size_t)s->nwords, sizeof *s->idle);
     s->sum_idle = calloc(((size_t)s->nwords + 63) / 64, sizeof *s->sum_idle);
-    s->pl = o->plugin;
+    s->pl = NULL;
+    if (o->plugin) {
+        /* the run reads its own copy of the table, checked: a plug-in
+         * that changes its table (its flags, its name) during a run
+         * changes nothing the simulator reads */
+        s->pl_copy = *o->plugin;
+        size_t k = 0;
+        const char *nm = o->plugin->name;
+        while (nm && k + 1 < sizeof s->pl_name && nm[k]) {
+            s->pl_name[k] = nm[k];
+            k++;
+        }
+        s->pl_name[k] = '\0';
+        s->pl_copy.name = nm ? s->pl_name : NULL;
+        hta_status cst = hta_policy_check(&s->pl_copy, d);
+        if (cst != HTA_OK)
+            return cst;
+        s->pl = &s->pl_copy;
+    }
     s->per = !s->pl ? 1 :
              s->pl->per_server == HTA_POLICY_PER_LEVEL ? s->N :
                                                          s->pl->per_server;

@@ -222,7 +222,9 @@ typedef struct sim {
      * the call under way (PL_ROUTE task pl_task, PL_SERVE server
      * pl_server) and what it did, the tasks in shared queues, the
      * queues per server (per = 1 for the built-ins' server queues) */
-    const hta_policy *pl;
+    const hta_policy *pl; /* &pl_copy, or NULL: a built-in */
+    hta_policy pl_copy;   /* the plug-in's table as the run began */
+    char pl_name[40];     /* and its name (at most 32 bytes) */
     void *pl_state;
     int pl_inited;
     hta_view view;

@@ -141,6 +141,24 @@ check "SIGTERM: dies of the signal" [ $code -eq 143 ]
 check "SIGTERM: no output" [ ! -e big.txt ]
 check "SIGTERM: no temporary file" [ -z "$(ls | grep 'big.txt.tmp')" ]
 
+# Other signals whose default ends the process (SIGUSR1, a CPU or
+# file-size limit, SIGALRM, SIGTRAP) remove the temporary files too.
+who=signals
+"$HTA" gen cluster wang --servers 200 --data-servers 160 -o sigw.txt
+for sig in USR1 XCPU XFSZ ALRM TRAP; do
+    rm -rf sigo && mkdir sigo
+    "$HTA" sim sigw.txt --slots 2000000 -q --plot sigo/p.svg --csv sigo/c.csv \
+        --trace-file sigo/t.csv >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.5
+    kill -$sig $pid
+    wait $pid 2>/dev/null
+    code=$?
+    check "SIG$sig: dies of the signal ($code)" [ $code -gt 128 ]
+    check "SIG$sig: no file left" [ -z "$(ls -A sigo)" ]
+done
+rm -rf sigo sigw.txt
+
 # A write error names its cause: a FIFO whose reader leaves after 10
 # bytes (SIGPIPE ignored, as under a supervisor), each writer of a file.
 who=write-error
@@ -187,6 +205,19 @@ for cmd in "reduce-place --slots 100 --jobs 300 --batches 3 --sweep 0.2,0.4,0.2"
         [ "$n" -eq 0 ] && [ ! -e e.svg ] && [ ! -e n.csv ] && [ "$(ls | grep -c tmp)" -eq 0 ]
     check "set: ${cmd%% *}: the chart's error named" grep -q '^e.svg: error: write error: File too large' err
 done
+# solve's assignment and chart as a set: the chart cut, the assignment
+# stays as it was
+"$HTA" gen hdfs --tasks 200 --servers 10 --zipf 1 --seed 3 -o z.txt
+echo old >a.txt
+echo old-svg >e.svg
+(ulimit -f 2; trap '' XFSZ
+ exec "$HTA" solve z.txt --algo rr -o a.txt --plot e.svg) >out 2>err
+code=$?
+check "set: solve's chart cut exits 4" [ $code -eq 4 ]
+check "set: solve's chart error names its cause" grep -q '^e.svg: error: write error: File too large' err
+check "set: solve's assignment unchanged" [ "$(cat a.txt)" = old ]
+check "set: solve's chart unchanged" [ "$(cat e.svg)" = old-svg ]
+check "set: solve leaves no temporary file" [ "$(ls | grep -c tmp)" -eq 0 ]
 # two outputs are one file however spelled, existing or not: refused
 # before any work (usage, exit 2)
 mkdir -p sub

@@ -170,6 +170,34 @@ refused 3 "error: expected a shared library of a policy (a regular file), found 
 head -c 4096 "$tmp/p1.so" >"$tmp/cut.so"
 refused 3 "cut.so: error: expected a shared library of a policy, found a truncated or damaged one (segment" \
     --policy-lib "$tmp/cut.so"
+# damaged program headers: none; a loadable segment whose memory size
+# wraps; the dynamic segment outside every loadable one (both killed hta
+# inside dlopen)
+python3 - "$tmp/p1.so" "$tmp" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+phoff, = struct.unpack_from("<Q", data, 32)
+phnum, = struct.unpack_from("<H", data, 56)
+def patched(name, fix):
+    d = bytearray(data)
+    fix(d)
+    open(sys.argv[2] + "/" + name, "wb").write(d)
+def header(d, kind):
+    for i in range(phnum):
+        if struct.unpack_from("<I", d, phoff + 56 * i)[0] == kind:
+            return phoff + 56 * i
+patched("nophdr.so", lambda d: struct.pack_into("<H", d, 56, 0))
+patched("memwrap.so", lambda d: struct.pack_into(
+    "<Q", d, header(d, 1) + 40, 0xffffffffffffff00))
+patched("dynout.so", lambda d: struct.pack_into(
+    "<Q", d, header(d, 2) + 16, 0xdeadbeef000))
+PY
+refused 3 "nophdr.so: error: expected a shared library of a policy, found a damaged one (0 program headers" \
+    --policy-lib "$tmp/nophdr.so"
+refused 3 "memwrap.so: error: expected a shared library of a policy, found a damaged one (segment" \
+    --policy-lib "$tmp/memwrap.so"
+refused 3 "dynout.so: error: expected a shared library of a policy, found a damaged one (the dynamic segment" \
+    --policy-lib "$tmp/dynout.so"
 cat >"$tmp/dataentry.c" <<'C'
 const long hta_policy_entry[4] = {1, 2, 3, 4};
 C
@@ -244,6 +272,68 @@ refused 3 "wildname.so: error: expected a policy name of 1 to 32 of a-z, 0-9, '-
 # a name's control bytes reach no terminal: quoted as the readers quote
 refused 3 "escname.so: error: expected a policy name of 1 to 32 of a-z, 0-9, '-' and '_', found 'a?[31mb?c'" \
     --policy-lib "$tmp/escname.so"
+# the library is an input: an output naming it is refused, the library
+# kept
+cp "$tmp/p1.so" "$tmp/mine.so"
+refused 2 "output '$tmp/mine.so' is the input '$tmp/mine.so'" \
+    --policy plugin --policy-lib "$tmp/mine.so" --csv "$tmp/mine.so"
+cmp -s "$tmp/p1.so" "$tmp/mine.so" && ok || ko "the library was changed"
+# a name set to the command line's word for it
+cat >"$tmp/plugname.c" <<'C'
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; return hta_view_push(v, 0, t); }
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static const hta_policy p = {HTA_POLICY_ABI, "plugin", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+# a plug-in that changes its table during the run (flags, name): the
+# run reads the copy checked before it
+cat >"$tmp/mutate.c" <<'C'
+#include "hta/policy.h"
+static hta_policy pol;
+static int r(void *s, hta_view *v, int64_t t) {
+    (void)s;
+    if (hta_view_slot(v) == 20) {
+        pol.flags = HTA_POLICY_JOBS;
+        pol.name = "x\033[2J\n";
+        return hta_view_push_job(v, t);
+    }
+    return hta_view_push(v, 0, t);
+}
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static hta_policy pol = {HTA_POLICY_ABI, "mutate", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &pol; }
+C
+# a plug-in that calls exit(0) mid-run: status 1 and the words, no
+# file left
+cat >"$tmp/exits.c" <<'C'
+#include <stdlib.h>
+#include "hta/policy.h"
+static int r(void *s, hta_view *v, int64_t t) { (void)s; if (hta_view_slot(v) > 50) exit(0); return hta_view_push(v, 0, t); }
+static int64_t sv(void *s, hta_view *v, int32_t m) { (void)s; (void)m; return hta_view_pop(v, 0); }
+static const hta_policy p = {HTA_POLICY_ABI, "exits", 0, 1, 0, 0, 0, r, sv, 0};
+const hta_policy *hta_policy_entry(int abi);
+const hta_policy *hta_policy_entry(int abi) { (void)abi; return &p; }
+C
+for f in plugname mutate exits; do
+    build "$tmp/$f.so" "$tmp/$f.c"
+done
+refused 3 "plugname.so: error: expected a policy name of its own, found 'plugin', the command line's name" \
+    --policy-lib "$tmp/plugname.so"
+refused 3 "error: policy mutate: push_job needs the flag HTA_POLICY_JOBS" \
+    --policy plugin --policy-lib "$tmp/mutate.so"
+mkdir -p "$tmp/out.exits"
+"$hta" sim "$tmp/wang.txt" --slots 2000 -q --policy plugin --policy-lib "$tmp/exits.so" \
+    --csv "$tmp/out.exits/c.csv" --plot "$tmp/out.exits/p.svg" >/dev/null 2>"$tmp/err"
+code=$?
+if [ $code -eq 1 ] && grep -q 'a plug-in ended the process (exit) during its run' "$tmp/err" &&
+    [ -z "$(ls -A "$tmp/out.exits")" ]; then
+    ok
+else
+    ko "a plug-in's exit(0): exit $code, '$(head -1 "$tmp/err")', left '$(ls -A "$tmp/out.exits")'"
+fi
 # a plug-in that crashes: the command dies of its signal, and no output
 # or temporary file is left beside the outputs (--trace-file, --csv,
 # --plot), as on Ctrl-C
