@@ -799,7 +799,8 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         for (int i = 0; i < npy && !pyexc; i++) {
             hta_sim_opts o;
             hta_sim_setup_run(&su, k, &o);
-            if (o.plugin == ext_pypol_table(py[i]))
+            /* the run's table is the setup's copy: the same arg */
+            if (o.plugin && o.plugin->arg == ext_pypol_table(py[i])->arg)
                 pyexc = ext_pypol_raise(py[i], o.load);
         }
     /* the policy's exception, set again below with the reports of the
