@@ -135,6 +135,9 @@ int cli_report(hta_status st, const hta_diag *d);
  * and words saying so, not 0. */
 void cli_foreign(int on);
 
+/* The parsed arguments the output phase reads (cli_parse sets them). */
+void cli_signals_args(const cli_args *a);
+
 /* The cost options --w-loc X, --w-rem V[,V...] and --w-rem-affine A,B
  * (declared by the command as CLI_COST_OPTS) into w_loc and w, checked as
  * the instance format checks them.  The table values point into an array

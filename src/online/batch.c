@@ -12,6 +12,7 @@
 #include "hta/capacity.h"
 #include "hta/pool.h"
 #include "hta/sim.h"
+#include "sim_impl.h"
 
 #define USAGE(...) hta_diag_set(d, HTA_ERR_USAGE, NULL, 0, __VA_ARGS__)
 
@@ -33,14 +34,7 @@ static const char *name_of(const hta_sim_ask *a, int q)
 static hta_status copy_plug(hta_sim_setup *su, int q, const hta_policy *p,
                             hta_diag *d)
 {
-    su->plug_copy[q] = *p;
-    size_t k = 0;
-    while (p->name && k + 1 < sizeof su->plug_name[q] && p->name[k]) {
-        su->plug_name[q][k] = p->name[k];
-        k++;
-    }
-    su->plug_name[q][k] = '\0';
-    su->plug_copy[q].name = p->name ? su->plug_name[q] : NULL;
+    sim_policy_copy(&su->plug_copy[q], su->plug_name[q], p);
     su->plugs[q] = &su->plug_copy[q];
     return hta_policy_check(su->plugs[q], d);
 }

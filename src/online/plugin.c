@@ -98,6 +98,19 @@ hta_status hta_policy_check(const hta_policy *p, hta_diag *d)
     return HTA_OK;
 }
 
+size_t sim_policy_copy(hta_policy *dst, char name[40], const hta_policy *src)
+{
+    *dst = *src;
+    size_t k = 0; /* at most 39 bytes read: a longer name is refused */
+    while (src->name && k + 1 < 40 && src->name[k]) {
+        name[k] = src->name[k];
+        k++;
+    }
+    name[k] = '\0';
+    dst->name = src->name ? name : NULL;
+    return k;
+}
+
 /* ---- the view ---- */
 
 static sim *of(const hta_view *v)

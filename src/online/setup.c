@@ -157,15 +157,7 @@ hta_status sim_init(sim *s, const hta_cluster *c,
         /* the run reads its own copy of the table, checked: a plug-in
          * that changes its table (its flags, its name) during a run
          * changes nothing the simulator reads */
-        s->pl_copy = *o->plugin;
-        size_t k = 0;
-        const char *nm = o->plugin->name;
-        while (nm && k + 1 < sizeof s->pl_name && nm[k]) {
-            s->pl_name[k] = nm[k];
-            k++;
-        }
-        s->pl_name[k] = '\0';
-        s->pl_copy.name = nm ? s->pl_name : NULL;
+        sim_policy_copy(&s->pl_copy, s->pl_name, o->plugin);
         hta_status cst = hta_policy_check(&s->pl_copy, d);
         if (cst != HTA_OK)
             return cst;

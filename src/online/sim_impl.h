@@ -249,6 +249,12 @@ hta_status sim_init(sim *s, const hta_cluster *c, const hta_sim_opts *o,
                     hta_sim_result *r, hta_diag *d);
 void sim_free(sim *s);
 
+/* A copy of plug-in table src into dst, its name into name (at most 39
+ * bytes read, NUL-terminated), so that a plug-in that changes its table
+ * during the runs changes nothing the simulator reads; check the copy
+ * (hta_policy_check).  Returns the name's length. */
+size_t sim_policy_copy(hta_policy *dst, char name[40], const hta_policy *src);
+
 /* ---- service times and draws (service.c) ---- */
 int64_t sim_poisson(hta_rng *r, double lam);
 void sim_zig_init(sim *s);
