@@ -174,9 +174,17 @@ print("%.2f s" % t)
 sys.exit(0 if t <= float(sys.argv[1]) else 1)
 PY
 }
-r=$(within 6 "$HTA" solve "$tmp/uf100.txt" --algo fsy,ilp --time-limit 5 -q)
+# Under ASan the end of a stopped solve is not hta's: its quarantine frees
+# CaDiCaL's 10^7-literal solver in 0.3-0.6 s and LeakSanitizer scans the
+# 430 MB heap at exit (5.75-6.05 s in all, against 5.24 s released): there
+# the bound is T + 2 s.
+lim=6
+if ldd "$HTA" 2>/dev/null | grep -q libasan; then
+    lim=7
+fi
+r=$(within $lim "$HTA" solve "$tmp/uf100.txt" --algo fsy,ilp --time-limit 5 -q)
 check "solve --time-limit 5 (GLPK, uf100): $r" test $? -eq 0
-r=$(within 6 "$HTA" solve "$tmp/rk.txt" --algo exact --time-limit 5 -q)
+r=$(within $lim "$HTA" solve "$tmp/rk.txt" --algo exact --time-limit 5 -q)
 check "solve --algo exact --time-limit 5 (3 levels): $r" test $? -eq 0
 r=$(signalled INT 0.4 "$tmp/o.txt" "$HTA" solve "$tmp/rk.txt" --algo ilp --time-limit 60)
 check "solve SIGINT in GLPK's root LP within a second ($r)" prompt 130 "$r"
@@ -185,7 +193,7 @@ check "solve SIGINT in GLPK's root LP within a second ($r)" prompt 130 "$r"
 # without a poll) and --time-limit over the whole decision
 r=$(signalled TERM 0.1 "$tmp/o.txt" "$HTA" solve "$tmp/uf100.txt" --algo fsy,sat --sat-generic --time-limit 60)
 check "solve SIGTERM as CaDiCaL reads the CNF: 143 within a second ($r)" prompt 143 "$r"
-r=$(within 6 "$HTA" solve "$tmp/uf100.txt" --algo fsy,sat --sat-generic --time-limit 5 -q)
+r=$(within $lim "$HTA" solve "$tmp/uf100.txt" --algo fsy,sat --sat-generic --time-limit 5 -q)
 check "solve --algo sat --time-limit 5 (CaDiCaL, uf100): $r" test $? -eq 0
 
 # 5. an unstable load ends at the backlog bound, within its memory: the
