@@ -6,6 +6,7 @@
 # which parses the text).  HDFS placements of 10^5 and 10^6 tasks;
 # medians of 7 runs interleaved, fresh processes; the arrays are made
 # before the clock starts on both sides.  Figures only.
+# Then pickling at 10^6 tasks against Instance.read of the same file.
 # usage: scripts/bench_python.sh BUILD
 set -eu
 build=${1:-build}
@@ -47,3 +48,29 @@ print(f"{sys.argv[2]}: C library (build + solve) {c:.3f} s, Python "
       f"{cli / py:.2f}x; best makespans {sorted(bests)}")
 PY
 done
+
+# Pickling (issue 69): an instance of 10^6 tasks (three levels, racks)
+# pickled and unpickled against Instance.read of its file; medians of 5
+# in one process, bytes beside the file's.
+"$build/hta" gen hdfs --tasks 1000000 --servers 10000 --zipf 1.2 --racks 100 \
+    --policy rack-aware --w-rack 1.5 --w-rem-affine 3,0.00001 --seed 1 \
+    -o "$tmp/p.txt"
+PYTHONPATH=$build/python /usr/bin/python3 - "$tmp/p.txt" <<'PY'
+import os, pickle, statistics, sys, time
+import hta
+def med(f):
+    ts = []
+    for _ in range(5):
+        t0 = time.monotonic()
+        r = f()
+        ts.append(time.monotonic() - t0)
+    return statistics.median(ts), r
+tr, inst = med(lambda: hta.Instance.read(sys.argv[1]))
+td, data = med(lambda: pickle.dumps(inst, pickle.HIGHEST_PROTOCOL))
+tl, back = med(lambda: pickle.loads(data))
+assert back.m == inst.m and back.levels == inst.levels
+print(f"pickle, 10^6 tasks (3 levels, affine w_rem): Instance.read "
+      f"{tr:.3f} s, pickle.dumps {td:.3f} s ({td / tr:.2f}x), pickle.loads "
+      f"{tl:.3f} s ({tl / tr:.2f}x); {len(data) / 1e6:.1f} MB pickled, "
+      f"file {os.path.getsize(sys.argv[1]) / 1e6:.1f} MB")
+PY

@@ -55,6 +55,11 @@ typedef struct hta_cluster {
 /* Format v1 (README, "Cluster file"); same error discipline as instances. */
 hta_status hta_cluster_parse(const char *path, hta_cluster **out,
                              hta_diag *d);
+/* The same from text[0..len) (copied), name in the diagnostics. */
+hta_status hta_cluster_parse_memory(const char *name, const char *text,
+                                    size_t len, hta_cluster **out,
+                                    hta_diag *d);
+/* HTA_ERR_USAGE for a cluster with explicit groups (no file form). */
 hta_status hta_cluster_write(const hta_cluster *c, FILE *f,
                              const char *comment);
 void hta_cluster_free(hta_cluster *c);

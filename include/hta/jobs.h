@@ -50,6 +50,10 @@ void hta_jobs_free(hta_jobs *j);
 /* Reads a trace ("-": standard input).  Every error is path:line. */
 hta_status hta_jobs_parse(const char *path, hta_jobs **out, hta_diag *d);
 
+/* The same from text[0..len) (copied), name in the diagnostics. */
+hta_status hta_jobs_parse_memory(const char *name, const char *text,
+                                 size_t len, hta_jobs **out, hta_diag *d);
+
 /* Writes the trace in the format above, comment first (may be NULL). */
 hta_status hta_jobs_write(const hta_jobs *j, FILE *f, const char *comment);
 

@@ -137,6 +137,7 @@ static hta_status check_levels(const double *rates, int nrates,
                             ntopo + 2, ntopo, nrates);
     for (int i = 0; i < nrates; i++)
         if (!(rates[i] > 0) || !isfinite(rates[i]) ||
+            fpclassify(rates[i]) == FP_SUBNORMAL ||
             (i && !(rates[i] < rates[i - 1])))
             return hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                                 "expected strictly decreasing positive "
@@ -164,11 +165,16 @@ static hta_status build(int32_t M, const double *rates, int nrates,
         st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                           "expected at least one server");
     for (int64_t L = 0; st == HTA_OK && L < T; L++) {
-        if (!(lambda[L] >= 0) || !isfinite(lambda[L]))
+        if (!(lambda[L] >= 0) || !isfinite(lambda[L]) ||
+            fpclassify(lambda[L]) == FP_SUBNORMAL) /* the file's range */
             st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                               "expected a finite arrival rate >= 0 for "
-                              "type %lld",
-                              (long long)L);
+                              "type %lld, found %s%g",
+                              (long long)L,
+                              fpclassify(lambda[L]) == FP_SUBNORMAL ?
+                                  "out-of-range " :
+                                  "",
+                              lambda[L]);
         if (off[L + 1] <= off[L])
             st = hta_diag_set(d, HTA_ERR_INPUT, NULL, 0,
                               "expected at least one server for type %lld",
@@ -420,6 +426,27 @@ static hta_status parse_lines(cparser *p, hta_diag *d)
     }
 }
 
+/* The cluster p's opened lexer reads (freed here), named path. */
+static hta_status parse_lexer(cparser *p, const char *path,
+                              hta_cluster **out, hta_diag *d)
+{
+    hta_status st = parse_lines(p, d);
+    hta_lex_free(&p->lx);
+    free(p->line);
+    if (st != HTA_OK) {
+        free(p->lambda);
+        free(p->off);
+        free(p->srv);
+        return st;
+    }
+    /* hta_cluster_build takes the arrays, also on failure. */
+    st = hta_cluster_build((int32_t)p->M, p->rates, p->nrates, p->topo, p->ntopo,
+                           p->T, p->lambda, p->off, p->srv, out, d);
+    if (st != HTA_OK && !d->path)
+        d->path = path;
+    return st;
+}
+
 hta_status hta_cluster_parse(const char *path, hta_cluster **out,
                              hta_diag *d)
 {
@@ -427,23 +454,18 @@ hta_status hta_cluster_parse(const char *path, hta_cluster **out,
     memset(&p, 0, sizeof p);
     *out = NULL;
     hta_status st = hta_lex_open(&p.lx, path, d);
-    if (st != HTA_OK)
-        return st;
-    st = parse_lines(&p, d);
-    hta_lex_free(&p.lx);
-    free(p.line);
-    if (st != HTA_OK) {
-        free(p.lambda);
-        free(p.off);
-        free(p.srv);
-        return st;
-    }
-    /* hta_cluster_build takes the arrays, also on failure. */
-    st = hta_cluster_build((int32_t)p.M, p.rates, p.nrates, p.topo, p.ntopo,
-                           p.T, p.lambda, p.off, p.srv, out, d);
-    if (st != HTA_OK && !d->path)
-        d->path = path;
-    return st;
+    return st == HTA_OK ? parse_lexer(&p, path, out, d) : st;
+}
+
+hta_status hta_cluster_parse_memory(const char *name, const char *text,
+                                    size_t len, hta_cluster **out,
+                                    hta_diag *d)
+{
+    cparser p;
+    memset(&p, 0, sizeof p);
+    *out = NULL;
+    hta_status st = hta_lex_from_memory(&p.lx, name, text, len, d);
+    return st == HTA_OK ? parse_lexer(&p, name, out, d) : st;
 }
 
 hta_status hta_cluster_write(const hta_cluster *c, FILE *f,

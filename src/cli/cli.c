@@ -851,10 +851,44 @@ hta_status cli_release(cli_held *h, hta_status st, hta_diag *d)
     return st;
 }
 
+/* The decimals of a number's text tok[0..len) ("0.25": 2, "1e-3": 3,
+ * "15": 0), at most 17. */
+static int decimals(const char *tok, size_t len)
+{
+    size_t i = 0;
+    int frac = 0;
+    while (i < len && tok[i] != '.' && tok[i] != 'e' && tok[i] != 'E')
+        i++;
+    if (i < len && tok[i] == '.')
+        for (i++; i < len && tok[i] >= '0' && tok[i] <= '9'; i++)
+            frac++;
+    long ex = i < len && (tok[i] == 'e' || tok[i] == 'E') ?
+                  strtol(tok + i + 1, NULL, 10) :
+                  0;
+    long dec = frac - ex;
+    return dec < 0 ? 0 : dec > 17 ? 17 : (int)dec;
+}
+
+/* x rounded to dec decimals, as the text of its digits reads. */
+static double round_to(double x, int dec)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", dec, x);
+    return strtod(buf, NULL);
+}
+
 int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n)
 {
     const cli_val *sw = cli_value(a, "sweep");
     double A = sw->list[0], B = sw->list[1], step = sw->list[2];
+    /* A + k STEP to the decimals of A and STEP: "1.0,1.7,0.1" ends at
+     * 1.7, not 1.7000000000000002, so that the loads of a sweep split
+     * over hosts are the ones of the whole sweep */
+    const char *raw = sw->raw, *c1 = strchr(raw, ','),
+               *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+    int da = c1 ? decimals(raw, (size_t)(c1 - raw)) : 17,
+        ds = c2 ? decimals(c2 + 1, strlen(c2 + 1)) : 17,
+        dec = da > ds ? da : ds;
     *n = 0;
     if (B < A)
         return cli_usage_error(a, "--sweep A,B,STEP needs A <= B, found "
@@ -865,7 +899,7 @@ int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n)
             return cli_usage_error(a, "--sweep: at most %d loads, found "
                                       "more in '%s'",
                                    CLI_MAX_SWEEP, sw->raw);
-        loads[(*n)++] = A + k * step;
+        loads[(*n)++] = round_to(A + k * step, dec);
     }
     return 0;
 }

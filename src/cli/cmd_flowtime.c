@@ -23,7 +23,8 @@ static const cli_opt options[] = {
      "W the total work, span the slots from the first arrival to\n"
      "the last"},
     {"sweep", 0, OPT_REALS, 0, 1, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
-     "run the loads A, A+STEP, ..., B (as --load)"},
+     "run the loads A, A+STEP, ..., B (as --load; A + k STEP to\n"
+     "the decimals of A and STEP)"},
     {"mode", 0, OPT_ENUM, 0, 0, 0, 0, 0, "preemptive|non-preemptive", 0,
      "M", "preemptive (default): work divisible per slot;\n"
           "non-preemptive: a started reduce task keeps its machine"},

@@ -20,7 +20,8 @@ static const cli_opt options[] = {
     {"lambda", 0, OPT_REAL, 0, 1, OPT_OPEN_LO | OPT_OPEN_HI, 0, 0, NULL, 0, "X",
      "job arrival rate, below the service rate mu = 1 (default 0.4)"},
     {"sweep", 0, OPT_REALS, 0, 1, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
-     "run the rates A, A+STEP, ..., B (as --lambda)"},
+     "run the rates A, A+STEP, ..., B (as --lambda; A + k STEP to\n"
+     "the decimals of A and STEP)"},
     {"k-limit", 'K', OPT_INT, 1, 1000000, 0, 0, 0, NULL, 0, "K",
      "at most K jobs hold slots (K-limited processor sharing;\n"
      "K * the largest R <= slots) (default 10)"},

@@ -73,7 +73,8 @@ static const cli_opt options[] = {
      "random seed (default 1): the same arrivals and service times\n"
      "for every policy"},
     {"sweep", 0, OPT_REALS, 0, 1e6, OPT_OPEN_LO, 3, 3, NULL, 0, "A,B,STEP",
-     "run the loads A, A+STEP, ..., B (as --load)"},
+     "run the loads A, A+STEP, ..., B (as --load; A + k STEP to\n"
+     "the decimals of A and STEP)"},
     {"trace-file", 0, OPT_OUT, 0, 0, 0, 0, 0, NULL, 0, "FILE",
      "CSV of the sample path: load,policy,slot,number_in_system\n"
      "(a file: the report is on standard output)"},
@@ -241,8 +242,10 @@ static void print_head(const char *name, const hta_cluster *c,
 static void json_head(const hta_cluster *c, const hta_sim_opts *o,
                       double total, double rho)
 {
-    fprintf(rep, "{\"servers\": %ld, \"types\": %lld, \"levels\": %d, \"rate\": ",
+    fprintf(rep, "{\"servers\": %ld, \"types\": %lld, \"levels\": %d, \"load\": ",
            (long)c->M, (long long)c->T, c->levels);
+    json_number(rep, o->load);
+    fprintf(rep, ", \"rate\": ");
     json_number(rep, total * o->load);
     fprintf(rep, ", \"rho\": ");
     json_number(rep, rho);

@@ -5,23 +5,36 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "expected <what>, found '<tok or x>'" at path:line. */
+/* A value a file can hold: finite and not subnormal (the readers refuse
+ * a number that underflows, so that an instance made in memory is one
+ * its written file gives back). */
+static int representable(double x)
+{
+    return isfinite(x) && fpclassify(x) != FP_SUBNORMAL;
+}
+
+/* "expected <what>, found '<tok or x>'" at path:line, the reader's
+ * "out-of-range" before a subnormal x. */
 static hta_status refuse(const char *what, const char *tok, double x,
                          const char *path, long line, hta_diag *d)
 {
     char buf[32], q[64];
+    const char *range = "";
     if (!tok) {
         hta_format_real(buf, x);
         tok = buf;
+        if (fpclassify(x) == FP_SUBNORMAL)
+            range = "out-of-range ";
     }
     return hta_diag_set(d, HTA_ERR_INPUT, path, line,
-                        "expected %s, found '%s'", what, hta_lex_quote(tok, q));
+                        "expected %s, found %s'%s'", what, range,
+                        hta_lex_quote(tok, q));
 }
 
 hta_status hta_gate_w_loc(double w_loc, const char *tok, const char *path,
                           long line, hta_diag *d)
 {
-    if (isfinite(w_loc) && w_loc > 0.0)
+    if (representable(w_loc) && w_loc > 0.0)
         return HTA_OK;
     return refuse("a number w_loc > 0", tok, w_loc, path, line, d);
 }
@@ -32,9 +45,9 @@ static hta_status gate_affine(double w_loc, const hta_wrem *w, int64_t m,
 {
     char what[128], buf[32];
     const char *ta = tok ? tok[0] : NULL, *tb = tok ? tok[1] : NULL;
-    if (!isfinite(w->a))
+    if (!representable(w->a))
         return refuse("a number a >= w_loc", ta, w->a, path, line, d);
-    if (!isfinite(w->b) || !(w->b >= 0.0))
+    if (!representable(w->b) || !(w->b >= 0.0))
         return refuse("a slope b >= 0", tb, w->b, path, line, d);
     if (w->a < w_loc) {
         hta_format_real(buf, w_loc);
@@ -62,7 +75,7 @@ static hta_status gate_table(double w_loc, const hta_wrem *w, int64_t m,
                             HTA_MAX_WREM_TABLE, name, (long long)w->k + 1);
     for (int64_t i = 0; i <= w->k; i++) {
         const char *t = tok ? tok[i] : NULL;
-        if (!isfinite(w->v[i])) {
+        if (!representable(w->v[i])) {
             snprintf(what, sizeof what, "a %s value", name);
             return refuse(what, t, w->v[i], path, line, d);
         }

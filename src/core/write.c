@@ -27,6 +27,51 @@ static void write_cost(FILE *f, const hta_wrem *w)
     fputc('\n', f);
 }
 
+/* " <v>" at p (v >= 0); the end. */
+static char *put_id(char *p, int64_t v)
+{
+    char tmp[24];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    *p++ = ' ';
+    while (k)
+        *p++ = tmp[--k];
+    return p;
+}
+
+/* The task lines, formatted by hand into a buffer written a block at a
+ * time (an fprintf per id took 0.26 s for 10^6 tasks of 3 replicas, six
+ * times the instance's read); 0 when *stop ended it. */
+static int write_tasks(const hta_instance *inst, FILE *f,
+                       volatile sig_atomic_t *stop)
+{
+    enum { CAP = 1 << 16, ROOM = 32 }; /* ROOM: one token and a newline */
+    char buf[CAP], *p = buf;
+    for (int32_t t = 0; t < inst->m; t++) {
+        if ((t & 0xffff) == 0 && stop && *stop)
+            return 0;
+        memcpy(p, "task", 4);
+        p = put_id(p + 4, t);
+        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++) {
+            if (p + ROOM > buf + CAP) {
+                fwrite(buf, 1, (size_t)(p - buf), f);
+                p = buf;
+            }
+            p = put_id(p, inst->task_srv[i]);
+        }
+        *p++ = '\n';
+        if (p + ROOM > buf + CAP) {
+            fwrite(buf, 1, (size_t)(p - buf), f);
+            p = buf;
+        }
+    }
+    fwrite(buf, 1, (size_t)(p - buf), f);
+    return 1;
+}
+
 hta_status hta_instance_write(const hta_instance *inst, FILE *f,
                               const char *comment)
 {
@@ -49,14 +94,8 @@ hta_status hta_instance_write_stop(const hta_instance *inst, FILE *f,
         fprintf(f, "w_level %d", l);
         write_cost(f, w);
     }
-    for (int32_t t = 0; t < inst->m; t++) {
-        if ((t & 0xffff) == 0 && stop && *stop)
-            return HTA_ERR_INTERNAL;
-        fprintf(f, "task %ld", (long)t);
-        for (int64_t i = inst->task_off[t]; i < inst->task_off[t + 1]; i++)
-            fprintf(f, " %ld", (long)inst->task_srv[i]);
-        fputc('\n', f);
-    }
+    if (!write_tasks(inst, f, stop))
+        return HTA_ERR_INTERNAL;
     static const char *const line[] = {"name task", "name server", "rack"};
     char *const *names[] = {inst->task_name, inst->server_name,
                             inst->server_rack};

@@ -170,14 +170,33 @@ PyObject *ext_wrap_instance(hta_instance *inst); /* takes ownership */
 
 typedef struct ext_cluster {
     PyObject_HEAD hta_cluster *c;
+    /* (instance, rate, rates, topology) of Cluster.from_instance, which
+     * pickles a cluster with no file form (explicit groups); else NULL */
+    PyObject *recipe;
 } ext_cluster;
 extern PyTypeObject ext_ClusterType;
+/* Takes ownership of c; recipe (borrowed) may be NULL. */
+PyObject *ext_wrap_cluster(hta_cluster *c, PyObject *recipe);
 
 typedef struct ext_jobs {
     PyObject_HEAD hta_jobs *j;
 } ext_jobs;
 extern PyTypeObject ext_JobsType;
 PyObject *ext_wrap_jobs(hta_jobs *j); /* takes ownership */
+
+/* Pickling (pickle.c): __reduce__ of the three objects, the module's
+ * _restore(kind, tag, text, checksum), and __copy__ / __deepcopy__ of
+ * immutable objects (the object itself). */
+PyObject *ext_reduce_instance(PyObject *self, PyObject *unused);
+PyObject *ext_reduce_cluster(PyObject *self, PyObject *unused);
+PyObject *ext_reduce_jobs(PyObject *self, PyObject *unused);
+PyObject *ext_restore(PyObject *mod, PyObject *args);
+PyObject *ext_copy_self(PyObject *self, PyObject *unused);
+#define EXT_PICKLE_METHODS(reduce)                                        \
+    {"__reduce__", reduce, METH_NOARGS,                                   \
+     "pickled as its file's text, read back through the reader"},         \
+        {"__copy__", ext_copy_self, METH_NOARGS, "immutable: itself"},    \
+        {"__deepcopy__", ext_copy_self, METH_O, "immutable: itself"}
 
 PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw);

@@ -439,6 +439,7 @@ static PyGetSetDef instance_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef instance_methods[] = {
+    EXT_PICKLE_METHODS(ext_reduce_instance),
     {"read", (PyCFunction)instance_read, METH_VARARGS | METH_STATIC,
      "read(path) -> Instance: an instance file (format v1, the\n"
      "command's); hta.ParseError with path and line when malformed."},

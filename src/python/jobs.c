@@ -98,6 +98,7 @@ static PyObject *jobs_write(ext_jobs *self, PyObject *args, PyObject *kw)
 }
 
 static PyMethodDef jobs_methods[] = {
+    EXT_PICKLE_METHODS(ext_reduce_jobs),
     {"write", (PyCFunction)(void (*)(void))jobs_write,
      METH_VARARGS | METH_KEYWORDS,
      "write(path, comment=None): the trace (hta-jobs 1), replaced\n"

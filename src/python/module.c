@@ -549,6 +549,8 @@ static PyMethodDef methods[] = {
      "The processors available (--threads' default)."},
     {"version", ext_version, METH_NOARGS,
      "The C library's version (hta --version's)."},
+    {"_restore", ext_restore, METH_VARARGS,
+     "_restore(kind, tag, text, checksum): an object pickle made"},
     {"_forget_policies", ext_pypol_forget, METH_NOARGS,
      "After a fork, in the child: no policy object is in a run."},
     {"solve", (PyCFunction)(void (*)(void))ext_solve,

@@ -12,10 +12,11 @@
 static void cluster_dealloc(ext_cluster *self)
 {
     hta_cluster_free(self->c);
+    Py_XDECREF(self->recipe);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *wrap_cluster(hta_cluster *c)
+PyObject *ext_wrap_cluster(hta_cluster *c, PyObject *recipe)
 {
     ext_cluster *o = PyObject_New(ext_cluster, &ext_ClusterType);
     if (!o) {
@@ -23,6 +24,7 @@ static PyObject *wrap_cluster(hta_cluster *c)
         return NULL;
     }
     o->c = c;
+    o->recipe = Py_XNewRef(recipe);
     return (PyObject *)o;
 }
 
@@ -43,7 +45,7 @@ static PyObject *cluster_read(PyObject *cls, PyObject *args)
         hta_cluster_free(c);
         r = ext_interrupted(Py_None);
     } else {
-        r = st == HTA_OK ? wrap_cluster(c) : ext_raise(st, &d);
+        r = st == HTA_OK ? ext_wrap_cluster(c, NULL) : ext_raise(st, &d);
     }
     Py_DECREF(path_obj);
     return r;
@@ -107,7 +109,24 @@ static PyObject *cluster_from_instance(PyObject *cls, PyObject *args,
                                               topo, nt, &c, &d);
     if (st != HTA_OK)
         return ext_raise(st == HTA_ERR_INPUT ? HTA_ERR_USAGE : st, &d);
-    return wrap_cluster(c);
+    /* the recipe, for pickling: the values as read */
+    PyObject *rt = PyTuple_New(nr), *tt = nt ? PyTuple_New(nt) : Py_NewRef(Py_None);
+    for (int i = 0; rt && i < nr; i++)
+        PyTuple_SET_ITEM(rt, i, PyFloat_FromDouble(rates[i]));
+    for (int i = 0; tt && i < nt; i++)
+        PyTuple_SET_ITEM(tt, i, PyLong_FromLong(topo[i]));
+    PyObject *recipe = rt && tt ? Py_BuildValue("(OdOO)", ins, rate, rt, tt) :
+                                  NULL;
+    Py_XDECREF(rt);
+    Py_XDECREF(tt);
+    if (!recipe || PyErr_Occurred()) {
+        Py_XDECREF(recipe);
+        hta_cluster_free(c);
+        return NULL;
+    }
+    PyObject *r = ext_wrap_cluster(c, recipe);
+    Py_DECREF(recipe);
+    return r;
 }
 
 static PyObject *get_servers(ext_cluster *s, void *x)
@@ -159,6 +178,7 @@ static PyObject *cluster_write(ext_cluster *self, PyObject *args,
 }
 
 static PyMethodDef cluster_methods[] = {
+    EXT_PICKLE_METHODS(ext_reduce_cluster),
     {"write", (PyCFunction)(void (*)(void))cluster_write,
      METH_VARARGS | METH_KEYWORDS,
      "write(path, comment=None): the cluster in its file format (the one\n"
@@ -288,7 +308,7 @@ PyObject *ext_gen_cluster(PyObject *self, PyObject *args, PyObject *kw)
         hta_cluster_free(c);
         return ext_interrupted(Py_None);
     }
-    return st == HTA_OK ? wrap_cluster(c) : ext_raise(st, &d);
+    return st == HTA_OK ? ext_wrap_cluster(c, NULL) : ext_raise(st, &d);
 }
 
 /* ---- capacity --------------------------------------------------------- */
@@ -497,6 +517,7 @@ static PyObject *sim_head(const hta_cluster *c, const hta_sim_opts *o,
     int ok = h && ext_set(h, "servers", PyLong_FromLong(c->M)) &&
              ext_set(h, "types", PyLong_FromLongLong(c->T)) &&
              ext_set(h, "levels", PyLong_FromLong(c->levels)) &&
+             ext_set(h, "load", ext_real(o->load)) &&
              ext_set(h, "rate", ext_real(total * o->load)) &&
              ext_set(h, "rho", ext_real(rho)) &&
              ext_set(h, "slots", PyLong_FromLongLong(o->slots)) &&
@@ -714,21 +735,23 @@ static int sim_ask_in(PyObject *const *v, hta_sim_ask *ask, ext_pypol **py,
 /* sim(cluster, policies, loads, slots, warmup, batches, seed, arrivals,
  * service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
  * block_mb, subqueues, delay, max_backlog, threads, trace file,
- * trace_every; None where not given) -> ([report per load],
+ * trace_every; None where not given[, check]) -> ([report per load],
  * interrupted): the library's request (hta_sim_ask), so the command's
- * rules hold with its words. */
+ * rules hold with its words; check: the request checked and set up,
+ * nothing run (([], False): hta.sim(executor=) before its tasks). */
 PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     (void)kw;
     ext_cluster *cl;
     PyObject *v[19], *o_threads, *trace_obj = NULL, *tpath_obj = NULL;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOOO&OOOOOOO&O", &ext_ClusterType,
-                          &cl, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                          &v[6], &v[7], &v[8], &v[9], &v[10],
+    int check = 0; /* the request checked and set up, nothing run */
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOOO&OOOOOOO&O|p",
+                          &ext_ClusterType, &cl, &v[0], &v[1], &v[2], &v[3],
+                          &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
                           ext_path_or_none, &trace_obj, &v[12], &v[13],
                           &v[14], &v[15], &v[16], &o_threads,
-                          ext_path_or_none, &tpath_obj, &v[18]))
+                          ext_path_or_none, &tpath_obj, &v[18], &check))
         return NULL;
     v[11] = trace_obj ? trace_obj : Py_None;
     v[17] = tpath_obj ? tpath_obj : Py_None;
@@ -781,7 +804,7 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         fprintf(tout.f, "load,policy,slot,number_in_system\n");
     if (st == HTA_OK)
         st = hta_sim_setup_make(&ask, c, &su, &d);
-    if (st == HTA_OK) {
+    if (st == HTA_OK && !check) {
         n = su.nloads * su.npols;
         res = calloc((size_t)n, sizeof *res);
         ran = calloc((size_t)n, sizeof *ran);

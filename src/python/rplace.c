@@ -112,18 +112,19 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
                           "lambdas",    "k_limit",    "jobs",    "warmup",
                           "batches",    "window",     "seed",    "data",
                           "reducers",   "jobs_trace", "reducer_mb",
-                          "threads",    NULL};
+                          "threads",    "check",      NULL};
     PyObject *path_obj = NULL, *trace_obj = NULL, *pols = Py_None,
              *costs = Py_None, *lams = Py_None, *o_slots = Py_None,
              *o_K = Py_None, *o_jobs = Py_None, *o_warm = Py_None,
              *o_batches = Py_None, *o_window = Py_None, *o_seed = Py_None,
              *o_mb = Py_None, *o_threads = Py_None;
     const char *data = NULL, *red = NULL;
+    int check = 0; /* the request checked and set up, nothing run */
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, "|O&OOOOOOOOOOzzO&OO", kwl, ext_path_or_none,
+            args, kw, "|O&OOOOOOOOOOzzO&OOp", kwl, ext_path_or_none,
             &path_obj, &o_slots, &costs, &pols, &lams, &o_K, &o_jobs,
             &o_warm, &o_batches, &o_window, &o_seed, &data, &red,
-            ext_path_or_none, &trace_obj, &o_mb, &o_threads))
+            ext_path_or_none, &trace_obj, &o_mb, &o_threads, &check))
         return NULL;
     hta_rp_ask ask;
     memset(&ask, 0, sizeof ask);
@@ -197,7 +198,9 @@ PyObject *ext_reduce_place(PyObject *self, PyObject *args, PyObject *kw)
     int *ran = NULL;
     ext_begin(&c);
     hta_status st = hta_rp_setup_make(&ask, &su, &d);
-    if (st == HTA_OK && !c.stop) {
+    if (st == HTA_OK && check)
+        su.nl = 0; /* checked: no rate runs, none reported */
+    if (st == HTA_OK && !c.stop && !check) {
         res = calloc((size_t)su.nl, sizeof *res);
         ran = calloc((size_t)su.nl, sizeof *ran);
         st = res && ran ? hta_rp_sweep(&su, (int)threads, res, ran, &d) :

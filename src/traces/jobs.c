@@ -149,13 +149,11 @@ static hta_status parse_job(hta_lex *lx, hta_jobs *j, int64_t **red,
     return traces_set_line(j, lx->line, d);
 }
 
-hta_status hta_jobs_parse(const char *path, hta_jobs **out, hta_diag *d)
+/* The trace the opened lx reads (freed here), named path. */
+static hta_status parse_lexer(hta_lex *lx, const char *path, hta_jobs **out,
+                              hta_diag *d)
 {
-    *out = NULL;
-    hta_lex lx;
-    hta_status st = hta_lex_open(&lx, path, d);
-    if (st != HTA_OK)
-        return st;
+    hta_status st = HTA_OK;
     hta_jobs *j = hta_jobs_new();
     int64_t *red = NULL;
     size_t cap = 0;
@@ -165,49 +163,66 @@ hta_status hta_jobs_parse(const char *path, hta_jobs **out, hta_diag *d)
         goto done;
     }
     for (;;) {
-        if ((st = hta_lex_next(&lx, d)) != HTA_OK)
+        if ((st = hta_lex_next(lx, d)) != HTA_OK)
             goto done;
-        if (lx.ntok == 0)
+        if (lx->ntok == 0)
             break;
         if (!header) {
             int64_t v;
-            if (strcmp(lx.tok[0], "hta-jobs") != 0) {
-                st = hta_lex_expected(&lx, "'hta-jobs 1'", lx.tok[0], d);
+            if (strcmp(lx->tok[0], "hta-jobs") != 0) {
+                st = hta_lex_expected(lx, "'hta-jobs 1'", lx->tok[0], d);
                 goto done;
             }
-            if (lx.ntok < 2) {
-                st = hta_lex_expected(&lx, "a format version", NULL, d);
+            if (lx->ntok < 2) {
+                st = hta_lex_expected(lx, "a format version", NULL, d);
                 goto done;
             }
-            if ((st = hta_lex_int(&lx, lx.tok[1], 1, 1, "format version",
+            if ((st = hta_lex_int(lx, lx->tok[1], 1, 1, "format version",
                                   &v, d)) != HTA_OK)
                 goto done;
-            if (lx.ntok > 2) {
-                st = hta_lex_expected(&lx, "the end of the line", lx.tok[2],
+            if (lx->ntok > 2) {
+                st = hta_lex_expected(lx, "the end of the line", lx->tok[2],
                                       d);
                 goto done;
             }
             header = 1;
             continue;
         }
-        if ((st = parse_job(&lx, j, &red, &cap, d)) != HTA_OK)
+        if ((st = parse_job(lx, j, &red, &cap, d)) != HTA_OK)
             goto done;
     }
     if (!header)
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
+        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx->line,
                           "expected 'hta-jobs 1', found end of file");
     else if (j->n == 0)
-        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx.line,
+        st = hta_diag_set(d, HTA_ERR_INPUT, path, lx->line,
                           "expected a 'job' line, found end of file");
 done:
     free(red);
-    hta_lex_free(&lx);
+    hta_lex_free(lx);
     if (st != HTA_OK) {
         hta_jobs_free(j);
         return st;
     }
     *out = j;
     return HTA_OK;
+}
+
+hta_status hta_jobs_parse(const char *path, hta_jobs **out, hta_diag *d)
+{
+    *out = NULL;
+    hta_lex lx;
+    hta_status st = hta_lex_open(&lx, path, d);
+    return st == HTA_OK ? parse_lexer(&lx, path, out, d) : st;
+}
+
+hta_status hta_jobs_parse_memory(const char *name, const char *text,
+                                 size_t len, hta_jobs **out, hta_diag *d)
+{
+    *out = NULL;
+    hta_lex lx;
+    hta_status st = hta_lex_from_memory(&lx, name, text, len, d);
+    return st == HTA_OK ? parse_lexer(&lx, name, out, d) : st;
 }
 
 hta_status hta_jobs_write(const hta_jobs *j, FILE *f, const char *comment)

@@ -461,6 +461,158 @@ static void test_reads_stop_is_the_threads(void **state)
     assert_int_equal(read_three(&d), HTA_OK);
 }
 
+/* Text through a temporary file and from memory: the same object (its
+ * written text) or the same words and line (pickling's door, issue 69). */
+typedef hta_status (*parse_file_fn)(const char *, void **, hta_diag *);
+typedef hta_status (*parse_mem_fn)(const char *, const char *, size_t,
+                                   void **, hta_diag *);
+typedef hta_status (*write_fn)(const void *, FILE *);
+typedef void (*free_fn)(void *);
+
+static hta_status cluster_file(const char *p, void **o, hta_diag *d)
+{
+    return hta_cluster_parse(p, (hta_cluster **)o, d);
+}
+static hta_status cluster_mem(const char *n, const char *t, size_t l,
+                              void **o, hta_diag *d)
+{
+    return hta_cluster_parse_memory(n, t, l, (hta_cluster **)o, d);
+}
+static hta_status cluster_out(const void *o, FILE *f)
+{
+    return hta_cluster_write(o, f, NULL);
+}
+static void cluster_free(void *o)
+{
+    hta_cluster_free(o);
+}
+static hta_status jobs_file(const char *p, void **o, hta_diag *d)
+{
+    return hta_jobs_parse(p, (hta_jobs **)o, d);
+}
+static hta_status jobs_mem(const char *n, const char *t, size_t l, void **o,
+                           hta_diag *d)
+{
+    return hta_jobs_parse_memory(n, t, l, (hta_jobs **)o, d);
+}
+static hta_status jobs_out(const void *o, FILE *f)
+{
+    return hta_jobs_write(o, f, NULL);
+}
+static void jobs_free(void *o)
+{
+    hta_jobs_free(o);
+}
+
+static char *text_of(const void *o, write_fn w)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(w(o, f), HTA_OK);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static void same_either_way(const char *text, parse_file_fn pf,
+                            parse_mem_fn pm, write_fn w, free_fn fr)
+{
+    char path[] = "/tmp/hta-gate-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    void *a = NULL, *b = NULL;
+    hta_diag da, db;
+    hta_diag_clear(&da);
+    hta_diag_clear(&db);
+    hta_status sa = pf(path, &a, &da),
+               sb = pm("<text>", text, strlen(text), &b, &db);
+    remove(path);
+    assert_int_equal(sa, sb);
+    if (sa == HTA_OK) {
+        char *ta = text_of(a, w), *tb = text_of(b, w);
+        assert_string_equal(ta, tb);
+        free(ta);
+        free(tb);
+    } else {
+        assert_string_equal(da.msg, db.msg);
+        assert_int_equal(da.line, db.line);
+        assert_string_equal(db.path, "<text>");
+    }
+    fr(a);
+    fr(b);
+}
+
+static void test_memory_readers_are_the_file_readers(void **state)
+{
+    (void)state;
+    static const char *const clusters[] = {
+        "hta-cluster 1\nservers 4\nrates 1 0.5 0.2\ntopology 2\n"
+        "type 0.5 0 1\ntype 0.25 3\n",
+        "hta-cluster 1\nservers 4\nrates 1 0.5\ntype 0.5 0 4\n",
+        "hta-cluster 1\nservers 4\nrates 1 1e-400\ntype 0.5 0\n",
+        "hta-cluster 1\nservers 4\nrates 1 0.5\n",
+        "hta-cluster 2\n", ""};
+    static const char *const jobs[] = {
+        "hta-jobs 1\njob 1 3 2 2\njob 4 1\n",
+        "hta-jobs 1\njob 4 3\njob 1 1\n", "hta-jobs 1\njob 1 0\n",
+        "hta-jobs 1\n", "job 1 1\n"};
+    for (size_t i = 0; i < sizeof clusters / sizeof *clusters; i++)
+        same_either_way(clusters[i], cluster_file, cluster_mem, cluster_out,
+                        cluster_free);
+    for (size_t i = 0; i < sizeof jobs / sizeof *jobs; i++)
+        same_either_way(jobs[i], jobs_file, jobs_mem, jobs_out, jobs_free);
+}
+
+/* A subnormal cost has no file form (the reader refuses it as out of
+ * range): the gate refuses it with those words, so that every instance
+ * built in memory reads back from its file. */
+static void test_subnormal_costs_are_out_of_range(void **state)
+{
+    (void)state;
+    double tiny = 1.1125369292536007e-308;
+    hta_wrem aff = {.kind = HTA_WREM_AFFINE, .a = 3, .b = tiny};
+    hta_diag d;
+    hta_diag_clear(&d);
+    assert_int_equal(hta_gate_cost(1, &aff, 10, "w_rem", NULL, NULL, 0, &d),
+                     HTA_ERR_INPUT);
+    assert_string_equal(d.msg, "expected a slope b >= 0, found "
+                               "out-of-range '1.1125369292536007e-308'");
+    hta_diag_clear(&d);
+    assert_int_equal(hta_gate_w_loc(tiny, NULL, NULL, 0, &d),
+                     HTA_ERR_INPUT);
+    assert_non_null(strstr(d.msg, "out-of-range"));
+    static const char text[] = "hta-instance 1\ntasks 1\nservers 2\n"
+                               "w_loc 1\nw_rem affine 3 "
+                               "1.1125369292536007e-308\ntask 0 0\n";
+    hta_instance *inst = NULL;
+    hta_diag_clear(&d);
+    assert_int_equal(hta_instance_parse_memory("t", text, sizeof text - 1,
+                                               &inst, &d),
+                     HTA_ERR_INPUT);
+    assert_null(inst);
+    assert_string_equal(d.msg, "expected a slope b >= 0, found "
+                               "out-of-range '1.1125369292536007e-308'");
+    double rates[2] = {1, 0.5};
+    int64_t *off = malloc(2 * sizeof *off);
+    int32_t *srv = malloc(sizeof *srv);
+    double *lam = malloc(sizeof *lam);
+    off[0] = 0;
+    off[1] = 1;
+    srv[0] = 0;
+    lam[0] = tiny;
+    hta_cluster *c = NULL;
+    hta_diag_clear(&d);
+    assert_int_equal(hta_cluster_build(2, rates, 2, NULL, 0, 1, lam, off,
+                                       srv, &c, &d),
+                     HTA_ERR_INPUT);
+    assert_null(c);
+    assert_non_null(strstr(d.msg, "out-of-range"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +623,8 @@ int main(void)
         cmocka_unit_test(test_free_null),
         cmocka_unit_test(test_reads_stop_is_the_threads),
         cmocka_unit_test(test_ids_are_range_checked),
+        cmocka_unit_test(test_memory_readers_are_the_file_readers),
+        cmocka_unit_test(test_subnormal_costs_are_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

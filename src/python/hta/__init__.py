@@ -256,20 +256,160 @@ def capacity(cluster, method="auto", interior=False, decomposition=False):
     return _hta.capacity(cluster, method, interior, decomposition)
 
 
+def _decimals(x):
+    """The decimals of x as Python writes it (0.25: 2, 1e-05: 5, 15.0:
+    1), at most 17: the command counts them in the option's text."""
+    text = repr(float(x))
+    mant, _, exp = text.lower().partition("e")
+    frac = len(mant.partition(".")[2])
+    return max(0, min(17, frac - (int(exp) if exp else 0)))
+
+
 def _sweep(a, b, step):
-    """The loads of ``--sweep A,B,STEP``, as the command computes them."""
+    """The loads of ``--sweep A,B,STEP``, as the command computes them:
+    A + k STEP to the decimals of A and STEP (1.0, 1.7, 0.1 ends at 1.7,
+    not 1.7000000000000002), so that a sweep split over hosts has the
+    loads of the whole sweep."""
     if not (0 < a <= 1e6 and 0 < b <= 1e6 and 0 < step <= 1e6):
         raise ValueError("sweep: expected A,B,STEP in (0, 1e6]")
     if b < a:
         raise ValueError(f"sweep: A,B,STEP needs A <= B, found {a},{b},"
                          f"{step}")
+    dec = max(_decimals(a), _decimals(step))
     loads, k = [], 0
     while a + k * step <= b * (1 + 1e-12):
         if len(loads) == 64:
             raise ValueError("sweep: at most 64 loads")
-        loads.append(a + k * step)
+        loads.append(float(f"{a + k * step:.{dec}f}"))
         k += 1
     return loads
+
+
+def _executor_of(executor, threads, extra=()):
+    """executor checked: an object with submit (a concurrent.futures
+    Executor, Dask's Client.get_executor()), not with threads."""
+    if executor is None:
+        return None
+    if isinstance(executor, type):
+        raise TypeError("executor: expected a concurrent.futures.Executor "
+                        f"(an object with submit), found the class "
+                        f"{executor.__name__} (an instance is one: "
+                        f"{executor.__name__}())")
+    if not callable(getattr(executor, "submit", None)):
+        raise TypeError("executor: expected a concurrent.futures.Executor "
+                        "(an object with submit), found "
+                        f"{type(executor).__name__}")
+    if threads is not None:
+        raise ValueError("give threads or executor, not both (threads: "
+                         "runs at once in this process; executor: a point "
+                         "a task)")
+    for name, value in extra:
+        if value is not None:
+            raise ValueError(f"{name}: not with executor (the points run "
+                             "in other processes)")
+    return executor
+
+
+def _on_executor(executor, call, fn, items, progress=None):
+    """fn(*args) for every (label, args) of items on executor, each a
+    task; the reports in the items' order (each fn returns (reports,
+    interrupted)).  Ctrl-C cancels what is pending and raises Interrupted
+    with the reports done; a task's exception is raised here with a note
+    naming its point (a worker without hta: RuntimeError saying so)."""
+    import concurrent.futures as cf
+    futs = []
+    try:
+        for _, args in items:
+            futs.append(executor.submit(fn, *args))
+        if progress is not None:
+            for k, _ in enumerate(cf.as_completed(futs)):
+                progress(k + 1, len(futs))
+        out = []
+        for (label, _), f in zip(items, futs):
+            try:
+                reps, interrupted = f.result()
+            except ModuleNotFoundError as e:
+                if (e.name or "").split(".")[0] == "hta":
+                    raise RuntimeError(
+                        f"{call}: a worker of the executor cannot import "
+                        f"hta ({e}): install hta where the workers run"
+                    ) from e
+                e.add_note(f"{call}: raised by the point at {label}")
+                raise
+            except Exception as e:
+                e.add_note(f"{call}: raised by the point at {label}")
+                raise
+            out.extend(reps)
+            if interrupted:
+                raise KeyboardInterrupt
+        return out
+    except BaseException as e:
+        for f in futs:
+            f.cancel()
+        if isinstance(e, KeyboardInterrupt):
+            done = []
+            for f in futs:
+                if f.done() and not f.cancelled() and \
+                        f.exception() is None:
+                    done.extend(f.result()[0])
+            raise Interrupted(done) from None
+        raise
+
+
+def _progress_of(progress):
+    """progress: None, a callable (done, total), or True (a tqdm bar
+    when tqdm is installed, else a line on stderr per point)."""
+    if progress is None or progress is False:
+        return None
+    if callable(progress):
+        return progress
+    if progress is not True:
+        raise TypeError("progress: expected True, a callable (done, "
+                        f"total) or None, found {type(progress).__name__}")
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        tqdm = None
+    state = {}
+
+    def bar(done, total):
+        if tqdm is not None:
+            if "bar" not in state:
+                state["bar"] = tqdm(total=total, unit="point")
+            state["bar"].update(1)
+            if done == total:
+                state["bar"].close()
+        else:
+            import sys
+            print(f"hta: {done}/{total} points", file=sys.stderr)
+    return bar
+
+
+def _sim_point(cluster, policies, x, opts):
+    """One load of a sweep (None: the cluster's own), a task of
+    hta.sim(executor=...)."""
+    return _hta.sim(cluster, policies, None if x is None else [x], *opts,
+                    1, None, None)
+
+
+def _ft_point(jobs, pols, n, opts):
+    """One machine count of a flowtime sweep (executor=)."""
+    return _hta.flowtime(jobs, pols, [n], *opts, 1)
+
+
+def _rp_point(x, kw):
+    """One rate of a reduce-place sweep (executor=)."""
+    return _hta.reduce_place(lambdas=None if x is None else [x], threads=1,
+                             **kw)
+
+
+def _own(policies):
+    """Each task's own policy objects (a thread pool's tasks would share
+    them, which hta.sim refuses): a deep copy, names as they are."""
+    import copy
+    if policies is None or isinstance(policies, str):
+        return policies
+    return copy.deepcopy(policies)
 
 
 def _rates(one, sweep, option):
@@ -303,7 +443,7 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
         jobs_trace=None, time_scale=None, block_mb=None, subqueues=False,
         delay=None, service=None, cv=None, slots_per_unit=None,
         sweep=None, max_backlog=None, threads=None, trace_file=None,
-        trace_every=None):
+        trace_every=None, executor=None, progress=None):
     """Simulates the map-task schedulers on a cluster (``hta sim``) with
     common random numbers.  The arguments are the command's options of
     the same names (``hta sim --help``), each taking the command's
@@ -328,12 +468,38 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
     reports so far; an exception raised by a policy of yours ends the
     call with that exception, the reports up to it in its hta_reports.
 
+    executor: any concurrent.futures.Executor (a thread or process pool,
+    Dask's Client.get_executor()), each load a task (threads= is for one
+    process: give one or the other); the reports come back in load
+    order, the same as the one-process call's (seconds aside) for any
+    number of workers.  The objects travel pickled; paths (jobs_trace,
+    a table: job size) are read where the task runs.  Ctrl-C cancels
+    what is pending and raises Interrupted with the points done; a
+    task's exception is raised with a note naming its load.  progress
+    (with executor): True (a tqdm bar, or a line a point on stderr) or
+    a callable(done, total).
+
     The runs of one policy object go one at a time: those of one call
     take turns, and a call given an object that another call is running
     (on another thread, or from the policy's own route) raises
     RuntimeError before any run; give each call its own copy
     (copy.deepcopy)."""
     loads = _rates(load, sweep, "--load")
+    ex = _executor_of(executor, threads, [("trace_file", trace_file),
+                                          ("trace_every", trace_every)])
+    bar = _progress_of(progress)
+    if ex is not None:
+        opts = (slots, warmup, batches, seed, arrivals, service, cv,
+                slots_per_unit, job_size, jobs_trace, time_scale, block_mb,
+                subqueues, delay, max_backlog)
+        _hta.sim(cluster, policies, loads, *opts, 1, None, None, True)
+        reps = _on_executor(ex, "hta.sim", _sim_point, [
+            (f"load {x:g}" if x is not None else "the cluster's load",
+             (cluster, _own(policies), x, opts))
+            for x in (loads or [None])], bar)
+        return reps if sweep is not None else reps[0]
+    if bar is not None:
+        raise ValueError("progress: with executor (a point a task)")
     reps, interrupted = _hta.sim(
         cluster, policies, loads, slots, warmup, batches, seed, arrivals,
         service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
@@ -350,7 +516,7 @@ _FT_POLICIES = ("srpt", "dsrpt", "asrpt", "fifo", "fair", "exact")
 
 def flowtime(jobs, machines=None, policies=None, mode="preemptive",
              load=None, sweep=None, exact_max_vars=None, time_limit=None,
-             stepwise=False, threads=None):
+             stepwise=False, threads=None, executor=None, progress=None):
     """Total flow time of a job trace under the policies (``hta
     flowtime``; Zheng, Shroff and Sinha), as the command's options of the
     same names: machines, or load (the machines that load needs), or
@@ -360,7 +526,8 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
     (preemptive only), asrpt, fifo, fair and exact (the time-indexed
     program, when it has at most exact_max_vars columns, default 2000,
     within time_limit seconds, default 60); default all; stepwise: the
-    reference engine, slot by slot; threads: runs at once.
+    reference engine, slot by slot; threads: runs at once; executor
+    and progress: a point a task, as hta.sim's.
 
     Returns the report of ``hta flowtime --json``: a dict (jobs, work,
     span, machines, mode, load, lower_bound, job_bound_sum, interrupted,
@@ -400,6 +567,10 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
     if not 0 < limit <= 1e9:
         raise ValueError(f"time_limit: expected seconds in (0, 1e9], found "
                          f"{time_limit!r}")
+    ex = _executor_of(executor, threads)
+    bar = _progress_of(progress)
+    if bar is not None and ex is None:
+        raise ValueError("progress: with executor (a point a task)")
     nthreads = _hta.threads_default() if threads is None else \
         _int_in("threads", threads, 1, 1024)
     if machines is not None:
@@ -423,6 +594,14 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
                 raise ValueError(f"load {x:g} needs {n:.3g} machines for "
                                  "this trace, above the limit 10^6")
             ns.append(n)
+    if ex is not None:
+        opts = (pre, bool(stepwise), max_vars, limit)
+        labels = [f"machines {n}"] if machines is not None else \
+            [f"load {x:g}" for x in loads]
+        points = _on_executor(ex, "hta.flowtime", _ft_point, [
+            (label, (jobs, pols, n, opts)) for label, n in zip(labels, ns)],
+            bar)
+        return points if sweep is not None else points[0]
     points, interrupted = _hta.flowtime(jobs, pols, ns, pre,
                                         bool(stepwise), max_vars, limit,
                                         nthreads)
@@ -436,7 +615,7 @@ def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
                  lam=None, sweep=None, k_limit=None, jobs=None, warmup=None,
                  batches=None, window=None, seed=None, data=None,
                  reducers=None, jobs_trace=None, reducer_mb=None,
-                 threads=None):
+                 threads=None, executor=None, progress=None):
     """ReduceTask placement (``hta reduce-place``, Tan, Meng and Zhang):
     Poisson jobs (rate lam, default 0.4, or each rate of sweep=(A, B,
     STEP); service rate 1, at most k_limit (10) holding slots), each with
@@ -451,8 +630,24 @@ def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
     of them): slots, costs, the queue's figures, and per policy its
     fetching cost and its saving against random and greedy.  Every
     argument not given takes the command's default; the command's rules
-    between them hold with its words."""
+    between them hold with its words.  executor and progress: a rate a
+    task, as hta.sim's."""
     lams = _rates(lam, sweep, "--lambda")
+    ex = _executor_of(executor, threads)
+    bar = _progress_of(progress)
+    if ex is not None:
+        kw = dict(slots_file=slots_file, slots=slots, costs=costs,
+                  policies=policies, k_limit=k_limit, jobs=jobs,
+                  warmup=warmup, batches=batches, window=window, seed=seed,
+                  data=data, reducers=reducers, jobs_trace=jobs_trace,
+                  reducer_mb=reducer_mb)
+        _hta.reduce_place(lambdas=lams, check=True, **kw)
+        reps = _on_executor(ex, "hta.reduce_place", _rp_point, [
+            (f"lambda {x:g}" if x is not None else "the default rate",
+             (x, kw)) for x in (lams or [None])], bar)
+        return reps if sweep is not None else reps[0]
+    if bar is not None:
+        raise ValueError("progress: with executor (a point a task)")
     reps, interrupted = _hta.reduce_place(
         slots_file, slots, costs, policies, lams, k_limit, jobs, warmup,
         batches, window, seed, data, reducers, jobs_trace, reducer_mb,
@@ -473,7 +668,8 @@ def records(report):
     if isinstance(report, dict) and "policies" in report:
         report = [report]
     if report and isinstance(report[0], dict) and "policies" in report[0]:
-        return [{"rate": rep["rate"], "rho": rep["rho"], **r}
+        return [{"load": rep["load"], "rate": rep["rate"],
+                 "rho": rep["rho"], **r}
                 for rep in report for r in rep["policies"]]
     return [{k: v for k, v in r.items() if k not in ("finish",)}
             for r in report]
