@@ -2,7 +2,9 @@
 
     pip install --no-build-isolation ./src/python
 
-The extension hta._hta links hta's C library.  From the repository the
+The extension hta._hta links hta's C library; the package carries the
+command `hta` (the same binary as make's) and its manual pages, and
+puts `hta` on the environment's PATH.  From the repository the
 library is built in the tree first (`make BUILD=$HTA_BUILD
 $HTA_BUILD/libhta.so.0`, default build/) and a copy of libhta.so.0 goes
 into the package beside the extension (rpath $ORIGIN), as `make` does
@@ -55,24 +57,75 @@ def version():
     return re.search(r'#define HTA_VERSION "([^"]+)"', text).group(1)
 
 
+def installed_prefix():
+    """Where `make install` put hta: pkg-config's prefix, under
+    PKG_CONFIG_SYSROOT_DIR when set."""
+    prefix = subprocess.run(["pkg-config", "--variable=prefix", "hta"],
+                            check=True, capture_output=True,
+                            text=True).stdout.strip()
+    root = os.environ.get("PKG_CONFIG_SYSROOT_DIR", "")
+    # pkgconf puts the sysroot before the variables; pkg-config does not
+    return pathlib.Path(prefix if prefix.startswith(root) else root + prefix)
+
+
+def command_files():
+    """The command and its manual pages: make's (in the tree) or the
+    installed ones, as (source, path under the package's _prefix)."""
+    if USE_INSTALLED:
+        base = installed_prefix()
+        exe, man = base / "bin" / "hta", base / "share" / "man"
+        pages = sorted(man.glob("man[157]/hta*.[157]"))
+    else:
+        exe, man = BUILD / "hta", BUILD / "man"
+        pages = sorted(man.glob("hta*.[157]"))
+    files = [(exe, pathlib.Path("bin") / "hta")]
+    for p in pages:
+        files.append((p, pathlib.Path("share") / "man" /
+                      f"man{p.suffix[1:]}" / p.name))
+    return files
+
+
+def man_data_files():
+    """The manual pages into the environment's share/man as well (what
+    the build makes, named before it runs), so that `man hta-solve`
+    finds them from the environment's bin on PATH."""
+    if USE_INSTALLED:
+        pages = [src for src, rel in command_files()[1:]]
+    else:
+        pages = [BUILD / "man" / p.stem
+                 for p in sorted((ROOT / "src" / "cli" / "doc").glob("*.scd"))]
+    by = {}
+    for p in pages:
+        by.setdefault(f"share/man/man{p.suffix[1:]}", []).append(str(p))
+    return sorted(by.items())
+
+
 class BuildExt(build_ext):
-    """Builds the library in the tree first and puts a copy of it beside
-    the extension (in-tree), or links the installed one."""
+    """Builds the library, the command and its manual pages in the tree
+    first and puts a copy of the library beside the extension (in-tree),
+    or links the installed one; the command and its pages go into the
+    package's own prefix (hta/_prefix/bin/hta, hta/_prefix/share/man),
+    run by the `hta` console script, so that `hta help policy` finds its
+    page there as an installed hta finds PREFIX/share/man."""
 
     def run(self):
         if not USE_INSTALLED:
             jobs = [] if "-j" in os.environ.get("MAKEFLAGS", "") else \
                 [f"-j{os.cpu_count() or 1}"]
             subprocess.run(["make", "-C", str(ROOT), "--no-print-directory",
-                            *jobs, f"BUILD={BUILD}", f"{BUILD}/libhta.so.0"],
-                           check=True)
+                            *jobs, f"BUILD={BUILD}", f"{BUILD}/libhta.so.0",
+                            f"{BUILD}/hta", "man"], check=True)
         super().run()
+        dest = pathlib.Path(self.build_lib) / "hta"
+        dest.mkdir(parents=True, exist_ok=True)
         if not USE_INSTALLED:
-            dest = pathlib.Path(self.build_lib) / "hta"
-            dest.mkdir(parents=True, exist_ok=True)
             shutil.copy2(BUILD / "libhta.so.0", dest / "libhta.so.0")
             if self.inplace:
                 shutil.copy2(BUILD / "libhta.so.0", HERE / "hta")
+        for src, rel in command_files():
+            out = dest / "_prefix" / rel
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, out)
 
 
 def extension():
@@ -117,6 +170,8 @@ setup(
     package_dir={"hta": "hta"},
     ext_modules=[extension()],
     cmdclass={"build_ext": BuildExt},
+    entry_points={"console_scripts": ["hta = hta._command:main"]},
+    data_files=man_data_files(),
     install_requires=["numpy"],
     python_requires=">=3.9",
 )

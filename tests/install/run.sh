@@ -85,6 +85,26 @@ if /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null; then
         check "pip install ./src/python ($how)" [ $? -eq 0 ]
         got=$(cd "$tmp" && "$venv/bin/python" -c "import hta; print(hta.__version__, format(hta.solve(hta.Instance.read('$root/instances/example.txt'))['best']['makespan'], 'g'))" 2>>"$tmp/pip-$how.log")
         check "pip's package ($how): version and best ($got / $ver $want)" [ "$got" = "$ver $want" ]
+        # the command on the environment's PATH: make's binary (the
+        # tree's build, or the one installed), its manual pages found
+        # by hta help and by man from the environment (issue 69)
+        made=$tmp/pipbuild/hta
+        [ $how = installed ] && made=$dest/usr/bin/hta
+        carried=$(echo "$venv"/lib/python3*/site-packages/hta/_prefix/bin/hta)
+        check "pip's hta ($how) is make's binary" cmp -s "$carried" "$made"
+        got=$("$venv/bin/hta" --version | sed -n 1p)
+        check "pip's hta --version ($how): $got" [ "$got" = "hta $ver" ]
+        got=$(cd "$tmp" && "$venv/bin/hta" solve "$root/instances/example.txt" | sed -n 's/^best [a-z]* \([^ ]*\) .*/\1/p')
+        check "pip's hta solve ($how): $got / $want" [ "$got" = "$want" ]
+        "$venv/bin/hta" sim >/dev/null 2>&1
+        check "pip's hta passes the exit status on (usage: 2)" [ $? -eq 2 ]
+        got=$(PATH="$venv/bin:$PATH" MANPAGER=cat MANWIDTH=80 hta help policy 2>&1 | grep -c 'hta-policy - writing a map-task scheduling policy')
+        check "pip's hta help policy shows hta-policy(7) ($how)" [ "$got" = 1 ]
+        got=$(env -u MANPATH PATH="$venv/bin:$PATH" man -w hta-solve 2>&1)
+        check "man finds hta-solve(1) in the environment ($how): $got" [ "$got" = "$venv/share/man/man1/hta-solve.1" ]
+        (cd "$tmp" && "$venv/bin/hta" gen cluster wang --servers 20 --data-servers 10 -o "$tmp/pipc.txt" &&
+            "$venv/bin/hta" sim "$tmp/pipc.txt" --slots 500 -q >/dev/null) 2>>"$tmp/pip-$how.log"
+        check "pip's hta gen cluster and sim ($how)" [ $? -eq 0 ]
     done
 else
     check "python3-venv is installed (scripts/deps.sh test)" false

@@ -1,6 +1,8 @@
 """The README's Python examples run as printed (in a temporary
 directory) and print what they say; they need nothing beyond what the
-README's first command installs (numpy), which make fresh-box checks."""
+README's commands install (numpy; Dask's distributed for the scale
+section's recipe, run on a LocalCluster of this machine), which make
+fresh-box checks."""
 import contextlib
 import io
 import re
@@ -14,10 +16,23 @@ def test_readme_examples(root, tmp_path, monkeypatch):
     outs = []
     for code in blocks:
         code = code.replace("cluster, slots=5000", "cluster, slots=1200")
+        # the scale section's Dask recipe, on a cluster of this machine:
+        # two worker processes over TCP on localhost
+        code = code.replace(
+            'Client("tcp://scheduler:8786")',
+            'Client(__import__("distributed").LocalCluster(n_workers=2, '
+            'threads_per_worker=1, processes=True, dashboard_address=":0", '
+            'silence_logs=50))')
+        code = code.replace("slots=5000,\n", "slots=1200,\n")
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             exec(compile(code, "README.md", "exec"), {})
         outs.append(out.getvalue())
+    # the Dask recipe prints the loads it says, from its workers
+    dask = [k for k, b in enumerate(blocks) if "get_executor" in b]
+    assert len(dask) == 1
+    said = re.findall(r"^print\(.*?\) *# (.*)$", blocks[dask[0]], re.M)
+    assert outs[dask[0]].strip().split("\n") == said
     # what the first example says it prints, it prints
     said = re.findall(r"^print\(.*?\) *# (.*)$", blocks[0], re.M)
     assert len(said) == 2
