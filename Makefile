@@ -65,7 +65,7 @@ help:
 	@echo "make bench-flowtime  flow-time policies on 10^6 jobs, exact size limit"
 	@echo "make bench-sim   tasks per second of the online simulator's policies"
 	@echo "make bench-levels  four locality levels against two: fsy, memory, the bound"
-	@echo "make bench-python  hta.solve from numpy arrays vs the C library and the command"
+	@echo "make bench-python  hta.solve from numpy arrays vs the C library and the command;\n                   pickling at 10^6 tasks; sweeps on Dask against one worker"
 	@echo "make bench-devices huge pages: with and without (the device left)"
 	@echo "make experiments reproductions of the papers, with plots"
 	@echo "make CBC=yes     link CBC, the optional second MIP engine (for your own"

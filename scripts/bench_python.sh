@@ -6,7 +6,8 @@
 # which parses the text).  HDFS placements of 10^5 and 10^6 tasks;
 # medians of 7 runs interleaved, fresh processes; the arrays are made
 # before the clock starts on both sides.  Figures only.
-# Then pickling at 10^6 tasks against Instance.read of the same file.
+# Then pickling at 10^6 tasks against Instance.read of the same file,
+# and sweeps on an executor (Dask) against one worker and threads=.
 # usage: scripts/bench_python.sh BUILD
 set -eu
 build=${1:-build}
@@ -74,3 +75,50 @@ print(f"pickle, 10^6 tasks (3 levels, affine w_rem): Instance.read "
       f"{tl:.3f} s ({tl / tr:.2f}x); {len(data) / 1e6:.1f} MB pickled, "
       f"file {os.path.getsize(sys.argv[1]) / 1e6:.1f} MB")
 PY
+
+# Sweeps on an executor (issue 69): a 40-point sim sweep on a Dask
+# LocalCluster of one and of two single-threaded worker processes
+# (medians of 3, side by side; target: two workers at least 1.8x one on
+# a quiet 2-core machine), and the executor path's overhead at small
+# points (40 points of 10^3 slots: ThreadPoolExecutor(1) against
+# threads=1; target: within 10%).
+# (a file, not standard input: Dask's worker processes start by spawn,
+# which imports the main module from its path)
+cat >"$tmp/dask_bench.py" <<'PY'
+import statistics, time
+import hta
+from concurrent.futures import ThreadPoolExecutor
+from distributed import Client, LocalCluster
+
+def timed(f, runs=3):
+    ts = []
+    for _ in range(runs):
+        t0 = time.monotonic()
+        f()
+        ts.append(time.monotonic() - t0)
+    return statistics.median(ts)
+
+if __name__ == "__main__":
+    c = hta.gen_cluster("wang", servers=100, data_servers=50, seed=1)
+    kw = dict(sweep=(0.5, 0.89, 0.01), slots=20000, seed=3)
+    clients = {}
+    for w in (1, 2):
+        cl = LocalCluster(n_workers=w, threads_per_worker=1, processes=True,
+                          dashboard_address=":0", silence_logs=50)
+        clients[w] = (cl, Client(cl))
+    ex1, ex2 = (clients[w][1].get_executor() for w in (1, 2))
+    t1 = timed(lambda: hta.sim(c, executor=ex1, **kw))
+    t2 = timed(lambda: hta.sim(c, executor=ex2, **kw))
+    print(f"40-point sim sweep (2*10^4 slots a point) on Dask LocalCluster: "
+          f"1 worker {t1:.2f} s, 2 workers {t2:.2f} s, {t1 / t2:.2f}x")
+    small = dict(sweep=(0.5, 0.89, 0.01), slots=1000, seed=3)
+    tt = timed(lambda: hta.sim(c, threads=1, **small), 5)
+    with ThreadPoolExecutor(1) as ex:
+        te = timed(lambda: hta.sim(c, executor=ex, **small), 5)
+    print(f"40 points of 10^3 slots, one thread: threads=1 {tt:.3f} s, "
+          f"executor=ThreadPoolExecutor(1) {te:.3f} s ({te / tt:.2f}x)")
+    for cl, client in clients.values():
+        client.close()
+        cl.close()
+PY
+PYTHONPATH=$build/python /usr/bin/python3 "$tmp/dask_bench.py"
