@@ -24,6 +24,71 @@ static const char *const colours[] = {"#4c78a8", "#f58518", "#54a24b",
                                       "#9d755d", "#eeca3b"};
 #define NCOLOURS (int)(sizeof colours / sizeof colours[0])
 
+/* Series that coincide stay apart without colour: a dash pattern (when
+ * the chart gives none of its own meaning) and a marker per series. */
+static const char *const dashes[] = {NULL, "6 3", "2 3", "8 3 2 3"};
+#define NDASHES (int)(sizeof dashes / sizeof dashes[0])
+#define NMARKERS 5 /* circle, square, triangle, diamond, triangle down */
+
+static double at(const cli_chart *c, const double *a, int s, int k);
+
+/* Series s's style (colour, dash, marker): its rank among the series
+ * with a point, so that a series with none (exact skipped) takes no
+ * style and a chart redrawn without it looks the same. */
+static int style_of(const cli_chart *c, int s)
+{
+    int rank = 0;
+    for (int t = 0; t < s; t++)
+        for (int k = 0; k < c->npts; k++)
+            if (isfinite(at(c, c->y, t, k))) {
+                rank++;
+                break;
+            }
+    return rank;
+}
+
+static const char *colour_of(const cli_chart *c, int s)
+{
+    return colours[style_of(c, s) % NCOLOURS];
+}
+
+static const char *dash_of(const cli_chart *c, int s)
+{
+    if (c->dashed)
+        return c->dashed[s] ? "6 3" : NULL;
+    return dashes[style_of(c, s) % NDASHES];
+}
+
+/* Series s's marker of radius r centred on (0, 0) (its group is
+ * translated to the point). */
+static void marker(FILE *f, int s, double r, const char *fill,
+                   const char *stroke)
+{
+    switch (s % NMARKERS) {
+    case 0:
+        fprintf(f, "<circle r=\"%g\"", r);
+        break;
+    case 1:
+        fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"",
+                -0.9 * r, -0.9 * r, 1.8 * r, 1.8 * r);
+        break;
+    case 2:
+        fprintf(f, "<path d=\"M0,%g L%g,%g L%g,%g Z\"", -1.3 * r, 1.15 * r,
+                0.75 * r, -1.15 * r, 0.75 * r);
+        break;
+    case 3:
+        fprintf(f, "<path d=\"M0,%g L%g,0 L0,%g L%g,0 Z\"", -1.3 * r,
+                1.3 * r, 1.3 * r, -1.3 * r);
+        break;
+    default:
+        fprintf(f, "<path d=\"M0,%g L%g,%g L%g,%g Z\"", 1.3 * r, 1.15 * r,
+                -0.75 * r, -1.15 * r, -0.75 * r);
+        break;
+    }
+    fprintf(f, " fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", fill,
+            stroke);
+}
+
 typedef struct frame {
     double left, top, pw, ph;
     double x0, x1, t0, t1; /* x range; y range as plotted (log10 or not) */
@@ -144,13 +209,15 @@ static double legend(FILE *f, const cli_chart *c, double left, double y)
                 drawn |= isfinite(at(c, c->y, s, k));
             if (!drawn) /* a series without a point (exact skipped) */
                 continue;
-            const char *col_s = colours[s % NCOLOURS];
-            int dash = c->dashed && c->dashed[s];
+            const char *col_s = colour_of(c, s), *dash = dash_of(c, s);
             fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" "
-                       "stroke=\"%s\" stroke-width=\"2\"%s/><text x=\"%g\" "
-                       "y=\"%g\">",
-                    x, y + 6, x + 12, y + 6, col_s,
-                    dash ? " stroke-dasharray=\"4 2\"" : "", x + 16, y + 11);
+                       "stroke=\"%s\" stroke-width=\"2\"",
+                    x - 4, y + 6, x + 22, y + 6, col_s);
+            if (dash)
+                fprintf(f, " stroke-dasharray=\"%s\"", dash);
+            fprintf(f, "/><g transform=\"translate(%g,%g)\">", x + 9, y + 6);
+            marker(f, style_of(c, s), 3.5, col_s, col_s);
+            fprintf(f, "</g><text x=\"%g\" y=\"%g\">", x + 26, y + 11);
             svg_escape(f, c->names[s]);
         }
         fputs("</text>\n", f);
@@ -197,11 +264,12 @@ static void axes(FILE *f, const frame *fr, const cli_chart *c)
     fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" "
                "fill=\"none\" stroke=\"#999\"/>\n",
             fr->left, fr->top, fr->pw, fr->ph);
-    fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">",
+    fprintf(f, "<text class=\"xlabel\" x=\"%g\" y=\"%g\" "
+               "text-anchor=\"middle\">",
             fr->left + fr->pw / 2, fr->top + fr->ph + 40);
     svg_escape(f, c->xlabel);
-    fprintf(f, "</text>\n<text transform=\"translate(18 %g) rotate(-90)\" "
-               "text-anchor=\"middle\">",
+    fprintf(f, "</text>\n<text class=\"ylabel\" transform=\"translate(18 "
+               "%g) rotate(-90)\" text-anchor=\"middle\">",
             fr->top + fr->ph / 2);
     svg_escape(f, c->ylabel);
     fputs(fr->logy ? " (logarithmic)</text>\n" : "</text>\n", f);
@@ -219,7 +287,7 @@ static void band(FILE *f, const frame *fr, const cli_chart *c, int s)
             fprintf(f, "<path class=\"band\" data-series=\"");
             svg_escape(f, c->names[s]);
             fprintf(f, "\" fill=\"%s\" fill-opacity=\"0.18\" d=\"",
-                    colours[s % NCOLOURS]);
+                    colour_of(c, s));
             for (int j = k; j < e; j++)
                 fprintf(f, "%s%.2f %.2f ", j == k ? "M" : "L", px(fr, c->x[j]),
                         py(fr, at(c, c->y, s, j) + ci_of(c, s, j)));
@@ -235,8 +303,8 @@ static void band(FILE *f, const frame *fr, const cli_chart *c, int s)
 static void line_and_points(FILE *f, const frame *fr, const cli_chart *c,
                             int s)
 {
-    const char *col = colours[s % NCOLOURS];
-    int dash = c->dashed && c->dashed[s], open = 0;
+    const char *col = colour_of(c, s), *dash = dash_of(c, s);
+    int open = 0;
     for (int k = 0; k < c->npts; k++) {
         double y = at(c, c->y, s, k);
         if (!isfinite(y)) {
@@ -245,10 +313,15 @@ static void line_and_points(FILE *f, const frame *fr, const cli_chart *c,
             open = 0;
             continue;
         }
-        if (!open)
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" "
-                       "stroke-width=\"2\"%s points=\"",
-                    col, dash ? " stroke-dasharray=\"6 3\"" : "");
+        if (!open) {
+            fputs("<polyline class=\"series\" data-series=\"", f);
+            svg_escape(f, c->names[s]);
+            fprintf(f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
+                    col);
+            if (dash)
+                fprintf(f, " stroke-dasharray=\"%s\"", dash);
+            fputs(" points=\"", f);
+        }
         fprintf(f, "%s%.2f,%.2f", open ? " " : "", px(fr, c->x[k]), py(fr, y));
         open = 1;
     }
@@ -260,7 +333,9 @@ static void line_and_points(FILE *f, const frame *fr, const cli_chart *c,
             continue;
         int hollow = c->hollow &&
                      c->hollow[(size_t)s * (size_t)c->npts + (size_t)k];
-        fprintf(f, "<g class=\"point\" data-series=\"");
+        fprintf(f, "<g class=\"point\" transform=\"translate(%.2f,%.2f)\" "
+                   "data-series=\"",
+                px(fr, c->x[k]), py(fr, y));
         svg_escape(f, c->names[s]);
         fprintf(f, "\" data-x=\"%.17g\" data-y=\"%.17g\"", c->x[k], y);
         if (isfinite(h))
@@ -277,10 +352,10 @@ static void line_and_points(FILE *f, const frame *fr, const cli_chart *c,
             svg_escape(f, c->hollow_means);
             fputc(')', f);
         }
-        fprintf(f, "</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" "
-                   "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/></g>\n",
-                px(fr, c->x[k]), py(fr, y), dash ? 2.5 : 3.5,
-                hollow ? "white" : col, col);
+        fputs("</title>", f);
+        marker(f, style_of(c, s), c->dashed && c->dashed[s] ? 2.5 : 3.5,
+               hollow ? "white" : col, col);
+        fputs("</g>\n", f);
     }
 }
 
@@ -297,13 +372,16 @@ hta_status cli_chart_svg(const cli_chart *c, FILE *f)
                "height=\"%g\" font-family=\"sans-serif\" font-size=\"13\" "
                "data-yscale=\"%s\">\n"
                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-               "<text x=\"%g\" y=\"24\" font-size=\"16\">",
+               "<text class=\"title\" x=\"%g\" y=\"24\" "
+               "font-size=\"16\">",
             W, H, fr.logy ? "log" : "linear", fr.left);
     svg_escape(f, c->title);
     fputs("</text>\n", f);
     double y = 36;
     if (c->subtitle || (isfinite(c->mark_x) && !mark_in)) {
-        fprintf(f, "<text x=\"%g\" y=\"%g\" fill=\"#555\">", fr.left, y + 8);
+        fprintf(f, "<text class=\"subtitle\" x=\"%g\" y=\"%g\" "
+                   "fill=\"#555\">",
+                fr.left, y + 8);
         if (c->subtitle)
             svg_escape(f, c->subtitle);
         if (isfinite(c->mark_x) && !mark_in) {

@@ -21,7 +21,7 @@
 #include "hta/progress.h"
 
 #define CLI_MAX_OPTS 40
-#define CLI_MAX_POS 4
+#define CLI_MAX_POS 1024 /* hta plot: a sweep's parts */
 #define CLI_MAX_LIST 16
 
 typedef enum cli_kind {
@@ -99,6 +99,7 @@ int cmd_import(int argc, char **argv);
 int cmd_flowtime(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_rplace(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Parses argv[1..argc) (argv[0] is the command name) against spec and
  * checks every value given (kind, range, repetition).  Returns 1 to go on;

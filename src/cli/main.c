@@ -31,6 +31,8 @@ const cli_command cli_commands[] = {
      "real inputs: hdfs fsck placements, SWIM job traces"},
     {"decode", cmd_decode,
      "a satisfying truth assignment from a reduction's assignment"},
+    {"plot", cmd_plot,
+     "a sweep's chart redrawn from --csv files (a split sweep's parts)"},
     {NULL, NULL, NULL},
 };
 

@@ -140,7 +140,9 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
     int grouped = n > PLOT_BARS;
     int32_t bars = grouped ? PLOT_BARS : (int32_t)n;
     int named = !grouped && n <= PLOT_NAMED;
-    const double W = 960, H = named ? 620 : 560, left = 80, right = 20,
+    /* right: a margin for the makespan's and the bound's labels, off
+       the bars */
+    const double W = 1040, H = named ? 620 : 560, left = 80, right = 100,
                  bottom = named ? 130 : 70;
     double pw = W - left - right;
     double step = svg_nice_step(ev->makespan > 0 ? ev->makespan : 1);
@@ -255,17 +257,24 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
     fprintf(f, "<line class=\"makespan\" data-value=\"%.17g\" x1=\"%g\" "
                "y1=\"%.4f\" x2=\"%g\" y2=\"%.4f\" stroke=\"black\" "
                "stroke-dasharray=\"6 3\"/>\n"
-               "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">makespan "
+               "<text class=\"makespan\" x=\"%g\" y=\"%.2f\">makespan"
+               "</text>\n<text class=\"makespan\" x=\"%g\" y=\"%.2f\">"
                "%.6g</text>\n",
-            ev->makespan, left, ym, left + pw, ym, left + pw, ym - 4,
-            ev->makespan);
+            ev->makespan, left, ym, left + pw, ym, left + pw + 6, ym - 16,
+            left + pw + 6, ym - 3, ev->makespan);
     if (lower_bound > 0) {
         double yb = top + ph - ph * lower_bound / ymax;
-        fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" "
+        /* in the margin, below its line (the makespan's label is above
+           its own, which is never lower) */
+        fprintf(f, "<line class=\"lower-bound\" data-value=\"%.17g\" "
+                   "x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" "
                    "stroke=\"#2a9d3f\" stroke-dasharray=\"2 3\"/>\n"
-                   "<text x=\"%g\" y=\"%.2f\" "
-                   "fill=\"#2a9d3f\">lower bound %.6g</text>\n",
-                left, yb, left + pw, yb, left + 4, yb - 4, lower_bound);
+                   "<text class=\"lower-bound\" x=\"%g\" y=\"%.2f\" "
+                   "fill=\"#2a9d3f\">lower bound</text>\n<text "
+                   "class=\"lower-bound\" x=\"%g\" y=\"%.2f\" "
+                   "fill=\"#2a9d3f\">%.6g</text>\n",
+                lower_bound, left, yb, left + pw, yb, left + pw + 6, yb + 12,
+                left + pw + 6, yb + 25, lower_bound);
     }
     /* x axis: the label, with the grouping when there is one */
     if (!grouped)

@@ -126,3 +126,20 @@ def test_names_on_the_axis(root, tmp_path):
     assert len(labels) == len(names) and set(labels) == names
     titles = [t.text for t in tree.iter(SVG + "title")]
     assert all(re.match(r"server \d+ \(.+\): load", t) for t in titles)
+
+
+def test_labels_stay_off_the_bars(root, tmp_path):
+    # issue 69: "lower bound" sat on the heaviest bars, at the left end
+    for name in ("zipf-1k.txt", "example.txt"):
+        inst = root / "instances" / name
+        asg, svg = tmp_path / "a.txt", tmp_path / "p.svg"
+        run("solve", inst, "--algo", "rr", "-o", asg, "--plot", svg)
+        tree, y0, scale, bars, span, legend = parse(svg)
+        right = max(float(r.get("x")) + float(r.get("width"))
+                    for g in bars for r in g.iter(SVG + "rect"))
+        labels = [t for t in tree.iter(SVG + "text")
+                  if t.get("class") in ("makespan", "lower-bound")]
+        assert {t.get("class") for t in labels} == {"makespan",
+                                                   "lower-bound"}
+        assert all(float(t.get("x")) > right for t in labels)
+        assert float(tree.get("width")) - right >= 90  # room for them

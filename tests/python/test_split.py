@@ -3,6 +3,7 @@
 array's tasks, gives CSV files that, concatenated with one header, are
 the whole sweep's CSV byte for byte (sim, flowtime, reduce-place)."""
 import os
+import re
 import shutil
 import subprocess
 
@@ -83,3 +84,78 @@ def test_slurm_array_split_is_the_whole_sweep(work):
                        stdout=subprocess.DEVNULL)
     parts = [d / f"part-{k}.csv" for k in range(len(loads))]
     assert concatenated(parts) == (d / "whole.csv").read_bytes()
+
+
+PLOT_OPTS = {"sim": "--plot", "flowtime": "--plot", "reduce-place": "--plot"}
+WORDS = re.compile(rb'^<text class="(title|subtitle|ylabel)".*\n', re.M)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_hta_plot_of_the_parts_is_the_whole_sweeps_chart(work, name):
+    # issue 69: the parts' CSV files, in any order, redraw the chart the
+    # whole sweep's --plot draws (the words the CSV lacks aside: title,
+    # subtitle, sim's y label)
+    base, opt, loads, sweep = CASES[name]
+    d = work / f"plot-{name}"
+    d.mkdir()
+    for f in ("c.txt", "j.txt"):
+        shutil.copy(work / f, d / f)
+    run(*base, "--sweep", sweep, "--plot", "whole.svg", "--csv", "whole.csv",
+        cwd=d)
+    for x in loads:
+        run(*base, opt, x, "--csv", f"part-{x}.csv", cwd=d)
+    parts = [f"part-{x}.csv" for x in reversed(loads)]
+    run("plot", *parts, "-o", "parts.svg", cwd=d)
+    run("plot", "whole.csv", "-o", "one.svg", cwd=d)
+    whole = WORDS.sub(b"", (d / "whole.svg").read_bytes())
+    assert WORDS.sub(b"", (d / "parts.svg").read_bytes()) == whole
+    assert WORDS.sub(b"", (d / "one.svg").read_bytes()) == whole
+    assert whole.count(b'class="point"') >= len(loads) * 2
+
+
+def refused(d, *args):
+    r = subprocess.run([HTA, "plot", *args], cwd=d, capture_output=True,
+                       text=True)
+    return r.returncode, r.stderr.strip()
+
+
+def test_hta_plot_refuses_what_is_not_a_sweep(work):
+    d = work / "bad"
+    d.mkdir()
+    shutil.copy(work / "c.txt", d / "c.txt")
+    shutil.copy(work / "j.txt", d / "j.txt")
+    run("sim", "c.txt", "--sweep", "0.5,0.7,0.1", "--slots", "1500", "--csv",
+        "s.csv", cwd=d)
+    run("flowtime", "j.txt", "--load", "0.6", "--csv", "f.csv", cwd=d)
+    run("sim", "c.txt", "--load", "0.6", "--slots", "1500", "--csv",
+        "p.csv", cwd=d)
+    s = (d / "s.csv").read_text().split("\n")
+    (d / "cut.csv").write_text("\n".join(l.rsplit(",", 1)[0] for l in s))
+    (d / "dup.csv").write_text("\n".join(s[:3] + s[2:]))
+    (d / "nan.csv").write_text("\n".join([s[0], s[1].replace(",", ",x", 1)]
+                                         + s[2:]))
+    (d / "nul.csv").write_bytes(b"load,rho\x00\n")
+    (d / "empty.csv").write_text("")
+    cases = [
+        (("s.csv", "f.csv"), "f.csv:1: error: expected the first file's "
+         "header, found 'load,machines,policy,"),
+        (("cut.csv",), "cut.csv:1: error: expected the header of hta sim, "
+         "flowtime or reduce-place --csv, found 'load,rho,policy,delay,"),
+        (("dup.csv",), "dup.csv:4: error: expected each policy once at load "
+         "0.5, found 'priority' again (line 3)"),
+        (("s.csv", "p.csv"), "p.csv:2: error: expected each load once, "
+         "found 0.6 again (first at s.csv:6)"),
+        (("nan.csv",), "nan.csv:2: error: expected rho, found 'x"),
+        (("nul.csv",), "nul.csv:1: error: expected text, found a NUL byte"),
+        (("empty.csv",), "empty.csv:1: error: expected the header of hta "
+         "sim, flowtime or reduce-place --csv, found the end of the file"),
+        (("missing.csv",), "missing.csv: error: cannot open"),
+    ]
+    for files, says in cases:
+        code, err = refused(d, *files, "-o", "out.svg")
+        assert code in (3, 4) and err.startswith(says), (files, err)
+        assert not (d / "out.svg").exists()
+    code, err = refused(d, "s.csv", "-o", "s.csv")
+    assert code == 2 and "output 's.csv' is the input 's.csv'" in err
+    code, err = refused(d, "s.csv")
+    assert code == 2 and "expected -o FILE.svg" in err

@@ -9,6 +9,7 @@ name an input or standard output, nothing written on an error)."""
 import csv
 import json
 import math
+import re
 import os
 import subprocess
 import xml.etree.ElementTree as ET
@@ -39,9 +40,9 @@ def svg_points(path):
         if g.get("class") != "point":
             continue
         y = float(g.get("data-y"))
-        c = g.find(SVG + "circle")
-        assert float(c.get("cy")) == pytest.approx(
-            y0 - (f(y) - f(v0)) * scale, abs=0.02)
+        cy = float(re.fullmatch(r"translate\(([-0-9.]+),([-0-9.]+)\)",
+                                g.get("transform")).group(2))
+        assert cy == pytest.approx(y0 - (f(y) - f(v0)) * scale, abs=0.02)
         ci = g.get("data-ci")
         pts[(g.get("data-series"), float(g.get("data-x")))] = (
             y, float(ci) if ci is not None else None,
@@ -205,3 +206,28 @@ def test_sweep_outputs_follow_the_output_rules(tmp_path, cmd):
     missing = tmp_path / "no-such-dir" / "x.svg"
     r = run(*base, "--plot", missing, check=False)
     assert r.returncode != 0 and not missing.exists()
+
+
+def test_coinciding_lines_stay_apart_without_colour(tmp_path):
+    # issue 69: a dash pattern and a marker per policy, not colour alone
+    # (two policies with the same delays drew one line over the other)
+    c = tmp_path / "c.txt"
+    run("gen", "cluster", "wang", "--servers", "30", "--data-servers", "15",
+        "-o", c)
+    svg = tmp_path / "s.svg"
+    run("sim", c, "--sweep", "0.5,0.8,0.1", "--slots", "1500", "--plot", svg,
+        "-q")
+    root = ET.parse(svg).getroot()
+    dash = {e.get("data-series"): e.get("stroke-dasharray")
+            for e in root.iter(SVG + "polyline") if e.get("class") == "series"}
+    mark = {}
+    for g in root.iter(SVG + "g"):
+        if g.get("class") == "point":
+            m = [e for e in g if e.tag != SVG + "title"][0]
+            shape = (m.tag, re.sub(r"[-0-9.]+", "N", m.get("d") or ""))
+            mark.setdefault(g.get("data-series"), set()).add(shape)
+    assert len(dash) >= 4 and set(dash) == set(mark)
+    assert all(len(v) == 1 for v in mark.values())
+    looks = {(dash[s], min(mark[s])) for s in dash}
+    assert len(looks) == len(dash)
+    assert len({min(v) for v in mark.values()}) == len(dash)
