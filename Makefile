@@ -27,7 +27,7 @@ CFLAGS_ALL = $(WARN) $(CFLAGS) $(OPT) $(EXTRA) $(HTA_CPPFLAGS) $(CPPFLAGS) \
 LDFLAGS_ALL = $(CFLAGS) $(OPT) $(EXTRA) $(LDFLAGS)
 
 # src/ by concern; everything but src/cli/ is the library (libhta.a).
-LIBDIRS = core traces offline exact sat capacity import gen flowtime online rplace
+LIBDIRS = core traces offline exact sat capacity import gen flowtime online rplace chart
 LIBSRC  = $(foreach d,$(LIBDIRS),$(wildcard src/$(d)/*.c))
 CLISRC  = $(wildcard src/cli/*.c)
 LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)

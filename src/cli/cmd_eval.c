@@ -10,7 +10,7 @@
 #include <errno.h>
 #include "hta/solve.h"
 #include "cli.h"
-#include "plot.h"
+#include "hta/chart.h"
 #include "report.h"
 
 static const cli_opt options[] = {

@@ -484,7 +484,7 @@ int cmd_flowtime(int argc, char **argv)
         char title[256];
         snprintf(title, sizeof title, "hta flowtime %s: mean flow time "
                  "against the load", args.pos[0]);
-        cli_chart ch = {title, pre ? "preemptive" : "non-preemptive",
+        hta_chart ch = {title, pre ? "preemptive" : "non-preemptive",
                         "load (the trace's work over machines times span)",
                         "mean flow time (slots)", g.nseries, npoints,
                         g.names, g.dashed, g.x, g.y, NULL, g.hollow,

@@ -481,7 +481,7 @@ static hta_status draw(plot *p, const point *pt, size_t npts,
         "hta sim: mean task delay against the load",
         "hta flowtime: mean flow time against the load",
         "hta reduce-place: cost per job against the arrival rate"};
-    cli_chart ch = {titles[p->k], sub, NULL, NULL, nchart,
+    hta_chart ch = {titles[p->k], sub, NULL, NULL, nchart,
                     (int)npts, names, NULL, x, y, NULL, NULL, NULL, NAN,
                     NULL};
     if (p->k == K_SIM) {

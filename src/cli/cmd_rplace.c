@@ -263,7 +263,7 @@ static hta_status rp_chart(cli_figout *fo, const hta_rp_setup *su,
     snprintf(sub, sizeof sub, "slots: %s; jobs: %s; K %d, seed %llu, 95%% "
              "intervals from batch means",
              su->source, su->jobs, su->o.K, (unsigned long long)su->o.seed);
-    cli_chart ch = {title, sub, "lambda (jobs per unit time, mu = 1)",
+    hta_chart ch = {title, sub, "lambda (jobs per unit time, mu = 1)",
                     "mean fetching cost per job", ns, n, names, NULL,
                     su->lambdas, y, ci, NULL, NULL, NAN, NULL};
     if (st == HTA_OK)

@@ -408,7 +408,7 @@ static hta_status sim_fig_write(cli_figout *fo, const sim_fig *g,
     snprintf(sub, sizeof sub, "%lld slots, seed %llu, 95%% intervals from "
              "batch means", (long long)su->o.slots,
              (unsigned long long)su->o.seed);
-    cli_chart ch = {title, sub, "load (--load: every arrival rate times X)",
+    hta_chart ch = {title, sub, "load (--load: every arrival rate times X)",
                     su->o.per_unit > 1 ? "mean task delay (time units)" :
                                          "mean task delay (slots)",
                     su->npols, npts, g->names, NULL, g->x, g->y, g->ci,

@@ -13,7 +13,7 @@
 #include "hta/solve.h"
 #include "hta/version.h"
 #include "cli.h"
-#include "plot.h"
+#include "hta/chart.h"
 #include "report.h"
 
 /* Modes: the algorithms, bit i for hta_algo i. */

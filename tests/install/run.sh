@@ -118,7 +118,7 @@ want=$("$HTA" solve "$root/instances/zipf-1k.txt" --json | /usr/bin/python3 -c "
 check "the installed package = command ($got / $want)" [ "$got" = "$want" ]
 
 # every command's page documents every option its --help lists
-for c in solve eval capacity sim flowtime reduce-place import decode \
+for c in solve eval capacity sim flowtime reduce-place import decode plot \
     "gen hdfs" "gen sat" "gen random3sat" "gen cluster" "gen rr-replica" \
     "gen rr-worst" "gen jobs"; do
     man=$dest/usr/share/man/man1/hta-${c%% *}.1
@@ -143,7 +143,7 @@ for p in $(cat "$dest"/usr/share/man/man[157]/hta*.[157] | grep -oE 'hta-[a-z-]+
     npages=$((npages + 1))
     check "the page $p is installed" [ -f "$dest/usr/share/man/man${p##*.}/$p" ]
 done
-check "the pages name 11 pages ($npages)" [ "$npages" -eq 11 ]
+check "the pages name 12 pages ($npages)" [ "$npages" -eq 12 ]
 # every page renders without scdoc's markup left as text (issue 59:
 # "D1+_D2_", "K*_X_" in hta-sim(1), "k+_R_" in hta-reduce-place(1)): no
 # _word_ or *word* that man did not turn into italics or bold

@@ -1,19 +1,19 @@
-/* What every SVG picture of the command line shares: text escaped for
+/* What every SVG picture shares: text escaped for
  * XML and axis ticks at round numbers.
  *
  * Ownership: borrows everything; writes to the caller's FILE.
  */
-#ifndef HTA_CLI_SVG_H
-#define HTA_CLI_SVG_H
+#ifndef HTA_CHART_SVG_H
+#define HTA_CHART_SVG_H
 
 #include <stdio.h>
 
 /* s as XML character data or an attribute value; control bytes, which
  * XML 1.0 does not allow, become '?'. */
-void svg_escape(FILE *f, const char *s);
+void hta_svg_escape(FILE *f, const char *s);
 
 /* A tick step of 1, 2 or 5 times a power of ten giving 4 to 10 ticks
  * over range (1 when range is not positive). */
-double svg_nice_step(double range);
+double hta_svg_nice_step(double range);
 
 #endif

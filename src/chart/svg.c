@@ -1,9 +1,9 @@
 /* Shared pieces of the SVG pictures (svg.h). */
-#include "svg.h"
+#include "chart/svg.h"
 
 #include <math.h>
 
-void svg_escape(FILE *f, const char *s)
+void hta_svg_escape(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '<')
@@ -21,7 +21,7 @@ void svg_escape(FILE *f, const char *s)
     }
 }
 
-double svg_nice_step(double range)
+double hta_svg_nice_step(double range)
 {
     if (!(range > 0) || !isfinite(range))
         return 1;

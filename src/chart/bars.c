@@ -6,14 +6,14 @@
  * as a line), so the file stays small (under 1 MB) whatever the
  * cluster's size.  Every bar is a <g> carrying its server (or group) and
  * load as data attributes, which tests/python/test_plots.py reads back. */
-#include "plot.h"
+#include "hta/chart.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hta/levels.h"
-#include "svg.h"
+#include "chart/svg.h"
 
 #define PLOT_BARS 1000
 #define PLOT_NAMED 64 /* bars named on the axis at most */
@@ -145,7 +145,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
     const double W = 1040, H = named ? 620 : 560, left = 80, right = 100,
                  bottom = named ? 130 : 70;
     double pw = W - left - right;
-    double step = svg_nice_step(ev->makespan > 0 ? ev->makespan : 1);
+    double step = hta_svg_nice_step(ev->makespan > 0 ? ev->makespan : 1);
     double ymax = step * ceil((ev->makespan > 0 ? ev->makespan : 1) * 1.05 /
                               step);
     double bw = pw / bars;
@@ -154,7 +154,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             W, H);
     fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", left);
-    svg_escape(f, title);
+    hta_svg_escape(f, title);
     fputs("</text>\n", f);
     double top = legend(f, ev, N, grouped, left) + 14;
     double ph = H - top - bottom;
@@ -208,7 +208,7 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
                     (long)order[lo].s, load, (long)order[lo].s);
             if (name) {
                 fputs(" (", f);
-                svg_escape(f, name);
+                hta_svg_escape(f, name);
                 fputc(')', f);
             }
             fprintf(f, ": load %.6g;", load);
@@ -244,9 +244,9 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
             if (name && strlen(name) > 24) { /* the tooltip has it whole */
                 char cut[32];
                 snprintf(cut, sizeof cut, "%.21s...", name);
-                svg_escape(f, cut);
+                hta_svg_escape(f, cut);
             } else if (name)
-                svg_escape(f, name);
+                hta_svg_escape(f, name);
             else
                 fprintf(f, "%ld", (long)order[lo].s);
             fputs("</text>\n", f);
