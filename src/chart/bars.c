@@ -153,7 +153,9 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
                "height=\"%g\" font-family=\"sans-serif\" font-size=\"13\">\n"
                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             W, H);
-    fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", left);
+    fprintf(f, "<text class=\"title\" x=\"%g\" y=\"24\" "
+               "font-size=\"16\">",
+            left);
     hta_svg_escape(f, title);
     fputs("</text>\n", f);
     double top = legend(f, ev, N, grouped, left) + 14;

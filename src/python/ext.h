@@ -198,6 +198,16 @@ PyObject *ext_copy_self(PyObject *self, PyObject *unused);
         {"__copy__", ext_copy_self, METH_NOARGS, "immutable: itself"},    \
         {"__deepcopy__", ext_copy_self, METH_O, "immutable: itself"}
 
+/* The assignment obj (any integer array) as int32 task -> server ids
+ * checked against inst (malloc'd); NULL with the exception set. */
+int32_t *ext_assignment(const hta_instance *inst, PyObject *obj);
+
+/* The pictures (chart.c, over hta/chart.h): _hta.chart_svg (a sweep's
+ * line chart from its series) and _hta.loads_svg (an assignment's
+ * loads), each the SVG text the command writes. */
+PyObject *ext_chart_svg(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *ext_loads_svg(PyObject *self, PyObject *args, PyObject *kw);
+
 PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw);
 /* The rows of a solve as hta solve --json's "results" list. */

@@ -487,9 +487,7 @@ PyTypeObject ext_InstanceType = {
 
 /* ---- the evaluator and the generator --------------------------------- */
 
-/* The assignment obj as int32 task -> server ids checked against inst;
- * NULL with the exception set. */
-static int32_t *assignment(const hta_instance *inst, PyObject *obj)
+int32_t *ext_assignment(const hta_instance *inst, PyObject *obj)
 {
     char range[64];
     snprintf(range, sizeof range, "server ids in [0, %ld)",
@@ -549,7 +547,7 @@ PyObject *ext_evaluate(PyObject *self, PyObject *args, PyObject *kw)
                         "--time-limit applies to --exact only");
         return NULL;
     }
-    int32_t *a = assignment(ins->inst, aobj);
+    int32_t *a = ext_assignment(ins->inst, aobj);
     if (!a)
         return NULL;
     hta_diag d;
@@ -905,7 +903,7 @@ PyObject *ext_decode(PyObject *self, PyObject *args, PyObject *kw)
     hta_reduction *r;
     PyObject *res = NULL;
     if (reduction_of(cnf_obj, &f, &r)) {
-        int32_t *a = assignment(r->inst, aobj);
+        int32_t *a = ext_assignment(r->inst, aobj);
         if (a) {
             hta_diag d;
             hta_diag_clear(&d);

@@ -40,7 +40,7 @@ __all__ = [
     "solve", "evaluate", "gen_hdfs", "gen_cluster", "gen_jobs",
     "capacity", "sim", "flowtime", "reduce_place", "gen_sat", "records",
     "import_fsck", "import_swim", "gen_rr_replica", "gen_rr_worst",
-    "sat_witness", "decode",
+    "sat_witness", "decode", "plot", "Chart",
     "__version__",
 ]
 
@@ -673,3 +673,157 @@ def records(report):
                 for rep in report for r in rep["policies"]]
     return [{k: v for k, v in r.items() if k not in ("finish",)}
             for r in report]
+
+
+class Chart:
+    """A picture hta draws (``hta.plot``): ``svg`` is the SVG text the
+    command writes, which a notebook shows (``_repr_svg_``); ``save(path)``
+    writes it (replacing the file atomically)."""
+
+    def __init__(self, svg):
+        self.svg = svg
+
+    def _repr_svg_(self):
+        return self.svg
+
+    def save(self, path):
+        import tempfile
+        path = os.fspath(path)
+        d = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".hta-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.svg)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+    def __repr__(self):
+        return f"<hta.Chart: {len(self.svg)} bytes of SVG>"
+
+
+def _nan(v):
+    return float("nan") if v is None else float(v)
+
+
+def _series_chart(points, x_of, rows_of, title, subtitle, xlabel, ylabel,
+                  hollow_means=None, extra=None, mark=None):
+    """The line chart of a sweep's points: a series per name in their
+    first order; rows_of(point) gives (name, y, ci, hollow) tuples."""
+    points = sorted(points, key=x_of)  # stable: equal loads keep order
+    names, cells = [], {}
+    for k, p in enumerate(points):
+        for name, y, ci, hollow in rows_of(p):
+            if name not in names:
+                names.append(name)
+            cells[(name, k)] = (_nan(y), _nan(ci), bool(hollow))
+    if extra:
+        names = extra(names)
+    n = len(points)
+    y = [cells.get((s, k), (float("nan"),) * 2 + (False,))[0]
+         for s in names for k in range(n)]
+    ci = [cells.get((s, k), (float("nan"),) * 2 + (False,))[1]
+          for s in names for k in range(n)]
+    hol = [cells.get((s, k), (0, 0, False))[2] for s in names
+           for k in range(n)]
+    return names, [x_of(p) for p in points], y, ci, hol
+
+
+def plot(report=None, instance=None, assignment=None, title=None):
+    """The picture the command draws, as a Chart (a notebook shows it):
+
+    - a sweep: the reports of ``hta.sim``, ``hta.flowtime`` or
+      ``hta.reduce_place`` (a list, or one): the chart of their
+      ``--plot``, point for point (the title names no input file);
+    - an assignment: ``hta.plot(solve_report, instance)`` (its best
+      assignment) or ``hta.plot(instance=inst, assignment=a)``: the
+      loads chart of ``hta solve --plot`` / ``hta eval --plot``, the
+      lower bound marked.
+
+    title replaces the command's first line."""
+    if instance is not None:
+        if assignment is None:
+            if not (isinstance(report, dict) and "assignment" in report):
+                raise TypeError("plot: expected a solve report or an "
+                                "assignment with the instance")
+            assignment = report["assignment"]
+            best = report["best"]
+            head = (f"{best['algorithm']}, makespan "
+                    f"{best['makespan']:.6g}" +
+                    (" (proven optimal)" if best.get("proven_optimal")
+                     else ""))
+            lb = report.get("lower_bound")
+        else:
+            ev = evaluate(instance, assignment)
+            head = f"makespan {ev['makespan']:.6g}"
+            lb = ev.get("lower_bound")
+        return Chart(_hta.loads_svg(instance, assignment,
+                                    float(lb) if lb else 0.0,
+                                    title if title is not None else head))
+    points = report if isinstance(report, list) else [report]
+    if not points or not all(isinstance(p, dict) for p in points):
+        raise TypeError("plot: expected the reports of a sweep (hta.sim, "
+                        "hta.flowtime, hta.reduce_place) or a solve report "
+                        "with its instance")
+    first = points[0]
+    if "rho" in first and "policies" in first:
+        def rows(p):
+            return [(r["policy"], r["delay"], r["delay_ci"],
+                     r["verdict"] in ("growing", "unstable"))
+                    for r in p["policies"]]
+        names, x, y, ci, hol = _series_chart(
+            points, lambda p: p["load"], rows, None, None, None, None)
+        mark = next((p["load"] / p["rho"] for p in
+                     sorted(points, key=lambda p: p["load"])
+                     if p["rho"] and p["rho"] > 0), None)
+        unit = "time units" if first["slots_per_unit"] > 1 else "slots"
+        svg = _hta.chart_svg(
+            title or "hta.sim: mean task delay against the load",
+            f"{first['slots']} slots, seed {first['seed']}, 95% intervals "
+            "from batch means",
+            "load (--load: every arrival rate times X)",
+            f"mean task delay ({unit})", names, x, y, ci, hol, None,
+            "still growing or ended unstable", mark,
+            "capacity boundary rho* = 1")
+    elif "lambda" in first and "policies" in first:
+        def rows(p):
+            return [(r["policy"], r["cost"], r["cost_ci"], False)
+                    for r in p["policies"]]
+        names, x, y, ci, hol = _series_chart(
+            points, lambda p: p["lambda"], rows, None, None, None, None)
+        svg = _hta.chart_svg(
+            title or "hta.reduce_place: cost per job against the arrival "
+            "rate", f"K {first['k_limit']}, seed {first['seed']}, 95% "
+            "intervals from batch means",
+            "lambda (jobs per unit time, mu = 1)",
+            "mean fetching cost per job", names, x, y, ci, None)
+    elif "span" in first and "policies" in first:
+        def rows(p):
+            out = [(r["policy"], r["mean"], None, p["interrupted"])
+                   for r in p["policies"]]
+            ex = p.get("exact")
+            if ex and ex.get("value") is not None:
+                out.append(("exact", ex["value"] / p["jobs"], None,
+                            ex.get("status") != "optimal"))
+            out.append(("lower bound", p["lower_bound"] / p["jobs"], None,
+                        False))
+            return out
+        def order(names):  # the policies, exact, the lower bound
+            return [s for s in names if s not in ("exact", "lower bound")] \
+                + [s for s in ("exact",) if s in names] + ["lower bound"]
+        names, x, y, ci, hol = _series_chart(
+            points, lambda p: p["load"], rows, None, None, None, None,
+            extra=order)
+        svg = _hta.chart_svg(
+            title or "hta.flowtime: mean flow time against the load",
+            first["mode"],
+            "load (the trace's work over machines times span)",
+            "mean flow time (slots)", names, x, y, None, hol,
+            [s in ("srpt", "lower bound") for s in names],
+            "cut short, or exact not proven optimal")
+    else:
+        raise TypeError("plot: expected the reports of a sweep (hta.sim, "
+                        "hta.flowtime, hta.reduce_place) or a solve report "
+                        "with its instance")
+    return Chart(svg)

@@ -1,0 +1,122 @@
+"""A notebook's pictures (issue 69): hta.plot gives the SVG the command
+writes (its --plot), point for point, for a sim, flowtime and
+reduce-place sweep and for a solve's and an evaluation's loads; the
+Chart shows itself in a notebook (_repr_svg_) and saves atomically; bad
+arguments raise."""
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import hta
+
+HTA = os.environ.get("HTA")
+# the words the notebook's chart says otherwise: no input path
+TITLE = re.compile(r'^<text class="title".*\n', re.M)
+SUB = re.compile(r'^<text class="subtitle".*\n', re.M)
+
+
+def cmd(*args, cwd):
+    subprocess.run([HTA, *map(str, args)], check=True, cwd=cwd,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    d = tmp_path_factory.mktemp("nb")
+    cmd("gen", "cluster", "wang", "--servers", "30", "--data-servers", "15",
+        "-o", "c.txt", cwd=d)
+    cmd("gen", "jobs", "--jobs", "300", "--machines", "5", "--seed", "4",
+        "-o", "j.txt", cwd=d)
+    return d
+
+
+def test_sim_sweep(work):
+    cmd("sim", "c.txt", "--sweep", "0.5,1.1,0.1", "--slots", "2000",
+        "--seed", "3", "--plot", "s.svg", cwd=work)
+    rep = hta.sim(hta.Cluster.read(str(work / "c.txt")),
+                  sweep=(0.5, 1.1, 0.1), slots=2000, seed=3)
+    ch = hta.plot(rep)
+    assert TITLE.sub("", ch.svg) == TITLE.sub("", (work / "s.svg").read_text())
+    assert ch._repr_svg_() is ch.svg and ch.svg.count('class="point"') >= 28
+    # one report (no sweep) is a chart of one load
+    one = hta.plot(rep[0])
+    assert one.svg.count('class="point"') == 4
+
+
+def test_flowtime_sweep(work):
+    cmd("flowtime", "j.txt", "--sweep", "0.4,0.9,0.1", "--no-timing",
+        "--plot", "f.svg", cwd=work)
+    rep = hta.flowtime(hta.Jobs.read(str(work / "j.txt")),
+                       sweep=(0.4, 0.9, 0.1))
+    ch = hta.plot(rep)
+    assert TITLE.sub("", ch.svg) == TITLE.sub("", (work / "f.svg").read_text())
+
+
+def test_reduce_place_sweep(work):
+    cmd("reduce-place", "--slots", "120", "--jobs", "300", "--sweep",
+        "0.2,0.5,0.1", "--no-timing", "--plot", "r.svg", cwd=work)
+    rep = hta.reduce_place(slots=120, jobs=300, sweep=(0.2, 0.5, 0.1))
+    ch = hta.plot(rep)
+    want = SUB.sub("", TITLE.sub("", (work / "r.svg").read_text()))
+    assert SUB.sub("", TITLE.sub("", ch.svg)) == want
+
+
+def test_solve_and_eval_loads(work, root):
+    inst_path = root / "instances" / "hdfs-rack-1k.txt"
+    cmd("solve", inst_path, "--algo", "rr,fsy", "-o", "a.txt", "--plot",
+        "solve.svg", cwd=work)
+    cmd("eval", inst_path, "a.txt", "--plot", "eval.svg", cwd=work)
+    inst = hta.Instance.read(str(inst_path))
+    rep = hta.solve(inst, algos="rr,fsy")
+    ch = hta.plot(rep, inst)
+    assert TITLE.sub("", ch.svg) == TITLE.sub(
+        "", (work / "solve.svg").read_text())
+    a = np.loadtxt(work / "a.txt", skiprows=1, dtype=np.int64,
+                   comments="#")[:, 1]
+    ev = hta.plot(instance=inst, assignment=a)
+    assert TITLE.sub("", ev.svg) == TITLE.sub(
+        "", (work / "eval.svg").read_text())
+    assert "fsy, makespan" in ch.svg
+
+
+def test_save_is_atomic_and_complete(work):
+    rep = hta.reduce_place(slots=120, jobs=200, lam=0.3)
+    ch = hta.plot(rep, title="mine")
+    p = work / "saved.svg"
+    ch.save(p)
+    assert p.read_text() == ch.svg and ">mine</text>" in ch.svg
+    assert not [f for f in os.listdir(work) if f.startswith(".hta-")]
+
+
+def test_bad_arguments_raise():
+    for bad in (42, [], [1, 2], {"x": 1}, "sim"):
+        with pytest.raises(TypeError, match="plot: expected"):
+            hta.plot(bad)
+    inst = hta.gen_hdfs(10, 4, seed=1)
+    with pytest.raises(TypeError, match="a solve report or an assignment"):
+        hta.plot({"results": []}, inst)
+    with pytest.raises(ValueError, match="assignment"):
+        hta.plot(instance=inst, assignment=[0, 1])
+    with pytest.raises(ValueError, match="server ids in"):
+        hta.plot(instance=inst, assignment=[99] * 10)
+    f = hta._hta.chart_svg
+    with pytest.raises(ValueError, match="non-decreasing"):
+        f("t", None, "x", "y", ["a"], [2.0, 1.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="non-decreasing"):
+        f("t", None, "x", "y", ["a"], [float("nan")], [1.0])
+    with pytest.raises(ValueError, match="expected 2 values"):
+        f("t", None, "x", "y", ["a"], [1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="without NUL"):
+        f("t", None, "x", "y", ["a\0b"], [1.0], [1.0])
+    with pytest.raises(TypeError):
+        f("t", None, "x", "y", [3], [1.0], [1.0])
+    with pytest.raises(ValueError, match="series"):
+        f("t", None, "x", "y", [], [], [])
+    # hostile names and values are drawn escaped, never break the XML
+    svg = f("<t&>", "s", "x", "y", ['"><script>', "\u00e9"], [1.0, 2.0],
+            [1.0, float("inf"), None, -3.0])
+    import xml.etree.ElementTree as ET
+    ET.fromstring(svg)
