@@ -18,6 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pthread.h>
 #include <signal.h>
 
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -183,6 +184,21 @@ typedef struct ext_jobs {
 } ext_jobs;
 extern PyTypeObject ext_JobsType;
 PyObject *ext_wrap_jobs(hta_jobs *j); /* takes ownership */
+
+/* A long call's progress= (progress.c): the library's reports to a
+ * Python callable, a dict at most four times a second under the GIL;
+ * its exception stops the call (*stop, set once the call's flag is
+ * known) and ext_progress_end raises it (0 then, 1 otherwise). */
+typedef struct ext_progress {
+    PyObject *fn; /* borrowed; NULL: none */
+    pthread_mutex_t mu;
+    double last;  /* when the callable was last called, -1: never */
+    volatile sig_atomic_t *stop;
+    PyObject *et, *ev, *etb; /* its exception */
+} ext_progress;
+void ext_progress_init(ext_progress *p, PyObject *fn);
+void ext_progress_cb(void *ctx, const hta_progress *r);
+int ext_progress_end(ext_progress *p);
 
 /* Pickling (pickle.c): __reduce__ of the three objects, the module's
  * _restore(kind, tag, text, checksum), and __copy__ / __deepcopy__ of

@@ -273,9 +273,10 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
     int pre, stepwise, threads;
     long long max_vars;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "O!OOppLdi", &ext_JobsType, &jo, &pols,
+    PyObject *progress = Py_None;
+    if (!PyArg_ParseTuple(args, "O!OOppLdi|O", &ext_JobsType, &jo, &pols,
                           &Nobj, &pre, &stepwise, &max_vars, &time_limit,
-                          &threads))
+                          &threads, &progress))
         return NULL;
     const hta_jobs *J = jo->j;
     hta_ft_points_opts o;
@@ -314,9 +315,22 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
     int done = 0;
     ext_call c;
     o.stop = &c.stop;
+    ext_progress pg;
+    ext_progress_init(&pg, progress);
+    pg.stop = &c.stop;
+    if (pg.fn) {
+        o.progress = o.exact_progress = ext_progress_cb;
+        o.progress_ctx = o.exact_progress_ctx = &pg;
+    }
     ext_begin(&c);
     hta_status st = hta_ft_points(J, &o, N, n, pts, &done, &d);
     int interrupted = ext_end(&c);
+    if (!ext_progress_end(&pg)) { /* the callable's exception */
+        for (int k = 0; k < done; k++)
+            hta_ft_point_free(&pts[k]);
+        free(pts);
+        return NULL;
+    }
     PyObject *list = st == HTA_OK ? PyList_New(0) : NULL;
     if (st != HTA_OK)
         ext_raise(st, &d);

@@ -325,13 +325,14 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *kwl[] = {"cluster", "method", "interior", "decomposition",
-                          NULL};
+                          "progress", NULL};
     ext_cluster *cl;
     const char *method = "auto";
     int interior = 0, decomposition = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|spp", kwl,
+    PyObject *progress = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|sppO", kwl,
                                      &ext_ClusterType, &cl, &method,
-                                     &interior, &decomposition))
+                                     &interior, &decomposition, &progress))
         return NULL;
     hta_capacity_opts o;
     memset(&o, 0, sizeof o);
@@ -354,9 +355,22 @@ PyObject *ext_capacity(PyObject *self, PyObject *args, PyObject *kw)
     hta_capacity_result res;
     ext_call c;
     o.stop = &c.stop;
+    ext_progress pg;
+    ext_progress_init(&pg, progress);
+    pg.stop = &c.stop;
+    if (pg.fn) {
+        o.progress = ext_progress_cb;
+        o.progress_ctx = &pg;
+    }
     ext_begin(&c);
     hta_status st = hta_capacity_solve(cl->c, &o, &res, &d);
-    if (ext_end(&c)) {
+    int stopped = ext_end(&c);
+    if (!ext_progress_end(&pg)) { /* the callable's exception */
+        if (st == HTA_OK)
+            hta_capacity_result_free(&res);
+        return NULL;
+    }
+    if (stopped) {
         if (st == HTA_OK)
             hta_capacity_result_free(&res);
         return ext_interrupted(Py_None);
@@ -746,12 +760,14 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     ext_cluster *cl;
     PyObject *v[19], *o_threads, *trace_obj = NULL, *tpath_obj = NULL;
     int check = 0; /* the request checked and set up, nothing run */
-    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOOO&OOOOOOO&O|p",
+    PyObject *progress = Py_None;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOOOOOOO&OOOOOOO&O|pO",
                           &ext_ClusterType, &cl, &v[0], &v[1], &v[2], &v[3],
                           &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
                           ext_path_or_none, &trace_obj, &v[12], &v[13],
                           &v[14], &v[15], &v[16], &o_threads,
-                          ext_path_or_none, &tpath_obj, &v[18], &check))
+                          ext_path_or_none, &tpath_obj, &v[18], &check,
+                          &progress))
         return NULL;
     v[11] = trace_obj ? trace_obj : Py_None;
     v[17] = tpath_obj ? tpath_obj : Py_None;
@@ -797,6 +813,9 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
     hta_outfile tout = {0};
     hta_sim_result *res = NULL;
     int *ran = NULL, n = 0;
+    ext_progress pg;
+    ext_progress_init(&pg, progress);
+    pg.stop = &call.stop;
     ext_begin(&call);
     hta_status st = hta_sim_ask_check(&ask, &d);
     if (st == HTA_OK && tpath && (st = hta_outfile_open(&tout, tpath, &d)) ==
@@ -804,6 +823,10 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         fprintf(tout.f, "load,policy,slot,number_in_system\n");
     if (st == HTA_OK)
         st = hta_sim_setup_make(&ask, c, &su, &d);
+    if (st == HTA_OK && pg.fn) {
+        su.o.progress = ext_progress_cb;
+        su.o.progress_ctx = &pg;
+    }
     if (st == HTA_OK && !check) {
         n = su.nloads * su.npols;
         res = calloc((size_t)n, sizeof *res);
@@ -817,6 +840,11 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         st = hta_outfile_commit(&tout, &d);
     hta_outfile_abort(&tout);
     int interrupted = ext_end(&call);
+    /* the progress callable's exception, raised in the end in place of
+       everything */
+    PyObject *pt = NULL, *pv = NULL, *ptb = NULL;
+    if (!ext_progress_end(&pg))
+        PyErr_Fetch(&pt, &pv, &ptb);
     int pyexc = 0; /* a policy's own exception, first in run order */
     for (int k = 0; st != HTA_OK && res && !pyexc && k < n; k++)
         for (int i = 0; i < npy && !pyexc; i++) {
@@ -884,6 +912,15 @@ PyObject *ext_sim(PyObject *self, PyObject *args, PyObject *kw)
         ext_pypol_free(py[i]);
     Py_XDECREF(trace_obj);
     Py_XDECREF(tpath_obj);
+    if (pt) {
+        Py_XDECREF(reps);
+        Py_XDECREF(et);
+        Py_XDECREF(ev);
+        Py_XDECREF(etb);
+        PyErr_Clear();
+        PyErr_Restore(pt, pv, ptb);
+        return NULL;
+    }
     if (pyexc) {
         if (!reps || PyObject_SetAttrString(ev, "hta_reports", reps) < 0)
             PyErr_Clear(); /* the exception without them */

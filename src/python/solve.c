@@ -164,7 +164,8 @@ static PyObject *report(hta_solve_result *r)
  * ask for: written only when the run made them, replaced atomically, as
  * the command's --write-cnf and --write-lp. */
 static PyObject *solve_run(const ext_instance *ins, hta_solve_opts *o,
-                           PyObject *cnf_arg, PyObject *lp_arg)
+                           PyObject *cnf_arg, PyObject *lp_arg,
+                           PyObject *progress)
 {
     PyObject *cnf_obj = NULL, *lp_obj = NULL;
     if (!ext_path_or_none(cnf_arg, &cnf_obj) ||
@@ -178,6 +179,13 @@ static PyObject *solve_run(const ext_instance *ins, hta_solve_opts *o,
     hta_outfile lp = {0}, cnf = {0};
     ext_call c;
     o->stop = &c.stop;
+    ext_progress pg;
+    ext_progress_init(&pg, progress);
+    pg.stop = &c.stop;
+    if (pg.fn) {
+        o->progress = ext_progress_cb;
+        o->progress_ctx = &pg;
+    }
     ext_begin(&c);
     hta_status st = HTA_OK;
     if (lp_obj && (st = hta_outfile_open(&lp, PyBytes_AS_STRING(lp_obj),
@@ -196,6 +204,15 @@ static PyObject *solve_run(const ext_instance *ins, hta_solve_opts *o,
         st = hta_solve(ins->inst, o, &r, &d);
     ext_end(&c);
     solved = solved && st == HTA_OK;
+    if (!ext_progress_end(&pg)) { /* the callable's exception */
+        if (solved)
+            hta_solve_result_free(&r);
+        hta_outfile_abort(&lp);
+        hta_outfile_abort(&cnf);
+        Py_XDECREF(cnf_obj);
+        Py_XDECREF(lp_obj);
+        return NULL;
+    }
     const char *none = NULL;
     if (solved && lp_obj && !r.lp_written)
         none = "write_lp: nothing to write (close and sat's GLPK refuted "
@@ -231,21 +248,21 @@ PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
                           "maxflow",    "ilp_engine",  "no_prune",
                           "no_jump",    "literal_balance", "sat_generic",
                           "ilp_plain",  "ilp_naive",   "write_cnf",
-                          "write_lp",   NULL};
+                          "write_lp",   "progress",    NULL};
     ext_instance *ins;
     PyObject *algos = NULL, *seed = Py_None, *rr_runs = Py_None;
-    PyObject *cnf_arg = Py_None, *lp_arg = Py_None;
+    PyObject *cnf_arg = Py_None, *lp_arg = Py_None, *progress = Py_None;
     double time_limit = 60;
     long long ilp_max = 20000;
     const char *maxflow = "incremental", *engine = NULL;
     int no_prune = 0, no_jump = 0, literal = 0, generic = 0, plain = 0,
         naive = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszppppppOO", kwl,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OdOOLszppppppOOO", kwl,
                                      &ext_InstanceType, &ins, &algos,
                                      &time_limit, &seed, &rr_runs, &ilp_max,
                                      &maxflow, &engine, &no_prune, &no_jump,
                                      &literal, &generic, &plain, &naive,
-                                     &cnf_arg, &lp_arg))
+                                     &cnf_arg, &lp_arg, &progress))
         return NULL;
     hta_solve_opts o;
     hta_solve_opts_default(&o);
@@ -312,5 +329,5 @@ PyObject *ext_solve(PyObject *self, PyObject *args, PyObject *kw)
             return NULL;
         }
     }
-    return solve_run(ins, &o, cnf_arg, lp_arg);
+    return solve_run(ins, &o, cnf_arg, lp_arg, progress);
 }

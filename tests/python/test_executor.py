@@ -149,8 +149,10 @@ def test_progress_counts_the_points():
     with ThreadPoolExecutor(2) as ex:
         hta.reduce_place(slots=120, sweep=(0.2, 0.5, 0.1), jobs=200,
                          executor=ex,
-                         progress=lambda d, t: seen.append((d, t)))
-    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+                         progress=lambda p: seen.append((p["phase"],
+                                                         p["done"],
+                                                         p["total"])))
+    assert seen == [("points", k, 4) for k in (1, 2, 3, 4)]
 
 
 def test_ctrl_c_cancels_the_pending_and_keeps_the_done():
@@ -159,8 +161,8 @@ def test_ctrl_c_cancels_the_pending_and_keeps_the_done():
         with ThreadPoolExecutor(1) as ex:
             first = []
 
-            def poke(done, total):
-                if done == 1:
+            def poke(p):
+                if p["done"] == 1:
                     first.append(time.monotonic())
                     os.kill(os.getpid(), signal.SIGINT)
             with pytest.raises(hta.Interrupted) as e:
@@ -205,10 +207,10 @@ def test_dask_reschedules_a_killed_workers_points(dask):
     one = hta.sim(CLUSTER, **kw)
     killed = []
 
-    def kill(done, total):
-        if done == 1:
+    def kill(p):
+        if p["done"] == 1:
             os.kill(pids[0], signal.SIGKILL)
-            killed.append(total)
+            killed.append(p["total"])
     got = hta.sim(CLUSTER, executor=dask.get_executor(), progress=kill, **kw)
     assert killed == [8] and no_seconds(got) == no_seconds(one)
     # the nanny started another worker in its place

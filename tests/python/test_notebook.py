@@ -120,3 +120,58 @@ def test_bad_arguments_raise():
             [1.0, float("inf"), None, -3.0])
     import xml.etree.ElementTree as ET
     ET.fromstring(svg)
+
+
+# ---- progress= of the long calls (issue 69) ----
+
+def test_progress_reports_of_the_library():
+    inst = hta.gen_hdfs(10000, 100, zipf=1.5, racks=10, policy="rack-aware",
+                        w_rack=1.5, seed=3)
+    seen = []
+    rep = hta.solve(inst, algos="fsy,ilp", time_limit=1.5,
+                    progress=seen.append)
+    assert seen and {p["phase"] for p in seen} <= {"fsy", "ilp"}
+    assert all(set(p) == {"phase", "elapsed", "best", "bound", "count"}
+               for p in seen)
+    # at most four a second, as the command's line (the first at once)
+    span = max(p["elapsed"] for p in seen) + 0.5
+    assert len(seen) <= 4 * span + 2
+    assert rep["best"]["makespan"] >= rep["lower_bound"]
+    c = hta.gen_cluster("gbpandas")
+    small = hta.gen_cluster("gbpandas", servers=100)
+    for call in (lambda f: hta.capacity(c, progress=f),
+                 lambda f: hta.sim(small, slots=4000, load=0.8, threads=2,
+                                   progress=f),
+                 lambda f: hta.flowtime(hta.gen_jobs(2000, machines=10),
+                                        load=0.8, policies="srpt,fifo",
+                                        progress=f)):
+        got = []
+        call(got.append)
+        assert got and all(p["elapsed"] >= 0 for p in got)
+
+
+def test_a_progress_exception_ends_the_call_with_it():
+    inst = hta.gen_hdfs(10000, 100, zipf=1.5, racks=10, policy="rack-aware",
+                        w_rack=1.5, seed=3)
+
+    def boom(p):
+        raise KeyError("enough")
+    t = __import__("time").monotonic()
+    with pytest.raises(KeyError, match="enough"):
+        hta.solve(inst, algos="fsy,ilp", time_limit=30, progress=boom)
+    assert __import__("time").monotonic() - t < 10
+    with pytest.raises(KeyError, match="enough"):
+        hta.sim(hta.gen_cluster("gbpandas", servers=100), slots=3000,
+                progress=boom)
+    with pytest.raises(TypeError, match="progress: expected True"):
+        hta.capacity(hta.gen_cluster("gbpandas"), progress="bar")
+
+
+def test_progress_prints_only_when_asked(capfd):
+    c = hta.gen_cluster("gbpandas", servers=100)
+    hta.sim(c, slots=3000, load=0.7)
+    hta.solve(hta.gen_hdfs(2000, 40, seed=2), algos="fsy")
+    assert capfd.readouterr() == ("", "")
+    hta.sim(c, slots=3000, load=0.7, progress=True)
+    err = capfd.readouterr().err
+    assert "jsq-maxweight" in err  # tqdm's line, or hta's own

@@ -74,16 +74,20 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
           rr_runs=None, ilp_max_tasks=20000, maxflow="incremental",
           ilp_engine=None, no_prune=False, no_jump=False,
           literal_balance=False, sat_generic=False, ilp_plain=False,
-          ilp_naive=False, write_cnf=None, write_lp=None):
+          ilp_naive=False, write_cnf=None, write_lp=None, progress=None):
     """Runs the algorithms of ``hta solve`` on an instance.
 
     algos: names among rr, fsy, hadoop, ilp, brute, close, sat, exact (a
     sequence or "rr,fsy"), run in order; time_limit: seconds for the exact
     engines; seed / rr_runs: randomized round robin (as --seed, --rr-runs);
     write_cnf, write_lp: paths for sat's CNF and the LP models, written
-    as the command writes them (ValueError when the run built none); the
-    other arguments are the command's options of the same names (``hta
-    solve --help``).
+    as the command writes them (ValueError when the run built none);
+    progress: True (a bar, or a line on stderr) or a callable taking the
+    library's reports (a dict: phase "fsy" or "ilp", elapsed, best,
+    bound, count), at most four a second, as the command's line on a
+    terminal; an exception it raises ends the call with it; the other
+    arguments are the command's options of the same names (``hta solve
+    --help``).
 
     Returns the report of ``hta solve --json`` as a dict (instance,
     lower_bound, lower_bound_source, guarantee, results: one dict per row
@@ -96,7 +100,7 @@ def solve(instance, algos=("rr", "fsy"), time_limit=60.0, seed=None,
     rep = _hta.solve(instance, algos, time_limit, seed, rr_runs,
                      ilp_max_tasks, maxflow, ilp_engine, no_prune, no_jump,
                      literal_balance, sat_generic, ilp_plain, ilp_naive,
-                     write_cnf, write_lp)
+                     write_cnf, write_lp, _progress_of(progress))
     if rep["interrupted"]:
         raise Interrupted(rep)
     return rep
@@ -243,7 +247,8 @@ def gen_jobs(jobs=1000, machines=10, load=0.7, map="exp:10",
                          seed)
 
 
-def capacity(cluster, method="auto", interior=False, decomposition=False):
+def capacity(cluster, method="auto", interior=False, decomposition=False,
+             progress=None):
     """rho*, the least utilisation every server can meet (``hta
     capacity --json``): servers, types, levels, total_rate, method, rho,
     status (inside, boundary, outside), headroom, bottlenecks (level,
@@ -252,8 +257,10 @@ def capacity(cluster, method="auto", interior=False, decomposition=False):
     server that serves it at rho* (``--decomposition FILE``'s rows), as
     arrays type, server, rate, level.  A cluster from an instance (the
     command's --from-instance, --rate, --rates, --topology) is
-    ``Cluster.from_instance(instance, rate, rates, topology)``."""
-    return _hta.capacity(cluster, method, interior, decomposition)
+    ``Cluster.from_instance(instance, rate, rates, topology)``.
+    progress: as hta.solve's (phase "capacity", per Newton step)."""
+    return _hta.capacity(cluster, method, interior, decomposition,
+                         _progress_of(progress))
 
 
 def _decimals(x):
@@ -323,7 +330,8 @@ def _on_executor(executor, call, fn, items, progress=None):
             futs.append(executor.submit(fn, *args))
         if progress is not None:
             for k, _ in enumerate(cf.as_completed(futs)):
-                progress(k + 1, len(futs))
+                progress({"phase": "points", "done": k + 1,
+                          "total": len(futs)})
         out = []
         for (label, _), f in zip(items, futs):
             try:
@@ -357,32 +365,49 @@ def _on_executor(executor, call, fn, items, progress=None):
 
 
 def _progress_of(progress):
-    """progress: None, a callable (done, total), or True (a tqdm bar
-    when tqdm is installed, else a line on stderr per point)."""
+    """progress: None (nothing shown), a callable taking a dict, or True
+    (a tqdm bar when tqdm is installed, else a line on stderr, at most
+    four a second as the command's).  The dict: for a sweep on an
+    executor {"phase": "points", "done", "total"}; for a long call of
+    the library its report {"phase" ("fsy", "ilp", "capacity", "sim",
+    ...), "elapsed", "best", "bound", "count"} (None where it has
+    none)."""
     if progress is None or progress is False:
         return None
     if callable(progress):
         return progress
     if progress is not True:
-        raise TypeError("progress: expected True, a callable (done, "
-                        f"total) or None, found {type(progress).__name__}")
+        raise TypeError("progress: expected True, a callable (taking a "
+                        f"dict) or None, found {type(progress).__name__}")
     try:
         from tqdm import tqdm
     except ImportError:
         tqdm = None
     state = {}
 
-    def bar(done, total):
-        if tqdm is not None:
-            if "bar" not in state:
-                state["bar"] = tqdm(total=total, unit="point")
-            state["bar"].update(1)
-            if done == total:
-                state["bar"].close()
+    def show(p):
+        if p["phase"] == "points":
+            if tqdm is not None:
+                if "bar" not in state:
+                    state["bar"] = tqdm(total=p["total"], unit="point")
+                state["bar"].update(p["done"] - state["bar"].n)
+                if p["done"] == p["total"]:
+                    state["bar"].close()
+                return
+            line = f"{p['done']}/{p['total']} points"
         else:
-            import sys
-            print(f"hta: {done}/{total} points", file=sys.stderr)
-    return bar
+            extra = "".join(f", {k} {p[k]:.6g}" for k in ("best", "bound")
+                            if p.get(k) is not None)
+            count = "" if p.get("count") is None else f", {p['count']}"
+            line = f"{p['phase']} {p['elapsed']:.1f} s{count}{extra}"
+            if tqdm is not None:
+                if "bar" not in state:
+                    state["bar"] = tqdm(total=None, bar_format="{desc}")
+                state["bar"].set_description_str(line)
+                return
+        import sys
+        print(f"hta: {line}", file=sys.stderr)
+    return show
 
 
 def _sim_point(cluster, policies, x, opts):
@@ -475,9 +500,10 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
     number of workers.  The objects travel pickled; paths (jobs_trace,
     a table: job size) are read where the task runs.  Ctrl-C cancels
     what is pending and raises Interrupted with the points done; a
-    task's exception is raised with a note naming its load.  progress
-    (with executor): True (a tqdm bar, or a line a point on stderr) or
-    a callable(done, total).
+    task's exception is raised with a note naming its load.  progress:
+    True (a tqdm bar, or a line on stderr) or a callable taking a dict:
+    with executor the points done ({"phase": "points", "done",
+    "total"}), else the simulator's reports (as hta.solve's).
 
     The runs of one policy object go one at a time: those of one call
     take turns, and a call given an object that another call is running
@@ -498,13 +524,11 @@ def sim(cluster, policies=None, slots=None, load=None, seed=None,
              (cluster, _own(policies), x, opts))
             for x in (loads or [None])], bar)
         return reps if sweep is not None else reps[0]
-    if bar is not None:
-        raise ValueError("progress: with executor (a point a task)")
     reps, interrupted = _hta.sim(
         cluster, policies, loads, slots, warmup, batches, seed, arrivals,
         service, cv, slots_per_unit, job_size, jobs_trace, time_scale,
         block_mb, subqueues, delay, max_backlog, threads, trace_file,
-        trace_every)
+        trace_every, False, bar)
     out = reps if sweep is not None else (reps[0] if reps else None)
     if interrupted:
         raise Interrupted(out)
@@ -569,8 +593,6 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
                          f"{time_limit!r}")
     ex = _executor_of(executor, threads)
     bar = _progress_of(progress)
-    if bar is not None and ex is None:
-        raise ValueError("progress: with executor (a point a task)")
     nthreads = _hta.threads_default() if threads is None else \
         _int_in("threads", threads, 1, 1024)
     if machines is not None:
@@ -604,7 +626,7 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
         return points if sweep is not None else points[0]
     points, interrupted = _hta.flowtime(jobs, pols, ns, pre,
                                         bool(stepwise), max_vars, limit,
-                                        nthreads)
+                                        nthreads, bar)
     out = points if sweep is not None else (points[0] if points else None)
     if interrupted:
         raise Interrupted(out)
@@ -647,7 +669,8 @@ def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
              (x, kw)) for x in (lams or [None])], bar)
         return reps if sweep is not None else reps[0]
     if bar is not None:
-        raise ValueError("progress: with executor (a point a task)")
+        raise ValueError("progress: reduce_place reports progress with "
+                         "an executor only (a rate a task)")
     reps, interrupted = _hta.reduce_place(
         slots_file, slots, costs, policies, lams, k_limit, jobs, warmup,
         batches, window, seed, data, reducers, jobs_trace, reducer_mb,
