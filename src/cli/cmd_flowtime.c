@@ -172,7 +172,11 @@ static void print_text(const hta_jobs *J, const char *name, int pre,
     }
 }
 
-static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
+/* asked: the load --load or --sweep asked for the point (NaN with
+ * --machines), A + k STEP to the decimals of A and STEP (cli_sweep);
+ * pt->load is the load its machine count gives. */
+static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt,
+                       double asked)
 {
     double lb = hta_ft_lower_bound(pt);
     const int64_t *count = pt->class_jobs;
@@ -181,6 +185,8 @@ static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
            (long long)J->n, (long long)J->work, (long long)hta_ft_span(J),
            (long)pt->N, pre ? "preemptive" : "non-preemptive");
     json_number(rep, pt->load);
+    fprintf(rep, ", \"load_asked\": ");
+    json_number(rep, asked);
     fprintf(rep, ", \"lower_bound\": %.0f, \"job_bound_sum\": %lld, "
            "\"interrupted\": %s, \"policies\": [",
            lb, (long long)pt->lbsum, pt->interrupted ? "true" : "false");
@@ -234,12 +240,13 @@ static void json_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
 }
 
 static void csv_row(FILE *f, const hta_jobs *J, const hta_ft_point *pt,
-                    const char *name, int64_t total, const char *status,
-                    double seconds)
+                    double asked, const char *name, int64_t total,
+                    const char *status, double seconds)
 {
     double lb = hta_ft_lower_bound(pt);
     double opt = pt->exact_ran && pt->ex.optimal ? (double)pt->ex.value : 0;
     csv_number(f, pt->load, 1);
+    csv_number(f, asked, 0);
     fprintf(f, ",%ld,%s,%lld", (long)pt->N, name, (long long)total);
     csv_number(f, (double)total / (double)J->n, 0);
     csv_number(f, lb, 0);
@@ -251,15 +258,16 @@ static void csv_row(FILE *f, const hta_jobs *J, const hta_ft_point *pt,
     fputc('\n', f);
 }
 
-static void csv_point(FILE *f, const hta_jobs *J, const hta_ft_point *pt)
+static void csv_point(FILE *f, const hta_jobs *J, const hta_ft_point *pt,
+                      double asked)
 {
     for (int q = 0; q < pt->nrows; q++) {
         const hta_ft_row *r = &pt->rows[q];
-        csv_row(f, J, pt, hta_ft_policy_names[r->policy], r->total,
+        csv_row(f, J, pt, asked, hta_ft_policy_names[r->policy], r->total,
                 r->cut ? "interrupted" : "done", r->seconds);
     }
     if (pt->exact_ran && pt->ex.found)
-        csv_row(f, J, pt, "exact", pt->ex.value,
+        csv_row(f, J, pt, asked, "exact", pt->ex.value,
                 pt->ex.optimal     ? "optimal" :
                 pt->interrupted    ? "interrupted" :
                                      "time-limit",
@@ -413,7 +421,8 @@ int cmd_flowtime(int argc, char **argv)
         st = hta_diag_set(&d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     if (st == HTA_OK && (st = cli_figout_open(&fo, outs[0], outs[1], &d)) ==
                             HTA_OK && cli_figout_csv(&fo))
-        fputs("load,machines,policy,total_flow,mean_flow,lower_bound,"
+        fputs("load,load_asked,machines,policy,total_flow,mean_flow,"
+              "lower_bound,"
               "ratio_srpt,ratio_lb,ratio_exact,status,seconds\n",
               cli_figout_csv(&fo));
     if (st == HTA_OK && (st = cli_hold(&held, &d)) != HTA_OK)
@@ -460,7 +469,7 @@ int cmd_flowtime(int argc, char **argv)
         if (json) {
             if (k)
                 fprintf(rep, ", ");
-            json_point(J, pre, pt);
+            json_point(J, pre, pt, nloads ? loads[k] : NAN);
             if (nloads <= 1)
                 fputc('\n', rep);
         } else {
@@ -473,7 +482,7 @@ int cmd_flowtime(int argc, char **argv)
                 fprintf(rep, "interrupted: the runs above are cut short\n");
         }
         if (cli_figout_csv(&fo))
-            csv_point(cli_figout_csv(&fo), J, pt);
+            csv_point(cli_figout_csv(&fo), J, pt, nloads ? loads[k] : NAN);
         ft_fig_point(&g, J, pt, k, npoints);
         hta_ft_point_free(pt);
     }

@@ -143,10 +143,11 @@ static int kind_of(plot *p, const char *line)
     if (n < 0)
         return 0;
     p->nfields = n;
-    if (strcmp(line, "load,machines,policy,total_flow,mean_flow,lower_bound,"
-                     "ratio_srpt,ratio_lb,ratio_exact,status,seconds") == 0) {
+    if (strcmp(line, "load,load_asked,machines,policy,total_flow,mean_flow,"
+                     "lower_bound,ratio_srpt,ratio_lb,ratio_exact,status,"
+                     "seconds") == 0) {
         p->k = K_FLOWTIME; /* x, policy, y, lb, total, status */
-        int c[] = {0, 2, 4, 5, 3, 9};
+        int c[] = {0, 3, 5, 6, 4, 10};
         memcpy(p->col, c, sizeof c);
         return 1;
     }

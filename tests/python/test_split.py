@@ -138,7 +138,7 @@ def test_hta_plot_refuses_what_is_not_a_sweep(work):
     (d / "empty.csv").write_text("")
     cases = [
         (("s.csv", "f.csv"), "f.csv:1: error: expected the first file's "
-         "header, found 'load,machines,policy,"),
+         "header, found 'load,load_asked,machines,"),
         (("cut.csv",), "cut.csv:1: error: expected the header of hta sim, "
          "flowtime or reduce-place --csv, found 'load,rho,policy,delay,"),
         (("dup.csv",), "dup.csv:4: error: expected each policy once at load "

@@ -554,7 +554,9 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
     and progress: a point a task, as hta.sim's.
 
     Returns the report of ``hta flowtime --json``: a dict (jobs, work,
-    span, machines, mode, load, lower_bound, job_bound_sum, interrupted,
+    span, machines, mode, load (the machine count's), load_asked (the
+    load asked, a sweep's A + k STEP to the decimals of A and STEP; None
+    with machines), lower_bound, job_bound_sum, interrupted,
     policies: per policy total, mean, the ratios to SRPT, to the lower
     bound and to the optimum, mean flow time by job size, and finish, the
     completion slot of every job as numpy int64; exact), or with sweep a
@@ -616,17 +618,31 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
                 raise ValueError(f"load {x:g} needs {n:.3g} machines for "
                                  "this trace, above the limit 10^6")
             ns.append(n)
+    asked = [None] if machines is not None else loads
+
+    def with_asked(points):
+        # "load_asked" after "load", as the command's JSON has it
+        out = []
+        for p, x in zip(points, asked):
+            q = {}
+            for k, v in p.items():
+                q[k] = v
+                if k == "load":
+                    q["load_asked"] = x
+            out.append(q)
+        return out
     if ex is not None:
         opts = (pre, bool(stepwise), max_vars, limit)
         labels = [f"machines {n}"] if machines is not None else \
             [f"load {x:g}" for x in loads]
-        points = _on_executor(ex, "hta.flowtime", _ft_point, [
+        points = with_asked(_on_executor(ex, "hta.flowtime", _ft_point, [
             (label, (jobs, pols, n, opts)) for label, n in zip(labels, ns)],
-            bar)
+            bar))
         return points if sweep is not None else points[0]
     points, interrupted = _hta.flowtime(jobs, pols, ns, pre,
                                         bool(stepwise), max_vars, limit,
                                         nthreads, bar)
+    points = with_asked(points)
     out = points if sweep is not None else (points[0] if points else None)
     if interrupted:
         raise Interrupted(out)
