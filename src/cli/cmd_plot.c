@@ -13,6 +13,7 @@
  * sweep's --plot.  Only the words the CSV does not carry differ: the
  * title and subtitle (the input's path, the seed), and sim's y label
  * (slots or time units). */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -100,8 +101,7 @@ static int next_line(plot *p, reader *r)
         r->buf[n++] = (char)c;
     }
     if (ferror(r->f)) {
-        p->st = hta_diag_set(d, HTA_ERR_IO, r->path, r->line + 1,
-                             "read error");
+        p->st = hta_diag_errno(d, r->path, "read error", errno);
         return -1;
     }
     if (c == EOF && n == 0)
@@ -173,7 +173,7 @@ static int kind_of(plot *p, const char *line)
         if (strcmp(f[i], head[i]) != 0)
             return 0;
     for (int l = 0; l < levels; l++) {
-        char want[16];
+        char want[24];
         snprintf(want, sizeof want, "level_%d", l + 1);
         if (strcmp(f[9 + l], want) != 0)
             return 0;
@@ -302,7 +302,7 @@ static int read_file(plot *p, const char *path, int file)
     r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     int ok = 0, got;
     if (!r->f) {
-        p->st = hta_diag_set(p->d, HTA_ERR_IO, path, 0, "cannot open");
+        p->st = hta_diag_errno(p->d, path, "cannot open", errno);
         free(r);
         return 0;
     }
