@@ -504,7 +504,7 @@ static hta_status draw(plot *p, const point *pt, size_t npts,
         ch.ylabel = "mean fetching cost per job";
         ch.ci = ci;
     }
-    cli_figout fo;
+    cli_figout fo = {0};
     if (st == HTA_OK && (st = cli_figout_open(&fo, out, NULL, p->d)) ==
                             HTA_OK) {
         cli_output_phase();
