@@ -76,6 +76,15 @@ def test_loads_are_the_steps_decimals(local):
     assert [r["lambda"] for r in local[2]] == [0.2, 0.3, 0.4, 0.5]
     rows = hta.records(local[0])
     assert rows[0]["load"] == 0.5 and rows[-1]["load"] == 1.1
+    # every sweep's records carry their point (flowtime's and
+    # reduce-place's raised KeyError before)
+    rows = hta.records(local[1])
+    assert [r["load_asked"] for r in rows[::3]] == [0.4, 0.5, 0.6, 0.7,
+                                                    0.8, 0.9]
+    assert all("finish" not in r and r["machines"] >= 1 for r in rows)
+    rows = hta.records(local[2])
+    assert sorted({r["lambda"] for r in rows}) == [0.2, 0.3, 0.4, 0.5]
+    assert len(rows) == 4 * len(local[2][0]["policies"])
 
 
 def test_a_policy_object_of_python_on_a_thread_pool():

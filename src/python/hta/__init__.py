@@ -699,19 +699,30 @@ def reduce_place(slots_file=None, slots=None, costs=None, policies=None,
 
 def records(report):
     """The rows of a report as a list of flat dicts, which
-    pandas.DataFrame takes as it is: a solve report's results; a sim
-    report's policies (a sweep's, each row with its load's rate and
-    rho); a list of flowtime rows (without the finish arrays)."""
+    pandas.DataFrame takes as they are: a solve report's results; a sim,
+    flowtime or reduce-place report (or a sweep's list of them): a row
+    per point and policy, each with its point's load (sim: load, rate,
+    rho; flowtime: load, load_asked, machines, lower_bound; reduce-place:
+    lambda), flowtime's finish arrays left out; a list of rows as they
+    are (finish left out)."""
     if isinstance(report, dict) and "results" in report:
         return [dict(r) for r in report["results"]]
-    if isinstance(report, dict) and "policies" in report:
-        report = [report]
-    if report and isinstance(report[0], dict) and "policies" in report[0]:
-        return [{"load": rep["load"], "rate": rep["rate"],
-                 "rho": rep["rho"], **r}
-                for rep in report for r in rep["policies"]]
-    return [{k: v for k, v in r.items() if k not in ("finish",)}
-            for r in report]
+    reports = [report] if isinstance(report, dict) else list(report)
+    rows = []
+    for rep in reports:
+        if not (isinstance(rep, dict) and "policies" in rep):
+            rows.append({k: v for k, v in rep.items() if k != "finish"})
+            continue
+        if "rho" in rep:
+            head = ("load", "rate", "rho")
+        elif "span" in rep:
+            head = ("load", "load_asked", "machines", "lower_bound")
+        else:
+            head = ("lambda",)
+        rows.extend({**{k: rep[k] for k in head if k in rep},
+                     **{k: v for k, v in r.items() if k != "finish"}}
+                    for r in rep["policies"])
+    return rows
 
 
 class Chart:
