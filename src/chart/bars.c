@@ -161,8 +161,8 @@ hta_status hta_plot_loads(const hta_instance *inst, const hta_eval *ev, double l
     double top = legend(f, ev, N, grouped, left) + 14;
     double ph = H - top - bottom;
     /* y axis: nice ticks and the label, with units */
-    for (double v = 0; v <= ymax * (1 + 1e-9); v += step) {
-        double y = top + ph - ph * v / ymax;
+    for (int k = 0; k <= 64 && k * step <= ymax * (1 + 1e-9); k++) {
+        double v = k * step, y = top + ph - ph * v / ymax;
         fprintf(f, "<line class=\"tick\" data-value=\"%.17g\" x1=\"%g\" "
                    "y1=\"%.4f\" x2=\"%g\" y2=\"%.4f\" stroke=\"#ddd\"/>"
                    "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%.6g"

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -120,6 +121,29 @@ static double ci_of(const hta_chart *c, int s, int k)
     return isfinite(h) && h > 0 ? h : 0;
 }
 
+/* x, or instead when x overflowed. */
+static double finite_or(double x, double instead)
+{
+    return isfinite(x) ? x : instead;
+}
+
+/* The ticks first, first + step, ... up to last, at most 64 (a step
+ * below the values' resolution gives the ends alone): their count, and
+ * the values into v. */
+static int ticks(double first, double last, double step, double v[64])
+{
+    int n = 0;
+    for (int k = 0; n < 64; k++) {
+        double t = first + k * step;
+        if (!(t <= last) || (n && !(t > v[n - 1])))
+            break;
+        v[n++] = t;
+    }
+    if (n == 1 && last > first) /* no room between: the ends */
+        v[n++] = last;
+    return n;
+}
+
 /* The ranges of the values and intervals; 0 when no point is finite. */
 static int y_range(const hta_chart *c, double *lo, double *hi, double *pos)
 {
@@ -130,9 +154,9 @@ static int y_range(const hta_chart *c, double *lo, double *hi, double *pos)
             double y = at(c, c->y, s, k), h = ci_of(c, s, k);
             if (!isfinite(y))
                 continue;
-            any = 1;
-            *lo = fmin(*lo, y - h);
-            *hi = fmax(*hi, y + h);
+            any = 1; /* a band past the doubles ends at their end */
+            *lo = fmin(*lo, fmax(y - h, -DBL_MAX));
+            *hi = fmax(*hi, fmin(y + h, DBL_MAX));
             if (y > 0)
                 *pos = fmin(*pos, y);
         }
@@ -153,13 +177,17 @@ static void set_y(frame *fr, const hta_chart *c)
                 fr->logy = 0;
     if (fr->logy) {
         fr->t0 = floor(log10(pos));
-        fr->t1 = fmax(ceil(log10(hi)), fr->t0 + 1);
+        fr->t1 = fmin(fmax(ceil(log10(hi)), fr->t0 + 1), 308);
         return;
     }
-    double span = hi - fmin(lo, 0);
-    double step = hta_svg_nice_step(span > 0 ? span * 1.05 : fabs(hi) + 1);
-    fr->t0 = lo >= 0 ? 0 : step * floor(lo / step);
-    fr->t1 = step * ceil(fmax(hi * 1.05, fr->t0 + step) / step);
+    double span = finite_or(hi - fmin(lo, 0), DBL_MAX);
+    double step = hta_svg_nice_step(span > 0 ? finite_or(span * 1.05, span) :
+                                                fabs(hi) + 1);
+    fr->t0 = lo >= 0 ? 0 : finite_or(step * floor(lo / step), -DBL_MAX);
+    fr->t1 = finite_or(step * ceil(fmax(finite_or(hi * 1.05, hi),
+                                        fr->t0 + step) /
+                                   step),
+                       DBL_MAX);
     if (hi <= 0)
         fr->t1 = fmax(0, fr->t0 + step);
 }
@@ -231,9 +259,10 @@ static double legend(FILE *f, const hta_chart *c, double left, double y)
 
 static void axes(FILE *f, const frame *fr, const hta_chart *c)
 {
-    double xs = hta_svg_nice_step(fr->x1 - fr->x0);
-    for (double v = xs * ceil(fr->x0 / xs); v <= fr->x1; v += xs) {
-        double x = px(fr, v), y = fr->top + fr->ph;
+    double xs = hta_svg_nice_step(fr->x1 - fr->x0), tv[64];
+    int nt = ticks(xs * ceil(fr->x0 / xs), fr->x1, xs, tv);
+    for (int i = 0; i < nt; i++) {
+        double v = tv[i], x = px(fr, v), y = fr->top + fr->ph;
         fprintf(f, "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\" "
                    "stroke=\"#eee\"/><text x=\"%.2f\" y=\"%g\" "
                    "text-anchor=\"middle\">%.6g</text>\n",
@@ -251,8 +280,10 @@ static void axes(FILE *f, const frame *fr, const hta_chart *c)
         }
     } else {
         double ys = hta_svg_nice_step(fr->t1 - fr->t0);
-        for (double v = fr->t0; v <= fr->t1 + ys * 1e-9; v += ys) {
-            double y = py(fr, v), shown = fabs(v) < ys * 1e-9 ? 0 : v;
+        nt = ticks(fr->t0, fr->t1 + ys * 1e-9, ys, tv);
+        for (int i = 0; i < nt; i++) {
+            double v = tv[i], y = py(fr, v),
+                   shown = fabs(v) < ys * 1e-9 ? 0 : v;
             fprintf(f, "<line class=\"tick\" data-value=\"%.17g\" x1=\"%g\" "
                        "y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" stroke=\"#ddd\"/>"
                        "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%.6g"

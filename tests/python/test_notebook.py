@@ -175,3 +175,22 @@ def test_progress_prints_only_when_asked(capfd):
     hta.sim(c, slots=3000, load=0.7, progress=True)
     err = capfd.readouterr().err
     assert "jsq-maxweight" in err  # tqdm's line, or hta's own
+
+
+def test_extreme_values_draw_in_bounded_time():
+    # found by the hostile review: loads 1e16 and 1e16 + 2 (a tick step
+    # below the values' resolution) and a delay of 1e308 (its band past
+    # the doubles) looped for ever in the axes' ticks
+    code = (
+        "import copy, hta\n"
+        "c = hta.gen_cluster('wang', servers=10, data_servers=5)\n"
+        "rep = hta.sim(c, slots=300, seed=1)\n"
+        "a, b = copy.deepcopy(rep), copy.deepcopy(rep)\n"
+        "a['load'], b['load'] = 1e16, 1e16 + 2\n"
+        "b['policies'][0]['delay'] = b['policies'][0]['delay_ci'] = 1e308\n"
+        "for r in ([a, b], [b], [rep, b]):\n"
+        "    assert hta.plot(r).svg.endswith('</svg>\\n')\n"
+        "print('ok')\n")
+    out = subprocess.run([__import__("sys").executable, "-c", code],
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout == "ok\n", out.stderr
