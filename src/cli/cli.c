@@ -851,6 +851,18 @@ hta_status cli_release(cli_held *h, hta_status st, hta_diag *d)
     return st;
 }
 
+static int decimals(const char *tok, size_t len);
+
+/* The decimals of x as its shortest round-trip text writes it ("0.25":
+ * 2, "1e-05": 5, "15": 0; as Python's repr, so that hta.sim's sweep=
+ * gives the command's loads), at most 17. */
+static int decimals_of(double x)
+{
+    char buf[32];
+    hta_format_real(buf, x);
+    return decimals(buf, strlen(buf));
+}
+
 /* The decimals of a number's text tok[0..len) ("0.25": 2, "1e-3": 3,
  * "15": 0), at most 17. */
 static int decimals(const char *tok, size_t len)
@@ -881,14 +893,11 @@ int cli_sweep(const cli_args *a, double loads[CLI_MAX_SWEEP], int *n)
 {
     const cli_val *sw = cli_value(a, "sweep");
     double A = sw->list[0], B = sw->list[1], step = sw->list[2];
-    /* A + k STEP to the decimals of A and STEP: "1.0,1.7,0.1" ends at
-     * 1.7, not 1.7000000000000002, so that the loads of a sweep split
-     * over hosts are the ones of the whole sweep */
-    const char *raw = sw->raw, *c1 = strchr(raw, ','),
-               *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
-    int da = c1 ? decimals(raw, (size_t)(c1 - raw)) : 17,
-        ds = c2 ? decimals(c2 + 1, strlen(c2 + 1)) : 17,
-        dec = da > ds ? da : ds;
+    /* A + k STEP to the decimals of A and STEP (as the doubles read
+     * write themselves shortest): "1.0,1.7,0.1" ends at 1.7, not
+     * 1.7000000000000002, so that the loads of a sweep split over hosts
+     * are the ones of the whole sweep */
+    int da = decimals_of(A), ds = decimals_of(step), dec = da > ds ? da : ds;
     *n = 0;
     if (B < A)
         return cli_usage_error(a, "--sweep A,B,STEP needs A <= B, found "

@@ -192,7 +192,8 @@ PyObject *ext_wrap_jobs(hta_jobs *j); /* takes ownership */
 typedef struct ext_progress {
     PyObject *fn; /* borrowed; NULL: none */
     pthread_mutex_t mu;
-    double last;  /* when the callable was last called, -1: never */
+    double next;  /* the callable is called again from then on */
+    int busy;     /* a thread is in the callable */
     volatile sig_atomic_t *stop;
     PyObject *et, *ev, *etb; /* its exception */
 } ext_progress;

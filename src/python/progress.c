@@ -2,7 +2,9 @@
  * (ext.h): a long call's progress= argument.  The library calls often,
  * from its worker threads too; the callable gets a dict (phase, elapsed,
  * best, bound, count) at most four times a second, as the command's
- * line on a terminal, under the GIL.  An exception it raises stops the
+ * line on a terminal, under the GIL, one call at a time (another thread
+ * reporting meanwhile is skipped), and a slow callable at most a fifth
+ * of the time.  An exception it raises stops the
  * call (its stop flag) and is raised by the call. */
 #include "ext.h"
 
@@ -11,7 +13,8 @@
 void ext_progress_init(ext_progress *p, PyObject *fn)
 {
     p->fn = fn == Py_None ? NULL : fn;
-    p->last = -1;
+    p->next = 0;
+    p->busy = 0;
     p->stop = NULL;
     p->et = p->ev = p->etb = NULL;
     pthread_mutex_init(&p->mu, NULL);
@@ -22,9 +25,9 @@ void ext_progress_cb(void *ctx, const hta_progress *r)
     ext_progress *p = ctx;
     double now = hta_clock_now();
     pthread_mutex_lock(&p->mu);
-    int go = p->fn && !p->et && (p->last < 0 || now - p->last >= 0.25);
+    int go = p->fn && !p->et && !p->busy && now >= p->next;
     if (go)
-        p->last = now;
+        p->busy = 1;
     pthread_mutex_unlock(&p->mu);
     if (!go)
         return;
@@ -52,6 +55,13 @@ void ext_progress_cb(void *ctx, const hta_progress *r)
     }
     Py_XDECREF(res);
     PyGILState_Release(g);
+    /* the next call 0.25 s on, or four times the callable's own time
+       later: a slow callable takes at most a fifth of the run */
+    double end = hta_clock_now(), took = end - now;
+    pthread_mutex_lock(&p->mu);
+    p->next = end + (4 * took > 0.25 ? 4 * took : 0.25);
+    p->busy = 0;
+    pthread_mutex_unlock(&p->mu);
 }
 
 int ext_progress_end(ext_progress *p)

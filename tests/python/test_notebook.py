@@ -194,3 +194,56 @@ def test_extreme_values_draw_in_bounded_time():
     out = subprocess.run([__import__("sys").executable, "-c", code],
                          capture_output=True, text=True, timeout=60)
     assert out.stdout == "ok\n", out.stderr
+
+
+def test_names_not_utf8_or_not_xml_chars_are_escaped(tmp_path):
+    # found by the hostile review: a policy name with the bytes ff fe
+    # (or U+FFFE) made an SVG that XML parsers refuse
+    import xml.etree.ElementTree as ET
+    f = hta._hta.chart_svg
+    for name in ("\ufffe", "\uffff", "\U0010ffff",
+                 "caf\u00e9 \u2014 \U0001f600"):
+        ET.fromstring(f("t", None, "x", "y", [name], [1.0], [1.0]))
+    lines = ["load,rho,policy,delay,delay_ci,number,number_ci,throughput,"
+             "utilisation,level_1,level_2,little_gap,verdict,job_delay,"
+             "job_delay_ci,slots,cut"]
+    for name in (b"\xff\xfe", b"\xef\xbf\xbe", b"\xed\xa0\x80", b"ok"):
+        lines.append(b"0.5,0.5," + name + b",1,0.1,1,0.1,1,0.5,0.9,0.1,0,"
+                     b"stable,,,100,0")
+    data = lines[0].encode() + b"\n" + b"\n".join(lines[1:]) + b"\n"
+    (tmp_path / "bad.csv").write_bytes(data)
+    out = subprocess.run([HTA, "plot", "bad.csv", "-o", "-"], cwd=tmp_path,
+                         capture_output=True, check=True).stdout
+    root = ET.fromstring(out)
+    series = [g.get("data-series") for g in root.iter(
+        "{http://www.w3.org/2000/svg}g") if g.get("class") == "point"]
+    assert sorted(series) == ["??", "???", "???", "ok"]
+
+
+def test_an_executor_returning_no_future_is_refused():
+    class NoFuture:
+        def submit(self, fn, *args):
+            return fn(*args)
+    c = hta.gen_cluster("wang", servers=10, data_servers=5)
+    with pytest.raises(TypeError, match="expected its submit to return a "
+                       "concurrent.futures.Future, found tuple"):
+        hta.sim(c, sweep=(0.5, 0.6, 0.1), slots=300, executor=NoFuture())
+
+
+def test_a_slow_progress_takes_a_fifth_of_the_run_at_most():
+    import time
+    c = hta.gen_cluster("wang", servers=20, data_servers=10)
+    kw = dict(slots=200000, load=0.7, policies="fcfs", threads=1)
+    t = time.monotonic()
+    hta.sim(c, **kw)
+    alone = time.monotonic() - t
+    calls = []
+
+    def slow(p):
+        calls.append(p)
+        time.sleep(0.2)
+    t = time.monotonic()
+    hta.sim(c, progress=slow, **kw)
+    took = time.monotonic() - t
+    # before: the run went at the callable's pace (1024 slots a call)
+    assert took <= 1.25 * alone + 0.2 * 2 + 0.5, (alone, took, len(calls))

@@ -159,3 +159,22 @@ def test_hta_plot_refuses_what_is_not_a_sweep(work):
     assert code == 2 and "output 's.csv' is the input 's.csv'" in err
     code, err = refused(d, "s.csv")
     assert code == 2 and "expected -o FILE.svg" in err
+
+
+def test_sweep_loads_are_pythons_and_the_commands(work):
+    # found by the hostile review: a STEP written with 34 decimals gave
+    # the command 0.30000000000000004 and Python 0.3 (the decimals are
+    # now the shortest text of the doubles, as Python's repr, on both)
+    import hta
+    for sweep in ("0.1,0.3,0.1000000000000000055511151231257827",
+                  "0.1,0.7,0.1", "0.05,0.35,0.15", "1e-1,3e-1,1e-1"):
+        d = work / "loads"
+        d.mkdir(exist_ok=True)
+        run("reduce-place", "--slots", "100", "--jobs", "100", "--sweep",
+            sweep, "--policy", "greedy", "--csv", "r.csv", "--no-timing",
+            cwd=d)
+        got = [float(l.split(",")[0]) for l in
+               (d / "r.csv").read_text().split("\n")[1:] if l]
+        a, b, step = (float(x) for x in sweep.split(","))
+        assert got == hta._sweep(a, b, step), sweep
+        assert all(repr(x) == repr(round(x, 12)) for x in got), got

@@ -327,7 +327,14 @@ def _on_executor(executor, call, fn, items, progress=None):
     futs = []
     try:
         for _, args in items:
-            futs.append(executor.submit(fn, *args))
+            f = executor.submit(fn, *args)
+            if not isinstance(f, cf.Future):
+                if hasattr(f, "cancel"):
+                    f.cancel()
+                raise TypeError("executor: expected its submit to return a "
+                                "concurrent.futures.Future, found "
+                                f"{type(f).__name__}")
+            futs.append(f)
         if progress is not None:
             for k, _ in enumerate(cf.as_completed(futs)):
                 progress({"phase": "points", "done": k + 1,
