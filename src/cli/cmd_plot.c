@@ -257,10 +257,12 @@ static int read_row(plot *p, reader *r, int file)
     w->file = file;
     w->line = r->line;
     const int *c = p->col;
-    const char *xw = p->k == K_RPLACE ? "a rate lambda > 0" : "a load > 0";
+    /* the commands' ranges: --sweep's (0, 1e6] */
+    const char *xw = p->k == K_RPLACE ? "a rate lambda in (0, 1e6]" :
+                                        "a load in (0, 1e6]";
     if (!number(p, r, xw, f[c[0]], &w->x))
         return 0;
-    if (!(w->x > 0) || !isfinite(w->x)) {
+    if (!(w->x > 0 && w->x <= 1e6)) {
         char q[64];
         p->st = hta_diag_set(p->d, HTA_ERR_INPUT, r->path, r->line,
                      "expected %s, found '%s'", xw, hta_lex_quote(f[c[0]], q));

@@ -120,9 +120,10 @@ PyObject *ext_chart_svg(PyObject *self, PyObject *args, PyObject *kw)
          PyErr_Occurred()))
         goto done;
     for (Py_ssize_t k = 0; k < np; k++)
-        if (!isfinite(x[k]) || (k && !(x[k] >= x[k - 1]))) {
+        if (!(fabs(x[k]) <= 1e300) || (k && !(x[k] >= x[k - 1]))) {
             PyErr_SetString(PyExc_ValueError,
-                            "x: expected finite, non-decreasing values");
+                            "x: expected non-decreasing values in [-1e300, "
+                            "1e300]");
             goto done;
         }
     hta_chart ch = {title, sub, xl, yl, (int)ns, (int)np, nm, dash, x, y,

@@ -135,6 +135,12 @@ def test_hta_plot_refuses_what_is_not_a_sweep(work):
     (d / "nan.csv").write_text("\n".join([s[0], s[1].replace(",", ",x", 1)]
                                          + s[2:]))
     (d / "nul.csv").write_bytes(b"load,rho\x00\n")
+    # a load past the commands' (0, 1e6] (before: a chart of x="inf"),
+    # and a delay of 1e308 (before: a y axis written without end)
+    (d / "huge.csv").write_text("\n".join([s[0], "1e308" + s[1][3:]]))
+    big = s[1].split(",")
+    big[3] = big[4] = "1e308"
+    (d / "big.csv").write_text("\n".join([s[0], ",".join(big)]) + "\n")
     (d / "empty.csv").write_text("")
     cases = [
         (("s.csv", "f.csv"), "f.csv:1: error: expected the first file's "
@@ -150,11 +156,16 @@ def test_hta_plot_refuses_what_is_not_a_sweep(work):
         (("empty.csv",), "empty.csv:1: error: expected the header of hta "
          "sim, flowtime or reduce-place --csv, found the end of the file"),
         (("missing.csv",), "missing.csv: error: cannot open"),
+        (("huge.csv",), "huge.csv:2: error: expected a load in (0, 1e6], "
+         "found '1e308'"),
     ]
     for files, says in cases:
         code, err = refused(d, *files, "-o", "out.svg")
         assert code in (3, 4) and err.startswith(says), (files, err)
         assert not (d / "out.svg").exists()
+    r = subprocess.run([HTA, "plot", "big.csv", "-o", "-"], cwd=d,
+                       capture_output=True, timeout=30, check=True)
+    assert r.stdout.endswith(b"</svg>\n") and len(r.stdout) < 100000
     code, err = refused(d, "s.csv", "-o", "s.csv")
     assert code == 2 and "output 's.csv' is the input 's.csv'" in err
     code, err = refused(d, "s.csv")
