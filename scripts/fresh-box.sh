@@ -14,6 +14,7 @@ box=${keep:-$(mktemp -d /tmp/hta-fresh-box.XXXXXX)}
 # mktemp makes it 0700: the root of the box must be readable by 'nobody'
 chmod 755 "$box"
 cleanup() {
+    umount "$box/dev/shm" 2>/dev/null || true
     umount "$box/proc" 2>/dev/null || true
     [ -n "$keep" ] || rm -rf "$box"
 }
@@ -32,6 +33,10 @@ mkdir -p "$box/hta"
 (cd "$top" && git archive HEAD) | tar -x -C "$box/hta"
 cp /etc/resolv.conf "$box/etc/resolv.conf"
 mount -t proc proc "$box/proc"
+# POSIX semaphores for Python's multiprocessing (Dask's worker processes
+# in the suite), as a container has them
+mkdir -p "$box/dev/shm"
+mount -t tmpfs shm "$box/dev/shm"
 chmod 755 "$box/hta"
 
 # The README's two commands, as printed: the first two indented lines.
@@ -50,13 +55,27 @@ echo "fresh-box: as nobody: the apt-get line to run, exit 1"
 chown -R root "$box/hta"
 
 # The README's Python blocks, each as printed, with Debian's python3
-# and the package the first command built (nothing else installed).
-readme_python() {
-    /usr/bin/python3 - "$top/README.md" "$box/hta/readme-blocks" <<'PY'
+# and the package the first command built (nothing else installed);
+# the scale section's Dask recipe after the test command (which installs
+# Dask), on a cluster of this box in place of the scheduler's address.
+readme_python() { # demo|test
+    /usr/bin/python3 - "$top/README.md" "$box/hta/readme-blocks" "$1" <<'PY'
 import os, re, sys
 text = open(sys.argv[1]).read()
 os.makedirs(sys.argv[2], exist_ok=True)
+for f in os.listdir(sys.argv[2]):
+    os.remove(os.path.join(sys.argv[2], f))
 for i, b in enumerate(re.findall(r"```python\n(.*?)```", text, re.S)):
+    dask = "distributed" in b
+    if dask != (sys.argv[3] == "test"):
+        continue
+    b = b.replace('Client("tcp://scheduler:8786")',
+                  'Client(__import__("distributed").LocalCluster('
+                  'n_workers=2, threads_per_worker=1, processes=True, '
+                  'dashboard_address=":0", silence_logs=50))')
+    if dask:  # spawned workers import the main module: guard it
+        b = "if __name__ == '__main__':\n" + "".join(
+            "    " + l + "\n" for l in b.splitlines())
     open(os.path.join(sys.argv[2], "block%d.py" % i), "w").write(b)
 PY
     for b in "$box"/hta/readme-blocks/block*.py; do
@@ -74,8 +93,9 @@ for c in "$demo" "$test"; do
         tail -40 "$box/out.log"; echo "fresh-box: '$c' failed"; exit 1; }
     tail -n 3 "$box/out.log"
     echo "fresh-box: '$c' in $(( $(date +%s) - t0 )) s"
-    [ "$c" = "$demo" ] && readme_python
+    [ "$c" = "$demo" ] && readme_python demo
 done
+readme_python test
 grep -q '^[0-9]* passed, 0 failed$' "$box/out.log" || { echo "fresh-box: no clean closing line"; exit 1; }
 # the Python package the test command built, with Debian's python3
 chroot "$box" sh -c "cd /hta && PYTHONPATH=build/python python3 -c 'import hta; r = hta.solve(hta.Instance.read(\"instances/example.txt\")); print(\"python: best\", r[\"best\"][\"makespan\"])'" ||
@@ -89,4 +109,8 @@ got=$(chroot "$box" sh -c "cd / && /venv/bin/python -c 'import hta; print(hta.__
 want="$(chroot "$box" sh -c "/hta/build/hta --version" | sed -n '1s/^hta //p') 3.0"
 [ "$got" = "$want" ] || { echo "fresh-box: pip's package says '$got', expected '$want'"; exit 1; }
 echo "fresh-box: pip install in a venv: $got"
+# and its command, make's binary, with its pages
+got=$(chroot "$box" sh -c "/venv/bin/hta --version" | sed -n 1p)
+[ "$got" = "hta ${want% *}" ] || { echo "fresh-box: pip's hta says '$got'"; exit 1; }
+echo "fresh-box: pip's hta command: $got"
 echo "fresh-box: both README commands work on a fresh Debian 12"
