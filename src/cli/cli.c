@@ -851,18 +851,6 @@ hta_status cli_release(cli_held *h, hta_status st, hta_diag *d)
     return st;
 }
 
-static int decimals(const char *tok, size_t len);
-
-/* The decimals of x as its shortest round-trip text writes it ("0.25":
- * 2, "1e-05": 5, "15": 0; as Python's repr, so that hta.sim's sweep=
- * gives the command's loads), at most 17. */
-static int decimals_of(double x)
-{
-    char buf[32];
-    hta_format_real(buf, x);
-    return decimals(buf, strlen(buf));
-}
-
 /* The decimals of a number's text tok[0..len) ("0.25": 2, "1e-3": 3,
  * "15": 0), at most 17. */
 static int decimals(const char *tok, size_t len)
@@ -879,6 +867,16 @@ static int decimals(const char *tok, size_t len)
                   0;
     long dec = frac - ex;
     return dec < 0 ? 0 : dec > 17 ? 17 : (int)dec;
+}
+
+/* The decimals of x as its shortest round-trip text writes it ("0.25":
+ * 2, "1e-05": 5, "15": 0; as Python's repr, so that hta.sim's sweep=
+ * gives the command's loads), at most 17. */
+static int decimals_of(double x)
+{
+    char buf[32];
+    hta_format_real(buf, x);
+    return decimals(buf, strlen(buf));
 }
 
 /* x rounded to dec decimals, as the text of its digits reads. */

@@ -9,14 +9,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* f's text as a str (UTF-8: the names are), the buffer freed. */
-static PyObject *text_of(char *buf, size_t len, hta_status st)
+/* fn(obj)'s SVG as a str (UTF-8: the escaper keeps to it). */
+static PyObject *svg_of(ext_memwriter fn, const void *obj)
 {
-    PyObject *r = st == HTA_OK ? PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len,
-                                                      "replace") :
-                                 PyErr_NoMemory();
+    size_t len;
+    hta_status st;
+    char *buf = ext_memwrite(fn, obj, &len, &st);
+    if (!buf)
+        return PyErr_NoMemory(); /* a write to memory fails no other way */
+    PyObject *r = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "replace");
     free(buf);
     return r;
+}
+
+static hta_status write_chart(const void *obj, FILE *f)
+{
+    return hta_chart_svg(obj, f);
+}
+
+/* hta_plot_loads' arguments */
+typedef struct loads_pic {
+    const hta_instance *inst;
+    const hta_eval *ev;
+    double lb;
+    const char *title;
+} loads_pic;
+
+static hta_status write_loads(const void *obj, FILE *f)
+{
+    const loads_pic *p = obj;
+    return hta_plot_loads(p->inst, p->ev, p->lb, p->title, f);
 }
 
 /* A sequence of n numbers (None: NaN) into out[0..n), or of n bools
@@ -128,18 +150,7 @@ PyObject *ext_chart_svg(PyObject *self, PyObject *args, PyObject *kw)
         }
     hta_chart ch = {title, sub, xl, yl, (int)ns, (int)np, nm, dash, x, y,
                     ci, hol, hm, mark, ml ? ml : ""};
-    char *buf = NULL;
-    size_t len = 0;
-    hta_status st = HTA_ERR_IO;
-    Py_BEGIN_ALLOW_THREADS
-    FILE *f = open_memstream(&buf, &len);
-    if (f) {
-        st = hta_chart_svg(&ch, f);
-        if (fclose(f) != 0)
-            st = HTA_ERR_IO;
-    }
-    Py_END_ALLOW_THREADS
-    r = text_of(buf, len, st);
+    r = svg_of(write_chart, &ch);
 done:
     Py_DECREF(nseq);
     free(nm);
@@ -176,17 +187,8 @@ PyObject *ext_loads_svg(PyObject *self, PyObject *args, PyObject *kw)
     free(a);
     if (st != HTA_OK)
         return ext_raise(st, &d);
-    char *buf = NULL;
-    size_t len = 0;
-    st = HTA_ERR_IO;
-    Py_BEGIN_ALLOW_THREADS
-    FILE *f = open_memstream(&buf, &len);
-    if (f) {
-        st = hta_plot_loads(ins->inst, &ev, isfinite(lb) ? lb : 0, title, f);
-        if (fclose(f) != 0)
-            st = HTA_ERR_IO;
-    }
-    Py_END_ALLOW_THREADS
+    loads_pic pic = {ins->inst, &ev, isfinite(lb) ? lb : 0, title};
+    PyObject *r = svg_of(write_loads, &pic);
     hta_eval_free(&ev);
-    return text_of(buf, len, st);
+    return r;
 }

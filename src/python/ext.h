@@ -72,6 +72,13 @@ typedef hta_status (*ext_writer)(const void *obj, FILE *f,
 PyObject *ext_write(const void *obj, ext_writer fn, PyObject *args,
                     PyObject *kw);
 
+/* fn(obj, f) written into memory without the GIL: the text (malloc'd,
+ * *len bytes), or NULL with *st the writer's status (HTA_ERR_INTERNAL
+ * when the memory ran out).  The pickles' text and the pictures' SVG. */
+typedef hta_status (*ext_memwriter)(const void *obj, FILE *f);
+char *ext_memwrite(ext_memwriter fn, const void *obj, size_t *len,
+                   hta_status *st);
+
 /* Raises hta.Interrupted(result) (result borrowed; None when the call
  * has nothing to show); returns NULL. */
 PyObject *ext_interrupted(PyObject *result);

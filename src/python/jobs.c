@@ -198,7 +198,8 @@ PyObject *ext_gen_jobs(PyObject *self, PyObject *args, PyObject *kw)
 
 /* A point of hta flowtime --json: its head, its rows (with the finish
  * arrays the JSON does not carry), its exact program. */
-static PyObject *ft_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
+static PyObject *ft_point(const hta_jobs *J, int pre, const hta_ft_point *pt,
+                          double asked)
 {
     double lb = hta_ft_lower_bound(pt);
     const int64_t *count = pt->class_jobs;
@@ -248,11 +249,11 @@ static PyObject *ft_point(const hta_jobs *J, int pre, const hta_ft_point *pt)
     else if (ok)
         ex = Py_NewRef(Py_None);
     PyObject *d = ok && ex ? Py_BuildValue(
-        "{s:L,s:L,s:L,s:l,s:s,s:N,s:N,s:L,s:O,s:O,s:O}", "jobs",
+        "{s:L,s:L,s:L,s:l,s:s,s:N,s:N,s:N,s:L,s:O,s:O,s:O}", "jobs",
         (long long)J->n, "work", (long long)J->work, "span",
         (long long)hta_ft_span(J), "machines", (long)pt->N, "mode",
         pre ? "preemptive" : "non-preemptive", "load", ext_real(pt->load),
-        "lower_bound", ext_real(lb), "job_bound_sum", (long long)pt->lbsum,
+        "load_asked", ext_real(asked), "lower_bound", ext_real(lb), "job_bound_sum", (long long)pt->lbsum,
         "interrupted", pt->interrupted ? Py_True : Py_False, "policies", rows,
         "exact", ex) : NULL;
     Py_XDECREF(rows);
@@ -273,10 +274,10 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
     int pre, stepwise, threads;
     long long max_vars;
     double time_limit;
-    PyObject *progress = Py_None;
-    if (!PyArg_ParseTuple(args, "O!OOppLdi|O", &ext_JobsType, &jo, &pols,
+    PyObject *progress = Py_None, *asked_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "O!OOppLdi|OO", &ext_JobsType, &jo, &pols,
                           &Nobj, &pre, &stepwise, &max_vars, &time_limit,
-                          &threads, &progress))
+                          &threads, &progress, &asked_obj))
         return NULL;
     const hta_jobs *J = jo->j;
     hta_ft_points_opts o;
@@ -305,6 +306,16 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
     int n = 0;
     if (!ext_reals(Nobj, "machines", Nd, 64, &n))
         return NULL;
+    /* the loads asked, one per machine count (None: --machines) */
+    double asked[64];
+    int na = 0;
+    if (asked_obj != Py_None &&
+        (!ext_reals(asked_obj, "asked", asked, 64, &na) || na != n)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "asked: expected a load per machine count");
+        return NULL;
+    }
     for (int k = 0; k < n; k++)
         N[k] = (int32_t)Nd[k];
     hta_ft_point *pts = calloc((size_t)n, sizeof *pts);
@@ -336,7 +347,8 @@ PyObject *ext_flowtime(PyObject *self, PyObject *args, PyObject *kw)
         ext_raise(st, &d);
     for (int k = 0; k < done; k++) {
         interrupted |= pts[k].interrupted;
-        PyObject *p = list ? ft_point(J, pre, &pts[k]) : NULL;
+        PyObject *p = list ? ft_point(J, pre, &pts[k], na ? asked[k] : NAN) :
+                             NULL;
         if (list && (!p || PyList_Append(list, p) < 0))
             Py_CLEAR(list);
         Py_XDECREF(p);

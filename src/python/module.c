@@ -167,6 +167,27 @@ PyObject *ext_write(const void *obj, ext_writer fn, PyObject *args,
     return r;
 }
 
+char *ext_memwrite(ext_memwriter fn, const void *obj, size_t *len,
+                   hta_status *st)
+{
+    char *buf = NULL;
+    *len = 0;
+    *st = HTA_ERR_INTERNAL; /* no stream: out of memory */
+    Py_BEGIN_ALLOW_THREADS
+    FILE *f = open_memstream(&buf, len);
+    if (f) {
+        *st = fn(obj, f);
+        if (fclose(f) != 0 && *st == HTA_OK)
+            *st = HTA_ERR_INTERNAL;
+    }
+    Py_END_ALLOW_THREADS
+    if (*st != HTA_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 static void free_capsule(PyObject *cap)
 {
     free(PyCapsule_GetPointer(cap, "hta.array"));

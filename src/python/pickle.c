@@ -41,8 +41,6 @@ static uint64_t checksum(const char *p, size_t n)
     return h ^ (h >> 32);
 }
 
-typedef hta_status (*text_writer)(const void *obj, FILE *f);
-
 static hta_status write_instance(const void *obj, FILE *f)
 {
     return hta_instance_write(obj, f, NULL);
@@ -58,29 +56,14 @@ static hta_status write_jobs(const void *obj, FILE *f)
 
 /* obj's text as bytes, written without the GIL; NULL with MemoryError.
  * *usage is set when the writer refuses the object (no file form). */
-static PyObject *to_text(const void *obj, text_writer fn, int *usage)
+static PyObject *to_text(const void *obj, ext_memwriter fn, int *usage)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    hta_status st = HTA_ERR_INTERNAL;
-    *usage = 0;
-    Py_BEGIN_ALLOW_THREADS
-    FILE *f = open_memstream(&buf, &len);
-    if (f) {
-        st = fn(obj, f);
-        if (fclose(f) != 0 && st == HTA_OK)
-            st = HTA_ERR_IO;
-    }
-    Py_END_ALLOW_THREADS
-    if (st == HTA_ERR_USAGE) {
-        free(buf);
-        *usage = 1;
-        return NULL;
-    }
-    if (st != HTA_OK) {
-        free(buf);
-        return PyErr_NoMemory();
-    }
+    size_t len;
+    hta_status st;
+    char *buf = ext_memwrite(fn, obj, &len, &st);
+    *usage = st == HTA_ERR_USAGE;
+    if (!buf)
+        return *usage ? NULL : PyErr_NoMemory();
     PyObject *r = PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
     free(buf);
     return r;
@@ -88,7 +71,7 @@ static PyObject *to_text(const void *obj, text_writer fn, int *usage)
 
 /* (hta._hta._restore, (kind, tag, text, checksum)) */
 static PyObject *reduce_text(const char *kind, const void *obj,
-                             text_writer fn, int *usage)
+                             ext_memwriter fn, int *usage)
 {
     PyObject *text = to_text(obj, fn, usage);
     if (!text)

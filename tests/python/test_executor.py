@@ -16,25 +16,17 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
-import numpy as np
 import pytest
 
 import distributed
 
 import hta
+from jsonsame import no_seconds
 
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def no_seconds(x):
-    if isinstance(x, dict):
-        return {k: no_seconds(v) for k, v in x.items() if k != "seconds"}
-    if isinstance(x, list):
-        return [no_seconds(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    return x
 
 
 CLUSTER = hta.gen_cluster("wang", servers=40, data_servers=20, seed=3)

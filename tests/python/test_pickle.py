@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import hta
+from jsonsame import no_seconds
 
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
 
@@ -30,21 +31,10 @@ def written(obj, tmp_path, name="x"):
 def same_solve(a, b):
     ra = hta.solve(a, algos=("rr", "fsy", "hadoop"), seed=3)
     rb = hta.solve(b, algos=("rr", "fsy", "hadoop"), seed=3)
-    strip = [{k: v for k, v in r.items() if k != "seconds"}
-             for r in ra["results"]]
-    assert strip == [{k: v for k, v in r.items() if k != "seconds"}
-                     for r in rb["results"]]
+    assert no_seconds(ra["results"]) == no_seconds(rb["results"])
     assert np.array_equal(ra["assignment"], rb["assignment"])
 
 
-def no_seconds(x):
-    if isinstance(x, dict):
-        return {k: no_seconds(v) for k, v in x.items() if k != "seconds"}
-    if isinstance(x, list):
-        return [no_seconds(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    return x
 
 
 w_rems = st.one_of(st.floats(2, 6),

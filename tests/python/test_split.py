@@ -138,6 +138,8 @@ def test_hta_plot_refuses_what_is_not_a_sweep(work):
     # a load past the commands' (0, 1e6] (before: a chart of x="inf"),
     # and a delay of 1e308 (before: a y axis written without end)
     (d / "huge.csv").write_text("\n".join([s[0], "1e308" + s[1][3:]]))
+    (d / "neg.csv").write_text("\n".join([s[0], "-0.5" + s[1][3:]]))
+    (d / "nanx.csv").write_text("\n".join([s[0], "nan" + s[1][3:]]))
     big = s[1].split(",")
     big[3] = big[4] = "1e308"
     (d / "big.csv").write_text("\n".join([s[0], ",".join(big)]) + "\n")
@@ -158,6 +160,10 @@ def test_hta_plot_refuses_what_is_not_a_sweep(work):
         (("missing.csv",), "missing.csv: error: cannot open"),
         (("huge.csv",), "huge.csv:2: error: expected a load in (0, 1e6], "
          "found '1e308'"),
+        (("neg.csv",), "neg.csv:2: error: expected a load in (0, 1e6], "
+         "found '-0.5'"),
+        (("nanx.csv",), "nanx.csv:2: error: expected a load in (0, 1e6], "
+         "found 'nan'"),
     ]
     for files, says in cases:
         code, err = refused(d, *files, "-o", "out.svg")

@@ -424,9 +424,11 @@ def _sim_point(cluster, policies, x, opts):
                     1, None, None)
 
 
-def _ft_point(jobs, pols, n, opts):
-    """One machine count of a flowtime sweep (executor=)."""
-    return _hta.flowtime(jobs, pols, [n], *opts, 1)
+def _ft_point(jobs, pols, n, x, opts):
+    """One machine count of a flowtime sweep (executor=), asked as load
+    x (None: machines given)."""
+    return _hta.flowtime(jobs, pols, [n], *opts, 1, None,
+                         None if x is None else [x])
 
 
 def _rp_point(x, kw):
@@ -625,31 +627,18 @@ def flowtime(jobs, machines=None, policies=None, mode="preemptive",
                 raise ValueError(f"load {x:g} needs {n:.3g} machines for "
                                  "this trace, above the limit 10^6")
             ns.append(n)
-    asked = [None] if machines is not None else loads
-
-    def with_asked(points):
-        # "load_asked" after "load", as the command's JSON has it
-        out = []
-        for p, x in zip(points, asked):
-            q = {}
-            for k, v in p.items():
-                q[k] = v
-                if k == "load":
-                    q["load_asked"] = x
-            out.append(q)
-        return out
+    asked = None if machines is not None else loads
     if ex is not None:
         opts = (pre, bool(stepwise), max_vars, limit)
         labels = [f"machines {n}"] if machines is not None else \
             [f"load {x:g}" for x in loads]
-        points = with_asked(_on_executor(ex, "hta.flowtime", _ft_point, [
-            (label, (jobs, pols, n, opts)) for label, n in zip(labels, ns)],
-            bar))
+        points = _on_executor(ex, "hta.flowtime", _ft_point, [
+            (label, (jobs, pols, n, None if asked is None else x, opts))
+            for label, n, x in zip(labels, ns, asked or ns)], bar)
         return points if sweep is not None else points[0]
     points, interrupted = _hta.flowtime(jobs, pols, ns, pre,
                                         bool(stepwise), max_vars, limit,
-                                        nthreads, bar)
-    points = with_asked(points)
+                                        nthreads, bar, asked)
     out = points if sweep is not None else (points[0] if points else None)
     if interrupted:
         raise Interrupted(out)
@@ -764,27 +753,26 @@ def _nan(v):
     return float("nan") if v is None else float(v)
 
 
-def _series_chart(points, x_of, rows_of, title, subtitle, xlabel, ylabel,
-                  hollow_means=None, extra=None, mark=None):
-    """The line chart of a sweep's points: a series per name in their
-    first order; rows_of(point) gives (name, y, ci, hollow) tuples."""
-    points = sorted(points, key=x_of)  # stable: equal loads keep order
+def _series_chart(points, x_of, rows_of, order=None):
+    """A sweep's series, as the commands build theirs: the points by x
+    (stable: equal loads keep their order), a series per name in their
+    first order (or order(names)); rows_of(point) gives (name, y, ci,
+    hollow) tuples.  Returns names, x, and y, ci, hollow flat, series
+    by series (a cell without a row: NaN, not hollow)."""
+    points = sorted(points, key=x_of)
     names, cells = [], {}
     for k, p in enumerate(points):
         for name, y, ci, hollow in rows_of(p):
             if name not in names:
                 names.append(name)
             cells[(name, k)] = (_nan(y), _nan(ci), bool(hollow))
-    if extra:
-        names = extra(names)
-    n = len(points)
-    y = [cells.get((s, k), (float("nan"),) * 2 + (False,))[0]
-         for s in names for k in range(n)]
-    ci = [cells.get((s, k), (float("nan"),) * 2 + (False,))[1]
-          for s in names for k in range(n)]
-    hol = [cells.get((s, k), (0, 0, False))[2] for s in names
-           for k in range(n)]
-    return names, [x_of(p) for p in points], y, ci, hol
+    if order:
+        names = order(names)
+    none = (float("nan"), float("nan"), False)
+    flat = [cells.get((s, k), none) for s in names
+            for k in range(len(points))]
+    return (names, [x_of(p) for p in points], [c[0] for c in flat],
+            [c[1] for c in flat], [c[2] for c in flat])
 
 
 def plot(report=None, instance=None, assignment=None, title=None):
@@ -829,8 +817,8 @@ def plot(report=None, instance=None, assignment=None, title=None):
             return [(r["policy"], r["delay"], r["delay_ci"],
                      r["verdict"] in ("growing", "unstable"))
                     for r in p["policies"]]
-        names, x, y, ci, hol = _series_chart(
-            points, lambda p: p["load"], rows, None, None, None, None)
+        names, x, y, ci, hol = _series_chart(points, lambda p: p["load"],
+                                             rows)
         mark = next((p["load"] / p["rho"] for p in
                      sorted(points, key=lambda p: p["load"])
                      if p["rho"] and p["rho"] > 0), None)
@@ -847,8 +835,8 @@ def plot(report=None, instance=None, assignment=None, title=None):
         def rows(p):
             return [(r["policy"], r["cost"], r["cost_ci"], False)
                     for r in p["policies"]]
-        names, x, y, ci, hol = _series_chart(
-            points, lambda p: p["lambda"], rows, None, None, None, None)
+        names, x, y, ci, hol = _series_chart(points, lambda p: p["lambda"],
+                                             rows)
         svg = _hta.chart_svg(
             title or "hta.reduce_place: cost per job against the arrival "
             "rate", f"K {first['k_limit']}, seed {first['seed']}, 95% "
@@ -870,8 +858,7 @@ def plot(report=None, instance=None, assignment=None, title=None):
             return [s for s in names if s not in ("exact", "lower bound")] \
                 + [s for s in ("exact",) if s in names] + ["lower bound"]
         names, x, y, ci, hol = _series_chart(
-            points, lambda p: p["load"], rows, None, None, None, None,
-            extra=order)
+            points, lambda p: p["load"], rows, order)
         svg = _hta.chart_svg(
             title or "hta.flowtime: mean flow time against the load",
             first["mode"],
