@@ -155,7 +155,12 @@ static int add_slots(net *w, int32_t s, int l, int j)
         return 0;
     }
     int32_t p = closelev_pool_of(w, l, s);
-    w->cap[p] += j;
+    if (l == w->N) { /* the top pool holds at most topcap tasks */
+        w->topslots += j;
+        w->cap[p] = w->topslots < w->topcap ? w->topslots : w->topcap;
+    } else {
+        w->cap[p] += j;
+    }
     shrink(w, p);
     a[0] = (int32_t)loc;
     w->cap[s] = loc;
@@ -184,8 +189,9 @@ static int moves_of(net *w, move **bufp, size_t *k, size_t *cap)
     for (int l = 2; l <= w->N; l++) {
         int32_t p0 = w->base[l], p1 = l == w->N ? w->nt : w->base[l + 1];
         for (int32_t p = p0; p < p1; p++) {
-            if (w->seen[w->ng + p] != w->stamp)
-                continue;
+            if (w->seen[w->ng + p] != w->stamp ||
+                (l == w->N && w->topslots >= w->topcap))
+                continue; /* a top slot past the cap places nothing */
             for (int32_t i = w->moff[p]; i < w->moff[p + 1]; i++) {
                 int32_t s = w->mem[i];
                 for (int j = 1; j <= 2; j++) {
@@ -259,16 +265,17 @@ static int read_out(net *w, int32_t *a)
 }
 
 hta_status hta_closelev_decide(const hta_instance *in, double T,
-                               double deadline, volatile sig_atomic_t *stop,
-                               int32_t *a, hta_closelev_result *r,
-                               hta_diag *d)
+                               const hta_closelev_top *top, double deadline,
+                               volatile sig_atomic_t *stop, int32_t *a,
+                               hta_closelev_result *r, hta_diag *d)
 {
     memset(r, 0, sizeof *r);
     net w;
     move *mv = NULL;
     size_t nmv = 0, cap = 0;
     hta_status st = HTA_OK;
-    if (!closelev_net_build(&w, in, T)) {
+    double ctop = top ? top->c : hta_wrem_at(&in->wrem, in->m);
+    if (!closelev_net_build(&w, in, T, ctop, top ? top->cap : in->m)) {
         closelev_net_free(&w);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }

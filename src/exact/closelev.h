@@ -1,6 +1,8 @@
 /* Gap closing on N > 2 levels: the decision "is there an assignment of
  * makespan <= T?" answered by search over slots, when every level's cost
- * is constant (c_1 = w_loc <= c_2 <= ... <= c_N).
+ * is constant (c_1 = w_loc <= c_2 <= ... <= c_N), or every level's but the
+ * top's, one constant-cost decision per piece of the top count
+ * (toplevel.h).
  *
  * Slots.  Give each server s a number a_{s,l} of slots per level with
  * sum_l c_l a_{s,l} <= T.  A level-l slot of s (l >= 2) is put in the
@@ -56,17 +58,31 @@ typedef struct hta_closelev_result {
     int64_t trials;   /* moves tried */
 } hta_closelev_result;
 
-/* 1 when the search applies: N > 2 levels, every level's cost constant. */
+/* 1 when the search applies: N > 2 levels, every level's cost constant
+ * below the top (the top's, w_rem(r), may grow: toplevel.h). */
 int hta_closelev_applies(const hta_instance *inst);
 
-/* Decides makespan <= T by the search above until deadline (hta_clock_now
- * seconds) or *stop.  HTA_ERR_INTERNAL on out of memory. */
-hta_status hta_closelev_decide(const hta_instance *inst, double T,
-                               double deadline, volatile sig_atomic_t *stop,
-                               int32_t *a, hta_closelev_result *r,
-                               hta_diag *d);
+/* The top level as one constant-cost decision (toplevel.h's pieces):
+ * every level-N task costs c, and at most cap tasks are at level N (the
+ * top pool's capacity is min(sum_s a_{s,N}, cap)).  A yes is then an
+ * assignment of top count r <= cap whose top tasks cost w_rem(r) <= c
+ * when c = w_rem(cap). */
+typedef struct hta_closelev_top {
+    double c;
+    int64_t cap;
+} hta_closelev_top;
 
-/* The count refutation of makespan <= T.  A server runs at most K =
+/* Decides makespan <= T by the search above until deadline (hta_clock_now
+ * seconds) or *stop, with the top level as top says (NULL: cost
+ * w_rem(m), no cap; on constant costs, the instance's).
+ * HTA_ERR_INTERNAL on out of memory. */
+hta_status hta_closelev_decide(const hta_instance *inst, double T,
+                               const hta_closelev_top *top, double deadline,
+                               volatile sig_atomic_t *stop, int32_t *a,
+                               hta_closelev_result *r, hta_diag *d);
+
+/* The count refutation of makespan <= T among the assignments whose top
+ * count lies in [r0, r1] (0, m: all of them).  A server runs at most K =
  * floor(T / c_1) tasks (each costs c_1 at least); with D = n K - m, every
  * server runs at least K - D (the others' shortfalls from K sum to D), so
  * the tasks s runs at levels >= l cost it at least c_1 (K - D) + their
@@ -77,12 +93,19 @@ hta_status hta_closelev_decide(const hta_instance *inst, double T,
  * then K to the sink, places every task in any assignment of makespan
  * <= T; *refuted when it places fewer (*room).  Tight where K n is about
  * m (every server full: at most one rack task fits in T = K c_1 + 0.5
- * with w_rack 1.5), weak elsewhere.  Polls deadline (hta_clock_now
- * seconds) and *stop as the search does: *stopped when either came
- * first (then nothing is refuted).  HTA_ERR_INTERNAL on out of memory. */
-hta_status hta_closelev_refute(const hta_instance *inst, double T,
-                               double deadline, volatile sig_atomic_t *stop,
-                               int *refuted, int64_t *room, int *stopped,
-                               hta_diag *d);
+ * with w_rack 1.5), weak elsewhere.  A growing top level: the counts R
+ * in [r0, r1] split into pieces where the chain's level-N capacity,
+ * floor(budget / (w_rem(R) - c_1)), is one value q; an assignment of top
+ * count R in a piece pays at least w_rem(first R) per top task (room <=
+ * q) and has at most the piece's last R top tasks (the capacity of the
+ * top pool's inlet), so one flow per piece, and every piece refuted
+ * refutes [r0, r1] (*room: the most any piece placed).  Polls deadline
+ * (hta_clock_now seconds) and *stop as the search does: *stopped when
+ * either came first (then nothing is refuted).  HTA_ERR_INTERNAL on out
+ * of memory. */
+hta_status hta_closelev_refute(const hta_instance *inst, double T, int64_t r0,
+                               int64_t r1, double deadline,
+                               volatile sig_atomic_t *stop, int *refuted,
+                               int64_t *room, int *stopped, hta_diag *d);
 
 #endif

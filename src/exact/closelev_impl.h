@@ -32,6 +32,8 @@ typedef struct net {
     int64_t *ex;                   /* per group: tasks without a slot */
     int64_t placed;
     int32_t *slot;                 /* a_{s,l}: slot[s * N + l - 1] */
+    int64_t topcap;                /* the most tasks at level N */
+    int64_t topslots;              /* sum_s a_{s,N} */
     int32_t *moff, *mem;           /* servers by pool (targets n..nt-1) */
     uint32_t *seen, stamp;         /* per node: groups, then targets */
     int64_t *via;                  /* per node: the arc that reached it */
@@ -56,10 +58,12 @@ static inline int32_t closelev_pool_of(const net *w, int l, int32_t s)
     return w->base[l] + (l == w->N ? 0 : w->in->grp[l][s]);
 }
 
-/* The network of inst at target T: groups, arcs (local, then pools by
+/* The network of inst at target T, the top level costing ctop (NaN:
+ * w_rem(0)) with at most topcap tasks: groups, arcs (local, then pools by
  * level), servers by pool, every slot 0 and every flow 0, each group's
  * tasks without a slot.  0 on out of memory (free it all the same). */
-int closelev_net_build(net *w, const hta_instance *inst, double T);
+int closelev_net_build(net *w, const hta_instance *inst, double T,
+                       double ctop, int64_t topcap);
 
 void closelev_net_free(net *w);
 

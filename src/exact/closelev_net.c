@@ -8,16 +8,11 @@
 #include <string.h>
 
 #include "hta/levels.h"
+#include "toplevel.h"
 
 int hta_closelev_applies(const hta_instance *in)
 {
-    int N = hta_levels(in);
-    if (N <= 2)
-        return 0;
-    for (int l = 2; l <= N; l++)
-        if (!hta_wrem_is_constant(hta_level_wrem(in, l)))
-            return 0;
-    return 1;
+    return hta_toplevel_applies(in);
 }
 
 void closelev_net_free(net *w)
@@ -60,7 +55,8 @@ static int32_t group_targets(const net *w, int32_t g, int32_t *out)
     return k;
 }
 
-int closelev_net_build(net *w, const hta_instance *in, double T)
+int closelev_net_build(net *w, const hta_instance *in, double T,
+                       double ctop, int64_t topcap)
 {
     memset(w, 0, sizeof *w);
     w->in = in;
@@ -69,6 +65,9 @@ int closelev_net_build(net *w, const hta_instance *in, double T)
     w->T = T;
     for (int l = 1; l <= w->N; l++)
         w->c[l] = hta_level_cost(in, l, 0);
+    if (!isnan(ctop))
+        w->c[w->N] = ctop;
+    w->topcap = topcap < in->m ? topcap : in->m;
     int32_t m = in->m, n = in->n;
     w->order = malloc(((size_t)m + 1) * sizeof *w->order);
     w->first = malloc(((size_t)m + 2) * sizeof *w->first);

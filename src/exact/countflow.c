@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta/levels.h"
 #include "hta/num.h"
 
 #define EPS CLOSELEV_EPS
@@ -125,10 +126,19 @@ static int64_t dinic_run(dinic *g, int32_t s, int32_t t, int32_t *stack)
     return total;
 }
 
-hta_status hta_closelev_refute(const hta_instance *in, double T,
-                               double deadline, volatile sig_atomic_t *stop,
-                               int *refuted, int64_t *room, int *stopped,
-                               hta_diag *d)
+/* The room for level-N tasks on a server past kmin local ones, at top
+ * cost c (the chain's arc (s, N) -> (s, N - 1)). */
+static int64_t top_room(const net *w, double budget, double c)
+{
+    double e = c - w->c[1];
+    return e <= 0 ? w->in->m :
+                    (int64_t)fmin((double)w->in->m, floor(budget / e + EPS));
+}
+
+hta_status hta_closelev_refute(const hta_instance *in, double T, int64_t r0,
+                               int64_t r1, double deadline,
+                               volatile sig_atomic_t *stop, int *refuted,
+                               int64_t *room, int *stopped, hta_diag *d)
 {
     *refuted = 0;
     *room = in->m;
@@ -139,8 +149,16 @@ hta_status hta_closelev_refute(const hta_instance *in, double T,
     g.deadline = deadline;
     g.stop = stop;
     int32_t *stack = NULL;
+    int64_t *cap0 = NULL;
     hta_status st = HTA_OK;
-    if (!closelev_net_build(&w, in, T)) {
+    r0 = r0 < 0 ? 0 : r0;
+    r1 = r1 > in->m ? in->m : r1;
+    if (r0 > r1) { /* no top count to refute */
+        *refuted = 1;
+        *room = 0;
+        return HTA_OK;
+    }
+    if (!closelev_net_build(&w, in, T, NAN, in->m)) {
         closelev_net_free(&w);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
@@ -158,10 +176,12 @@ hta_status hta_closelev_refute(const hta_instance *in, double T,
     }
     int64_t kmin = K - D > 0 ? K - D : 0;
     double budget = T - c1 * (double)kmin; /* the most beyond c1 a task */
-    /* nodes: source, groups, pools, (s, l) for l = 1..N, sink */
+    /* nodes: source, groups, pools, (s, l) for l = 1..N, sink, and the
+       top pool's inlet (its arc to the pool caps the level-N count) */
     int32_t src = 0, g0 = 1, p0 = g0 + w.ng, s0 = p0 + (w.nt - n),
-            sink = s0 + n * N;
-    g.nv = sink + 1;
+            sink = s0 + n * N, inlet = sink + 1,
+            top = p0 + w.base[N] - n;
+    g.nv = inlet + 1;
     g.head = malloc(((size_t)g.nv + 1) * sizeof *g.head);
     g.level = malloc(((size_t)g.nv + 1) * sizeof *g.level);
     g.it = malloc(((size_t)g.nv + 1) * sizeof *g.it);
@@ -173,15 +193,18 @@ hta_status hta_closelev_refute(const hta_instance *in, double T,
     for (int32_t x = 0; ok && x < w.ng; x++) {
         ok = dinic_arc(&g, src, g0 + x, w.first[x + 1] - w.first[x]);
         for (int64_t e = w.goff[x]; ok && e < w.goff[x + 1]; e++) {
-            int32_t y = w.gtgt[e];
-            ok = dinic_arc(&g, g0 + x, y < n ? s0 + y * N : p0 + y - n,
-                           in->m);
+            int32_t y = w.gtgt[e], v = y < n ? s0 + y * N : p0 + y - n;
+            ok = dinic_arc(&g, g0 + x, v == top ? inlet : v, in->m);
         }
     }
+    int64_t cap_arc = g.na; /* inlet -> top pool */
+    if (ok)
+        ok = dinic_arc(&g, inlet, top, in->m);
     for (int l = 2; ok && l <= N; l++)
         for (int32_t s = 0; ok && s < n; s++)
             ok = dinic_arc(&g, p0 + closelev_pool_of(&w, l, s) - n,
                            s0 + s * N + l - 1, in->m);
+    int64_t chain0 = g.na; /* server s's arc (s, N) -> (s, N - 1) */
     for (int32_t s = 0; ok && s < n; s++) {
         for (int l = N; ok && l >= 2; l--) {
             double e = w.c[l] - c1; /* tasks at level >= l, at most */
@@ -193,16 +216,52 @@ hta_status hta_closelev_refute(const hta_instance *in, double T,
         if (ok)
             ok = dinic_arc(&g, s0 + s * N, sink, K);
     }
-    if (!ok) {
+    int64_t chain_step = 2 * N; /* arcs per server in the chains' loop */
+    if (ok && (cap0 = malloc(((size_t)g.na + 1) * sizeof *cap0)))
+        memcpy(cap0, g.cap, (size_t)g.na * sizeof *cap0);
+    if (!ok || !cap0) {
         st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    } else {
-        *room = dinic_run(&g, src, sink, stack);
-        /* a flow cut short refutes nothing */
-        *stopped = g.stopped;
-        *refuted = !g.stopped && *room < in->m;
-        if (g.stopped)
-            *room = in->m;
+        goto cleanup;
     }
+    /* the top counts r0..r1 by pieces of one chain room q: every count R
+       of a piece has cost w_rem(R) >= the piece's first (room <= q) and
+       R <= its last (the cap), so one flow refutes the piece */
+    const hta_wrem *wr = hta_level_wrem(in, N);
+    int64_t most = 0;
+    for (int64_t R = r0; R <= r1;) {
+        int64_t q = top_room(&w, budget, hta_wrem_at(wr, R)), lo = R,
+                hi = r1 + 1; /* lo has room q, hi does not */
+        if (top_room(&w, budget, hta_wrem_at(wr, r1)) == q)
+            lo = r1;
+        else
+            while (hi - lo > 1) {
+                int64_t mid = lo + (hi - lo) / 2;
+                if (top_room(&w, budget, hta_wrem_at(wr, mid)) == q)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+        memcpy(g.cap, cap0, (size_t)g.na * sizeof *cap0);
+        g.cap[cap_arc] = lo;
+        for (int32_t s = 0; s < n; s++)
+            g.cap[chain0 + (int64_t)s * chain_step] = q;
+        int64_t flow = dinic_run(&g, src, sink, stack);
+        if (g.stopped)
+            break;
+        most = flow > most ? flow : most;
+        if (flow >= in->m)
+            break;
+        R = lo + 1;
+        if (R > r1)
+            *refuted = 1;
+    }
+    /* a flow cut short refutes nothing */
+    *stopped = g.stopped;
+    *room = *refuted ? most : in->m;
+    if (g.stopped)
+        *refuted = 0;
+cleanup:
+    free(cap0);
     free(g.head);
     free(g.nxt);
     free(g.to);

@@ -8,10 +8,12 @@
 #include <glpk.h>
 
 #include "hta/assign.h"
+#include "hta/levels.h"
 #include "hta/maxcover.h"
 #include "core/buf.h"
 #include "core/check.h"
 #include "core/glpkx.h"
+#include "exact/toplevel.h"
 
 /* Marginals in units of 2^-ONE_BITS: one remote slot is ONE. */
 #define ONE_BITS 30
@@ -25,11 +27,14 @@ typedef struct env {
     const hta_instance *inst;
     double L, c;
     int strict;
+    int levels; /* N > 2: the room at levels 2..N (toplevel.h) */
 } env;
 
-/* The most remote tasks beside x local ones (x within L alone). */
+/* The most non-local tasks beside x local ones (x within L alone). */
 static int64_t slots(const env *e, int64_t x)
 {
+    if (e->levels)
+        return hta_toplevel_room(e->inst, x, e->L, e->strict);
     return hta_room_remote(e->inst, x, e->c, e->L, e->strict);
 }
 
@@ -157,7 +162,7 @@ static hta_status prepare(const hta_instance *inst, double L, int strict,
         return hta_diag_set(d, HTA_ERR_USAGE, NULL, 0,
                             "expected a finite makespan L >= 0, found %g", L);
     int32_t m = inst->m, n = inst->n;
-    *e = (env){inst, L, inst->w_loc, strict};
+    *e = (env){inst, L, inst->w_loc, strict, hta_levels(inst) > 2};
     int64_t U = res->U = hta_room_local(inst, L, strict);
     *F = 0;
     if (slots(e, 0) < 0) { /* L < 0 excluded; strict and L = 0 */
@@ -209,7 +214,7 @@ static hta_status greedy(const hta_instance *inst, double L, int strict,
                          int *stopped, hta_envelope_result *res,
                          hta_diag *d)
 {
-    env e = {inst, L, inst->w_loc, strict};
+    env e = {inst, L, inst->w_loc, strict, hta_levels(inst) > 2};
     int64_t F = 0;
     hta_status st = prepare(inst, L, strict, &e, &F, res, d);
     if (st != HTA_OK || res->refuted)
@@ -422,7 +427,7 @@ hta_status hta_envelope_write_lp(const hta_instance *inst, double L,
                                  int strict, const char *path, int verbose,
                                  hta_diag *d)
 {
-    env e = {inst, L, inst->w_loc, strict};
+    env e = {inst, L, inst->w_loc, strict, hta_levels(inst) > 2};
     int64_t F = 0;
     hta_envelope_result res;
     hta_status st = prepare(inst, L, strict, &e, &F, &res, d);

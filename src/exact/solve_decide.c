@@ -590,10 +590,12 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
         snprintf(row->status, sizeof row->status, "skipped");
         set_note(row,
                  "%d levels: the slot search needs a constant cost on "
-                 "every level; not applied", N);
+                 "every level below the top; not applied", N);
         row->seconds = hta_clock_now() - t0;
         return HTA_OK;
     }
+    if (!hta_wrem_is_constant(hta_level_wrem(s->inst, N)))
+        return solve_close_top(s, row, t0, d);
     int32_t *a = malloc((size_t)m * sizeof *a);
     if (!a)
         return OOM(d);
@@ -610,8 +612,8 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
     while (st == HTA_OK && decisions++ < 8 && !solve_best_proven(s)) {
         int no = 0;
         int64_t r = m;
-        if ((st = hta_closelev_refute(s->inst, T, deadline, o->stop, &no, &r,
-                                      &stopped, d)) != HTA_OK ||
+        if ((st = hta_closelev_refute(s->inst, T, 0, m, deadline, o->stop,
+                                      &no, &r, &stopped, d)) != HTA_OK ||
             stopped)
             break;
         double next = next_level_load(s->inst, T);
@@ -635,7 +637,8 @@ hta_status solve_run_close_levels(run *s, hta_diag *d)
         if (T >= res->best_span - 1e-9 * fmax(1.0, T))
             break;
         searched_at = T;
-        st = hta_closelev_decide(s->inst, T, deadline, o->stop, a, &cr, d);
+        st = hta_closelev_decide(s->inst, T, NULL, deadline, o->stop, a,
+                                 &cr, d);
         if (st != HTA_OK)
             break;
         if (searches++ == 0)

@@ -56,6 +56,10 @@ hta_status solve_incumbent(run *s, hta_diag *d);
 /* The decisions (solve_decide.c): gap closing and the SAT decision. */
 hta_status solve_run_close(run *s, hta_diag *d);
 hta_status solve_run_close_levels(run *s, hta_diag *d);
+
+/* close on N levels when the top level's cost grows with its count
+ * (solve_closetop.c): into row, begun at t0. */
+hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d);
 hta_status solve_run_sat(run *s, hta_diag *d);
 
 #endif

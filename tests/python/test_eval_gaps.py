@@ -126,21 +126,23 @@ def test_not_proven_in_the_time_says_so(root, tmp_path):
 
 
 def test_no_engine_applies_says_why(tmp_path):
-    """Affine costs on racks (issue 71): close and sat need constant costs
-    and two levels, the ILP more than 512 cost combinations; every engine
-    is skipped at once, and eval says so with each one's reason (the
-    rows' notes), not "in the time limit"; hta.evaluate the same words."""
+    """Affine costs on the rack level (issue 71): close needs constant
+    costs below the top level, sat two levels, the ILP at most 512 cost
+    combinations; every engine is skipped at once, and eval says so with
+    each one's reason (the rows' notes), not "in the time limit";
+    hta.evaluate the same words."""
     path = tmp_path / "f.txt"
     run("gen", "hdfs", "--tasks", 1000, "--servers", 30, "--replicas", 3,
         "--zipf", 1.8, "--racks", 5, "--policy", "rack-aware",
-        "--w-rem-affine", "3,0.001", "--w-rack", 1.5, "--seed", 7, "-o", path)
+        "--w-rem-affine", "3,0.001", "--w-rack-affine", "1.5,0.001",
+        "--seed", 7, "-o", path)
     asg = tmp_path / "a.txt"
     run("solve", path, "--algo", "fsy", "-o", asg)
     why = ("no exact engine applies: close (3 levels: the slot search "
-           "needs a constant cost on every level; not applied), ilp "
-           "(skipped: the 3 levels' costs have more than 512 combinations "
-           "of values), sat (3 levels: the decision's encoding has two "
-           "levels; not applied)")
+           "needs a constant cost on every level below the top; not "
+           "applied), ilp (skipped: the 3 levels' costs have more than 512 "
+           "combinations of values), sat (3 levels: the decision's encoding "
+           "has two levels; not applied)")
     ex = json.loads(run("eval", path, asg, "--exact", "--time-limit", 3,
                         "--json").stdout)["exact"]
     assert not ex["proven_optimal"] and ex["why_not_proven"] == why
@@ -157,6 +159,28 @@ def test_no_engine_applies_says_why(tmp_path):
     got = hta.evaluate(inst, hta.solve(inst, algos="brute")["assignment"],
                        exact=True)["exact"]
     assert got["proven_optimal"] and got["why_not_proven"] is None
+
+
+def test_growing_top_proven_alike(tmp_path):
+    """The paper's w_rem(r) on racks (issue 70): hta eval --exact and
+    hta.evaluate(exact=True) reach the same optimum, below the fsy
+    assignment's 35, and solve's exact portfolio proves it too."""
+    path = tmp_path / "f.txt"
+    run("gen", "hdfs", "--tasks", 1000, "--servers", 30, "--replicas", 3,
+        "--zipf", 1.8, "--racks", 5, "--policy", "rack-aware",
+        "--w-rem-affine", "3,0.001", "--w-rack", 1.5, "--seed", 7, "-o", path)
+    asg = tmp_path / "a.txt"
+    run("solve", path, "--algo", "fsy", "-o", asg)
+    ex = json.loads(run("eval", path, asg, "--exact", "--time-limit", 10,
+                        "--json").stdout)["exact"]
+    inst = hta.Instance.read(str(path))
+    a = hta.solve(inst, algos="fsy")["assignment"]
+    got = hta.evaluate(inst, a, exact=True, time_limit=10)["exact"]
+    assert ex["proven_optimal"] and got["proven_optimal"]
+    assert ex["optimum"] == got["optimum"] < 35
+    rep = hta.solve(inst, algos="fsy,exact", time_limit=10)
+    assert rep["best"]["proven_optimal"]
+    assert rep["best"]["makespan"] == ex["optimum"]
 
 
 def test_rack_instance_of_issue_61_proven(root, tmp_path):

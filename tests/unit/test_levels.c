@@ -496,7 +496,7 @@ static void test_close_against_brute(void **state)
         for (int k = 0; k < nT; k++) {
             int no, stopped;
             int64_t room;
-            assert_int_equal(hta_closelev_refute(inst, T[k], INFINITY, NULL,
+            assert_int_equal(hta_closelev_refute(inst, T[k], 0, inst->m, INFINITY, NULL,
                                                  &no, &room, &stopped, &d),
                              HTA_OK);
             assert_int_equal(stopped, 0);
@@ -509,7 +509,7 @@ static void test_close_against_brute(void **state)
                 refuted_below += no;
             }
             hta_closelev_result cr;
-            assert_int_equal(hta_closelev_decide(inst, T[k], INFINITY, NULL,
+            assert_int_equal(hta_closelev_decide(inst, T[k], NULL, INFINITY, NULL,
                                                  a, &cr, &d),
                              HTA_OK);
             assert_false(cr.stopped);
@@ -608,7 +608,7 @@ static void test_close_stops(void **state)
             volatile sig_atomic_t *stop = how ? &raised : NULL;
             int no, stopped;
             int64_t room;
-            assert_int_equal(hta_closelev_refute(inst, lb, deadline, stop,
+            assert_int_equal(hta_closelev_refute(inst, lb, 0, inst->m, deadline, stop,
                                                  &no, &room, &stopped, &d),
                              HTA_OK);
             /* refuted by the counts alone (no flow to cut), or stopped
@@ -616,7 +616,7 @@ static void test_close_stops(void **state)
             assert_true(stopped ? !no && room == inst->m : no);
             stops += stopped;
             hta_closelev_result cr;
-            assert_int_equal(hta_closelev_decide(inst, lb, deadline, stop, a,
+            assert_int_equal(hta_closelev_decide(inst, lb, NULL, deadline, stop, a,
                                                  &cr, &d),
                              HTA_OK);
             /* stopped: nothing found (a yes needs every task placed by
@@ -627,13 +627,13 @@ static void test_close_stops(void **state)
         }
         int no, stopped;
         int64_t room;
-        assert_int_equal(hta_closelev_refute(inst, lb, INFINITY, NULL, &no,
+        assert_int_equal(hta_closelev_refute(inst, lb, 0, inst->m, INFINITY, NULL, &no,
                                              &room, &stopped, &d),
                          HTA_OK);
         assert_false(stopped);
         refuted += no;
         hta_closelev_result cr;
-        assert_int_equal(hta_closelev_decide(inst, lb, INFINITY, NULL, a, &cr,
+        assert_int_equal(hta_closelev_decide(inst, lb, NULL, INFINITY, NULL, a, &cr,
                                              &d),
                          HTA_OK);
         assert_false(cr.stopped);

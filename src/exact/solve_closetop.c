@@ -1,0 +1,296 @@
+/* Gap closing on N > 2 levels with a growing top level (toplevel.h): the
+ * close row's decisions, one constant-cost decision per piece of the top
+ * count. */
+#include "closelev.h"
+#include "envelope.h"
+#include "solve_impl.h"
+#include "toplevel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hta/assign.h"
+#include "hta/levels.h"
+#include "hta/num.h"
+
+/* The most decisions of one row (targets between the bound and the
+ * best): each is a count flow per piece, and a search per piece the
+ * count flow leaves. */
+#define TOP_DECISIONS 12
+
+typedef struct top_run {
+    run *s;
+    hta_row *row;
+    double deadline;
+    int32_t *a;
+    int64_t pieces, searched, refuted_pieces;
+    int envelope; /* refutations by the envelope bound */
+    const char *by; /* the last refutation's source */
+    int stopped;
+} top_run;
+
+static int top_stopped(const top_run *t)
+{
+    const run *s = t->s;
+    return t->stopped || hta_clock_now() > t->deadline ||
+           (s->o->stop && *s->o->stop);
+}
+
+/* The lower loads within T + pad into tl; 0 (and tl empty) past
+ * HTA_TOPLEVEL_MAX_LOADS. */
+static hta_status loads(const run *s, hta_toplevel *tl, double T, double pad,
+                        int *ok, hta_diag *d)
+{
+    int too_many = 0;
+    hta_status st = hta_toplevel_init(tl, s->inst, T, pad, &too_many, d);
+    *ok = st == HTA_OK && !too_many;
+    return st;
+}
+
+/* "makespan <= T?" for every top count: 1 refuted, 0 not (or stopped).
+ * The count flow over the top count's pieces (closelev.h), then the
+ * envelope bound (envelope.h), whose rooms on N levels count every
+ * non-local task at w_2(0) at least (toplevel.h's room). */
+static hta_status refute_all(top_run *t, double T, int *no, hta_diag *d)
+{
+    const hta_instance *in = t->s->inst;
+    int64_t room;
+    int stopped = 0;
+    hta_status st = hta_closelev_refute(in, T, 0, in->m, t->deadline,
+                                        t->s->o->stop, no, &room, &stopped,
+                                        d);
+    t->stopped |= stopped;
+    t->by = "count flow";
+    if (st != HTA_OK || *no || stopped)
+        return st;
+    hta_envelope_result er;
+    st = hta_envelope_refute(in, T, 0, t->s->o->stop, &er, d);
+    if (st == HTA_OK && er.refuted) {
+        *no = 1;
+        t->envelope++;
+    }
+    t->by = *no ? "envelope" : t->by;
+    return st;
+}
+
+/* "makespan <= T?" piece by piece: the count flow on each piece, then the
+ * slot search with the piece's last cost and its cap where the flow
+ * leaves it.  *found when an assignment within T is in t->a. */
+static hta_status search_pieces(top_run *t, double T, int *found,
+                                hta_diag *d)
+{
+    const hta_instance *in = t->s->inst;
+    hta_toplevel tl;
+    int ok;
+    *found = 0;
+    hta_status st = loads(t->s, &tl, T, 0, &ok, d);
+    if (st != HTA_OK || !ok)
+        return st;
+    for (int64_t r0 = 0; r0 <= in->m && !*found && st == HTA_OK;) {
+        if (top_stopped(t)) {
+            t->stopped = 1;
+            break;
+        }
+        int64_t r1 = hta_toplevel_piece_end(&tl, r0), room;
+        int no = 0, stopped = 0;
+        t->pieces++;
+        st = hta_closelev_refute(in, T, r0, r1, t->deadline, t->s->o->stop,
+                                 &no, &room, &stopped, d);
+        t->stopped |= stopped;
+        if (st != HTA_OK || stopped)
+            break;
+        if (no) {
+            t->refuted_pieces++;
+        } else {
+            hta_closelev_top top = {hta_wrem_at(&in->wrem, r1), r1};
+            hta_closelev_result cr;
+            t->searched++;
+            st = hta_closelev_decide(in, T, &top, t->deadline, t->s->o->stop,
+                                     t->a, &cr, d);
+            t->stopped |= cr.stopped;
+            if (st == HTA_OK && cr.found) {
+                hta_eval ev; /* a yes within T: its true costs are lower */
+                if ((st = hta_eval_run(in, t->a, &ev, d)) == HTA_OK) {
+                    *found = ev.makespan <= T;
+                    hta_eval_free(&ev);
+                }
+            }
+        }
+        r0 = r1 + 1;
+    }
+    hta_toplevel_free(&tl);
+    return st;
+}
+
+/* The least load above v (v itself when none is found). */
+static hta_status load_above(const run *s, double v, double *out,
+                             hta_diag *d)
+{
+    hta_toplevel tl;
+    int ok;
+    *out = v;
+    hta_status st = loads(s, &tl, v, s->inst->w_loc, &ok, d);
+    if (st == HTA_OK && ok) {
+        double u = hta_toplevel_load_above(&tl, v);
+        if (isfinite(u))
+            *out = u;
+    }
+    hta_toplevel_free(&tl);
+    return st;
+}
+
+/* The greatest load below v (-INFINITY: none; NAN: not known). */
+static hta_status load_below(const run *s, double v, double *out,
+                             hta_diag *d)
+{
+    hta_toplevel tl;
+    int ok;
+    *out = NAN;
+    hta_status st = loads(s, &tl, v, 0, &ok, d);
+    if (st == HTA_OK && ok)
+        *out = hta_toplevel_load_below(&tl, v);
+    hta_toplevel_free(&tl);
+    return st;
+}
+
+hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
+{
+    hta_solve_result *res = s->res;
+    const hta_instance *in = s->inst;
+    int N = hta_levels(in);
+    top_run t;
+    memset(&t, 0, sizeof t);
+    t.s = s;
+    t.row = row;
+    t.deadline = t0 + s->o->time_limit;
+    if (!(t.a = malloc(((size_t)in->m + 1) * sizeof *t.a)))
+        return OOM(d);
+    hta_status st = HTA_OK;
+    /* the incumbent: the best row, or fsy's refilled assignment */
+    double best = res->best_span;
+    int incumbent = 0;
+    if (s->fsy && s->fsy_span < best) {
+        best = s->fsy_span;
+        incumbent = 1;
+        st = solve_finish_row(s, row, s->fsy, d);
+    }
+    double lb0 = res->lower_bound, lo = lb0;
+    int decisions = 0, refutations = 0, found_any = 0, undecided = 0;
+    double undecided_at = NAN;
+    /* "makespan < best?" first: refuted, the best is optimal */
+    if (st == HTA_OK && isfinite(best) && !solve_best_proven(s)) {
+        double T;
+        st = load_below(s, best, &T, d);
+        if (st == HTA_OK && !isnan(T)) {
+            int no = T < lo;
+            if (!no && (st = refute_all(&t, T, &no, d)) == HTA_OK)
+                decisions++;
+            if (st == HTA_OK && no) {
+                refutations++;
+                hta_solve_bound(res, best, t.by);
+            }
+        }
+    }
+    /* then bisection between the bound and the best: a refuted target
+       raises the bound to the least load above it, an assignment found
+       lowers the best */
+    double hi = res->best_span;
+    int first = 1;
+    while (st == HTA_OK && !solve_best_proven(s) && decisions < TOP_DECISIONS &&
+           !top_stopped(&t)) {
+        lo = res->lower_bound;
+        hi = res->best_span;
+        double T, mid = isfinite(hi) ? lo + (hi - lo) / 2 : lo;
+        if (first) { /* the least load at the bound */
+            double below_lo;
+            if ((st = load_below(s, lo, &below_lo, d)) != HTA_OK)
+                break;
+            T = lo;
+            if (isfinite(below_lo) &&
+                (st = load_above(s, below_lo, &T, d)) != HTA_OK)
+                break;
+        } else if (!isnan(undecided_at)) {
+            mid = undecided_at + (hi - undecided_at) / 2;
+            if ((st = load_below(s, mid, &T, d)) != HTA_OK)
+                break;
+            if (isnan(T) || !(T > undecided_at))
+                break;
+        } else {
+            if ((st = load_below(s, mid, &T, d)) != HTA_OK)
+                break;
+            if (isnan(T) || T < lo)
+                T = lo;
+        }
+        first = 0;
+        if (isfinite(hi) && !(T < hi))
+            break;
+        decisions++;
+        int no = 0, found = 0;
+        if ((st = refute_all(&t, T, &no, d)) != HTA_OK || t.stopped)
+            break;
+        if (no) {
+            double up;
+            if ((st = load_above(s, T, &up, d)) != HTA_OK)
+                break;
+            refutations++;
+            if (!(up > T))
+                break;
+            hta_solve_bound(res, up, t.by);
+            continue;
+        }
+        if ((st = search_pieces(&t, T, &found, d)) != HTA_OK)
+            break;
+        if (found) {
+            found_any = 1;
+            if ((st = solve_finish_row(s, row, t.a, d)) != HTA_OK)
+                break;
+            undecided_at = NAN;
+            continue;
+        }
+        if (t.stopped)
+            break;
+        undecided++;
+        undecided_at = T;
+    }
+    free(t.a);
+    if (st != HTA_OK)
+        return st;
+    char b[32], l0[32];
+    hta_format_real(b, res->best_span);
+    snprintf(l0, sizeof l0, "%.6g", lb0);
+    const char *how = found_any ? "slots" : t.by ? t.by : "no refutation";
+    if (solve_best_proven(s)) {
+        snprintf(row->status, sizeof row->status, "%s",
+                 found_any || incumbent ? "optimal" : "bound");
+        if (incumbent && !found_any)
+            how = t.envelope ? "envelope, fsy's refilled assignment (the "
+                               "incumbent) proven" :
+                               "count flow, fsy's refilled assignment (the "
+                               "incumbent) proven";
+        snprintf(row->note, sizeof row->note,
+                 "%d levels, w_rem(r) on top: %s; bound %s -> %s in %d "
+                 "decision%s (%lld piece%s, %lld refuted, %lld searched)",
+                 N, how, l0, b, decisions, decisions == 1 ? "" : "s",
+                 (long long)t.pieces, t.pieces == 1 ? "" : "s",
+                 (long long)t.refuted_pieces,
+                 (long long)t.searched);
+    } else {
+        snprintf(row->status, sizeof row->status, "%s",
+                 found_any ? "feasible" :
+                 !t.stopped ? "undecided" :
+                 solve_stopped(s) ? "interrupted" : "time_limit");
+        char lbs[32];
+        snprintf(lbs, sizeof lbs, "%.6g", res->lower_bound);
+        snprintf(row->note, sizeof row->note,
+                 "%d levels, w_rem(r) on top: bound %s -> %s, best %s after "
+                 "%d decision%s (%lld pieces, %lld refuted, %lld searched, "
+                 "%d undecided); not a proof",
+                 N, l0, lbs, b, decisions, decisions == 1 ? "" : "s",
+                 (long long)t.pieces, (long long)t.refuted_pieces,
+                 (long long)t.searched, undecided);
+    }
+    row->seconds = hta_clock_now() - t0;
+    return HTA_OK;
+}
