@@ -55,6 +55,12 @@ typedef struct hta_ilp_opts {
     hta_progress_fn progress;    /* or NULL: elapsed, best, bound, nodes */
     void *progress_ctx;
     hta_ilp_engine engine;       /* 0: GLPK */
+    /* N levels with a growing top (the levels below it constant): decide
+     * "makespan < incumbent" by pieces of the top count (ilp.c) even
+     * within 512 combinations of cost values, where one model per
+     * combination is the default (tests and benchmarks compare them);
+     * needs an incumbent */
+    int top_pieces;
 } hta_ilp_opts;
 
 typedef struct hta_ilp_result {
@@ -64,6 +70,8 @@ typedef struct hta_ilp_result {
     int pieces;        /* distinct values of w_rem considered */
     int solved;        /* models handed to GLPK */
     int improved;      /* 1 when GLPK found better than the incumbent */
+    int rounds;        /* a growing top (N levels): decisions after the
+                          first, each below a better incumbent */
     int64_t nodes;     /* GLPK's branch-and-bound nodes (its callback) */
     int64_t cbc_nodes; /* CBC's, where its answer was used */
     int proved_by;     /* pieces proved: 1 GLPK, 2 CBC (bits) */

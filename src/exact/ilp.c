@@ -50,6 +50,7 @@
 #include "core/buf.h"
 #include "core/glpkx.h"
 #include "offline/bounds.h"
+#include "toplevel.h"
 
 #include "ilp_impl.h"
 
@@ -154,6 +155,8 @@ static void piece_range(solver *sv, double *wl, double *c, double *L_lo,
     }
     if (D)
         *L_lo = ceil(*L_lo - 1e-9 * fmax(1.0, *L_lo));
+    else if (sv->top_mode)
+        *L_hi = fmin(*L_hi, sv->top_T); /* the decision's target */
 }
 
 /* The LP relaxation: its optimum bounds the piece (*lp_bound), or it is
@@ -466,6 +469,76 @@ static int ilp_skipped(const hta_instance *inst, const hta_ilp_opts *opts,
     return 0;
 }
 
+/* A growing top level past LEVEL_PIECES_MAX (the levels below it of
+ * constant cost): the decision "makespan < incumbent" as the pieces of
+ * toplevel.h at T, the greatest load below the incumbent.  Piece
+ * [r0, r1] is the N-level model (ilplev.h) with the top at w_rem(r1) and
+ * at most r1 top tasks, L <= T (below the incumbent by the cutoff when
+ * the costs scale to integers): every assignment of makespan <= T with a
+ * top count in [r0, r1] is a solution (its rooms at w_rem(r1) are those
+ * at its own cost, toplevel.h), and a solution is an assignment whose
+ * top tasks cost w_rem(r) <= w_rem(r1), of makespan <= L.  So every
+ * piece infeasible proves the incumbent optimal; a solution is a better
+ * incumbent, and the pieces are cut again at its T.  A piece's optimum
+ * overprices the top below T, so it bounds nothing: the bound is the
+ * caller's until every piece is refuted.  *np = 0 when no load lies
+ * below the incumbent (proven), -1 past HTA_TOPLEVEL_MAX_LOADS. */
+static hta_status top_pieces(solver *sv, piece **out, int *np, hta_diag *d)
+{
+    const hta_instance *in = sv->inst;
+    int N = hta_levels(in), many = 0;
+    hta_toplevel tl;
+    *out = NULL;
+    *np = -1;
+    hta_status st = hta_toplevel_init(&tl, in, sv->best_span, 0, &many, d);
+    if (st != HTA_OK || many)
+        return st;
+    sv->top_T = hta_toplevel_load_below(&tl, sv->best_span);
+    hta_toplevel_free(&tl);
+    *np = 0;
+    if (!(sv->top_T >= sv->opts->lower_bound))
+        return HTA_OK; /* nothing between the bound and the incumbent */
+    if ((st = hta_toplevel_init(&tl, in, sv->top_T, 0, &many, d)) !=
+            HTA_OK ||
+        many) {
+        *np = many ? -1 : 0;
+        return st;
+    }
+    size_t cap = 0;
+    piece *p = NULL;
+    for (int64_t r0 = 0; r0 <= in->m;) {
+        int64_t r1 = hta_toplevel_piece_end(&tl, r0);
+        if ((size_t)*np == cap) {
+            size_t nc = cap ? 2 * cap : 64;
+            piece *q = realloc(p, nc * sizeof *q);
+            if (!q || nc > INT32_MAX) {
+                free(q ? q : p);
+                hta_toplevel_free(&tl);
+                *np = -1;
+                return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                    "out of memory");
+            }
+            p = q;
+            cap = nc;
+        }
+        piece *pc = &p[(*np)++];
+        memset(pc, 0, sizeof *pc);
+        pc->cl[0] = in->w_loc;
+        for (int l = 2; l <= N; l++) {
+            pc->cl[l - 1] = hta_level_cost(in, l, l == N ? r1 : 0);
+            pc->Rl[l - 1] = l == N ? r1 : in->m;
+        }
+        pc->c = pc->cl[N - 1];
+        pc->R = r1;
+        pc->lb = sv->opts->lower_bound;
+        r0 = r1 + 1;
+    }
+    hta_toplevel_free(&tl);
+    *out = p;
+    sv->top_mode = 1;
+    return HTA_OK;
+}
+
 /* The pieces of the cost functions, each with its lower bound, in
  * increasing order of it; *np = -1 when the model is not built (res
  * says why). */
@@ -484,11 +557,23 @@ static hta_status ilp_pieces(solver *sv, piece **piecesp, int *np,
         int too_big = 0;
         if ((st = ilp_build_level_pieces(inst, &pieces, np, d)) != HTA_OK)
             goto out;
+        /* a growing top level past the combinations (or asked):
+           decisions below the incumbent */
+        int top = (*np < 0 || opts->top_pieces) &&
+                  hta_toplevel_applies(inst) &&
+                  !hta_wrem_is_constant(&inst->wrem) &&
+                  isfinite(sv->best_span);
+        if (top) {
+            free(pieces);
+            pieces = NULL;
+            if ((st = top_pieces(sv, &pieces, np, d)) != HTA_OK)
+                goto out;
+        }
         /* one piece without caps: constant costs, pooled (ilplev.h) */
-        int pooled = *np == 1;
+        int pooled = !top && *np == 1;
         for (int l = 2; pooled && l <= hta_levels(inst); l++)
             pooled = pieces[0].Rl[l - 1] >= inst->m;
-        if (*np >= 0 &&
+        if (*np > 0 &&
             (st = hta_ilplev_init(&sv->lev, inst, sv->order, sv->group_first,
                                   sv->ngroups, pooled, LEVEL_COLS_MAX,
                                   &too_big, d)) != HTA_OK)
@@ -542,11 +627,14 @@ static void ilp_finish(const solver *sv, const piece *pieces, int np,
 {
     const hta_ilp_opts *opts = sv->opts;
     hta_ilp_result *res = sv->res;
-    /* L^O = min over pieces of their optima >= min of proven bounds. */
+    /* L^O = min over pieces of their optima >= min of proven bounds; a
+       growing top's pieces bound nothing until every one is refuted */
     double bound = INFINITY;
     for (int i = 0; i < np; i++)
         bound = fmin(bound, pieces[i].proved);
     bound = fmin(bound, sv->best_span);
+    if (sv->top_mode && unfinished)
+        bound = opts->lower_bound;
     res->bound = fmax(opts->plain ? 0.0 : opts->lower_bound, bound);
     res->makespan = sv->best_span;
     if (!isfinite(sv->best_span))
@@ -565,10 +653,22 @@ static void ilp_finish(const solver *sv, const piece *pieces, int np,
     int failed = unfinished && res->cbc_failed[0] &&
                  hta_clock_now() < sv->deadline &&
                  !(opts->stop && *opts->stop);
+    char top[160] = "", pn[16];
+    snprintf(pn, sizeof pn, "%d", np);
+    if (sv->top_mode) {
+        char T[32];
+        hta_format_real(T, sv->top_T);
+        snprintf(top, sizeof top,
+                 "w_rem(r) on top, %d round%s of pieces of the top count "
+                 "below the incumbent (the last: makespan <= %s, %d "
+                 "pieces); ",
+                 res->rounds + 1, res->rounds ? "s" : "", T, np);
+    }
     snprintf(res->detail, sizeof res->detail,
-             "%s%d of %d %s pieces solved%s, %lld nodes%s%s",
+             "%s%s%d%s%s%s pieces solved%s, %lld nodes%s%s", top,
              res->improved ? "improved on the incumbent; " : "",
-             res->solved, np, sv->levels ? "cost" : "w_rem",
+             res->solved, sv->top_mode ? "" : " of ", sv->top_mode ? "" : pn,
+             sv->top_mode ? "" : sv->levels ? " cost" : " w_rem",
              opts->engine == HTA_ILP_ENGINE_GLPK ? "" : by[res->proved_by & 3],
              (long long)res->nodes, cbc,
              !unfinished || failed ? "" :
@@ -672,24 +772,42 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     if (certified)
         goto cleanup;
     int unfinished = 0;
-    for (int i = 0; i < np; i++) {
-        piece *pc = &pieces[i];
-        if (!opts->plain && pc->lb >= sv.best_span)
-            break; /* this and every later piece cannot improve */
-        if ((opts->stop && *opts->stop) || hta_clock_now() >= sv.deadline) {
+    for (;;) {
+        double before = sv.best_span;
+        for (int i = 0; i < np; i++) {
+            piece *pc = &pieces[i];
+            if (!opts->plain && pc->lb >= sv.best_span)
+                break; /* this and every later piece cannot improve */
+            if ((opts->stop && *opts->stop) ||
+                hta_clock_now() >= sv.deadline) {
+                unfinished = 1;
+                break;
+            }
+            sv.pc = pc;
+            sv.scale = ilp_piece_scale(&sv, pc);
+            res->status = HTA_ILP_OPTIMAL;
+            st = hta_glpk_guard(solve_piece, &sv, opts->verbose, d);
+            hta_cbc_finish(sv.job); /* left running by an abort out of GLPK */
+            sv.job = NULL;
+            if (st != HTA_OK)
+                goto cleanup;
+            if (res->status == HTA_ILP_FEASIBLE)
+                unfinished = 1;
+            if (sv.top_mode && sv.best_span < before)
+                break; /* a better incumbent: its own pieces */
+        }
+        if (!sv.top_mode || unfinished || !(sv.best_span < before))
+            break;
+        free(pieces);
+        pieces = NULL;
+        res->rounds++;
+        if ((st = top_pieces(&sv, &pieces, &np, d)) != HTA_OK)
+            goto cleanup;
+        if (np < 0) { /* too many loads below the new incumbent */
+            np = 0;
             unfinished = 1;
             break;
         }
-        sv.pc = pc;
-        sv.scale = ilp_piece_scale(&sv, pc);
-        res->status = HTA_ILP_OPTIMAL;
-        st = hta_glpk_guard(solve_piece, &sv, opts->verbose, d);
-        hta_cbc_finish(sv.job); /* left running by an abort out of GLPK */
-        sv.job = NULL;
-        if (st != HTA_OK)
-            goto cleanup;
-        if (res->status == HTA_ILP_FEASIBLE)
-            unfinished = 1;
     }
     ilp_finish(&sv, pieces, np, unfinished);
 cleanup:

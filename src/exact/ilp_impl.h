@@ -77,6 +77,10 @@ typedef struct solver {
     /* N > 2 levels: the model of ilplev.h */
     int levels;
     hta_ilplev lev;
+    /* a growing top level past LEVEL_PIECES_MAX (ilp.c): the pieces of
+     * toplevel.h at top_T, the greatest load below the incumbent */
+    int top_mode;
+    double top_T;
     /* CBC side by side (HTA_ILP_ENGINE_BOTH) or alone */
     hta_cbc_job *job;       /* the running child, finished by the caller
                                of the guard too (an abort out of GLPK) */

@@ -1,7 +1,8 @@
-/* The paper's w_rem(r) on racks (toplevel.h): gap closing on N levels
- * whose top level's cost grows with its count, against brute force on
- * tiny 3- and 4-level instances with affine and table top costs, half of
- * them skewed so that the level flow bound leaves gaps. */
+/* The paper's w_rem(r) on racks (toplevel.h): gap closing and the
+ * N-level ILP on N levels whose top level's cost grows with its count,
+ * against brute force on tiny 3- and 4-level instances with affine and
+ * table top costs, half of them skewed so that the level flow bound
+ * leaves gaps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "helpers.h"
 
 #include "hta/assign.h"
+#include "hta/ilp.h"
 #include "hta/levels.h"
 #include "hta/solve.h"
 #include "offline/bounds.h"
@@ -121,7 +123,8 @@ static void test_top_against_brute(void **state)
     hta_rng r;
     hta_rng_seed(&r, 708);
     int targets = 0, below = 0, refuted_below = 0, yes = 0, yes_at_opt = 0,
-        closed = 0, open = 0, pieces_max = 0, by_envelope = 0;
+        closed = 0, open = 0, pieces_max = 0, by_envelope = 0, ilps = 0,
+        rounds = 0;
     for (int i = 0; i < 2000; i++) {
         int depth = 1 + i / 2 % 2;
         hta_instance *inst = i % 2 ? skewed_top(&r, depth) :
@@ -213,6 +216,33 @@ static void test_top_against_brute(void **state)
                 break;
             T = next;
         }
+        /* the N-level ILP by pieces of the top count (forced: these
+           have few cost values), from an incumbent of every task on its
+           first replica's server, and one model per cost value: both
+           prove the optimum */
+        for (int top = 0; top < 2 && i % 4 < 2; top++) {
+            int32_t *inc = malloc((size_t)m * sizeof *inc);
+            for (int32_t t = 0; t < m; t++)
+                inc[t] = inst->task_srv[inst->task_off[t]];
+            hta_ilp_opts io;
+            memset(&io, 0, sizeof io);
+            io.time_limit = 60;
+            io.max_tasks = 1000;
+            io.incumbent = inc;
+            io.lower_bound = lb;
+            io.top_pieces = top;
+            hta_ilp_result ir;
+            assert_int_equal(hta_ilp_solve(inst, &io, a, &ir, &d), HTA_OK);
+            if (ir.status != HTA_ILP_OPTIMAL || ir.makespan != best ||
+                evaluate(inst, a, NULL) != best)
+                fail_msg("instance %d (top pieces %d): ilp %.17g (status "
+                         "%d), brute %.17g (%s)",
+                         i, top, ir.makespan, (int)ir.status, best,
+                         ir.detail);
+            ilps++;
+            rounds += ir.rounds;
+            free(inc);
+        }
         hta_solve_opts so;
         hta_solve_opts_default(&so);
         so.algos[0] = HTA_ALGO_FSY;
@@ -243,9 +273,10 @@ static void test_top_against_brute(void **state)
                   "the level flow bound's gaps refuted (%d by the envelope "
                   "alone); %d yes (%d at the optimum); close proved %d of "
                   "the %d the level flow bound leaves open; at most %d "
-                  "pieces\n",
+                  "pieces; %d ILPs at the optimum (%d rounds past the "
+                  "first)\n",
                   targets, refuted_below, below, by_envelope, yes, yes_at_opt,
-                  closed, open, pieces_max);
+                  closed, open, pieces_max, ilps, rounds);
     /* as measured (133 of 642, 78, 3601, 129 of 452, 9): a weaker
        refutation or search fails here */
     assert_true(below >= 600 && refuted_below >= 120);
@@ -253,6 +284,7 @@ static void test_top_against_brute(void **state)
     assert_true(yes_at_opt >= 3400);
     assert_true(open >= 400 && closed >= 110);
     assert_true(pieces_max >= 5);
+    assert_true(ilps == 2000 && rounds >= 100);
 }
 
 /* The room on N levels (toplevel.h) against its definition: the most
