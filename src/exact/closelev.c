@@ -264,18 +264,87 @@ static int read_out(net *w, int32_t *a)
     return 1;
 }
 
-hta_status hta_closelev_decide(const hta_instance *in, double T,
-                               const hta_closelev_top *top, double deadline,
-                               volatile sig_atomic_t *stop, int32_t *a,
-                               hta_closelev_result *r, hta_diag *d)
+/* The moves until every task has a slot, no move of a round grows the
+ * flow, or the deadline or the stop flag; 0 on out of memory. */
+static int run_moves(net *w, move **mv, size_t *nmv, size_t *cap,
+                     hta_closelev_result *r)
+{
+    while (w->placed < w->in->m && !w->stopped) {
+        if (!moves_of(w, mv, nmv, cap))
+            return 0;
+        int gained = 0, fails = 0;
+        for (size_t i = 0; i < *nmv && !gained && fails < FAILS_PER_ROUND;
+             i++) {
+            if (hta_clock_now() > w->deadline || (w->stop && *w->stop)) {
+                w->stopped = 1;
+                break;
+            }
+            const move *x = &(*mv)[i];
+            int64_t before = w->placed;
+            if (!add_slots(w, x->s, x->l, x->j))
+                continue;
+            r->trials++;
+            maxflow(w);
+            if (w->stopped)
+                break;
+            if (w->placed > before) {
+                gained = 1;
+                r->moves++;
+            } else {
+                fails++;
+                add_slots(w, x->s, x->l, -x->j);
+                maxflow(w);
+                if (w->stopped)
+                    break;
+            }
+        }
+        if (!gained)
+            break;
+        /* the stamp of the last search marks what the tasks left reach */
+    }
+    if (w->stopped)
+        r->stopped = 1;
+    return 1;
+}
+
+/* The top at cost c with at most cap tasks, the slots kept: a server's
+ * top slots past its budget are taken back, the local ones refilled. */
+static void retop(net *w, double c, int64_t cap)
+{
+    int N = w->N;
+    int32_t p = w->base[N];
+    w->c[N] = c;
+    w->topcap = cap < w->in->m ? cap : w->in->m;
+    for (int32_t s = 0; s < w->n; s++) {
+        int32_t *a = &w->slot[(size_t)s * N];
+        int64_t loc;
+        while ((loc = local_slots(w, s)) < 0 && a[N - 1] > 0) {
+            a[N - 1]--;
+            w->topslots--;
+        }
+        a[0] = (int32_t)(loc > 0 ? loc : 0);
+        w->cap[s] = a[0];
+        shrink(w, s);
+    }
+    w->cap[p] = w->topslots < w->topcap ? w->topslots : w->topcap;
+    shrink(w, p);
+}
+
+hta_status hta_closelev_decide_seq(const hta_instance *in, double T,
+                                   const hta_closelev_top *first,
+                                   hta_closelev_next next, void *ctx,
+                                   double deadline,
+                                   volatile sig_atomic_t *stop, int32_t *a,
+                                   hta_closelev_result *r, hta_diag *d)
 {
     memset(r, 0, sizeof *r);
+    r->which = -1;
     net w;
     move *mv = NULL;
     size_t nmv = 0, cap = 0;
     hta_status st = HTA_OK;
-    double ctop = top ? top->c : hta_wrem_at(&in->wrem, in->m);
-    if (!closelev_net_build(&w, in, T, ctop, top ? top->cap : in->m)) {
+    double ctop = first ? first->c : hta_wrem_at(&in->wrem, in->m);
+    if (!closelev_net_build(&w, in, T, ctop, first ? first->cap : in->m)) {
         closelev_net_free(&w);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
@@ -288,53 +357,39 @@ hta_status hta_closelev_decide(const hta_instance *in, double T,
     }
     maxflow(&w);
     r->start = w.placed;
-    while (w.placed < in->m && !w.stopped) {
-        if (!moves_of(&w, &mv, &nmv, &cap)) {
+    for (int k = 0;; k++) {
+        if (!run_moves(&w, &mv, &nmv, &cap, r)) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             break;
         }
-        int gained = 0, fails = 0;
-        for (size_t i = 0; i < nmv && !gained && fails < FAILS_PER_ROUND;
-             i++) {
-            if (hta_clock_now() > deadline || (stop && *stop)) {
-                r->stopped = 1;
-                break;
-            }
-            int64_t before = w.placed;
-            if (!add_slots(&w, mv[i].s, mv[i].l, mv[i].j))
-                continue;
-            r->trials++;
-            maxflow(&w);
-            if (w.stopped)
-                break;
-            if (w.placed > before) {
-                gained = 1;
-                r->moves++;
-            } else {
-                fails++;
-                add_slots(&w, mv[i].s, mv[i].l, -mv[i].j);
-                maxflow(&w);
-                if (w.stopped)
-                    break;
-            }
-        }
-        if (w.stopped) {
-            r->stopped = 1;
+        if (w.stopped)
+            break;
+        int full = w.placed == in->m;
+        if (full && !read_out(&w, a)) {
+            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             break;
         }
-        if (!gained)
+        hta_closelev_top nx;
+        if (!next || !next(ctx, k, full, w.used[w.base[w.N]], &nx)) {
+            r->found = full;
+            r->which = full ? k : -1;
             break;
-        /* the stamp of the last search marks what the tasks left reach */
+        }
+        retop(&w, nx.c, nx.cap);
+        maxflow(&w);
     }
     if (w.stopped)
         r->stopped = 1;
-    if (st == HTA_OK && w.placed == in->m) {
-        if (read_out(&w, a))
-            r->found = 1;
-        else
-            st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
-    }
     free(mv);
     closelev_net_free(&w);
     return st;
+}
+
+hta_status hta_closelev_decide(const hta_instance *in, double T,
+                               const hta_closelev_top *top, double deadline,
+                               volatile sig_atomic_t *stop, int32_t *a,
+                               hta_closelev_result *r, hta_diag *d)
+{
+    return hta_closelev_decide_seq(in, T, top, NULL, NULL, deadline, stop,
+                                   a, r, d);
 }

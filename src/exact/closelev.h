@@ -56,6 +56,7 @@ typedef struct hta_closelev_result {
     int64_t start;    /* tasks placed by the all-local slots */
     int64_t moves;    /* moves kept */
     int64_t trials;   /* moves tried */
+    int which;        /* decide_seq: the top setting of the answer */
 } hta_closelev_result;
 
 /* 1 when the search applies: N > 2 levels, every level's cost constant
@@ -80,6 +81,24 @@ hta_status hta_closelev_decide(const hta_instance *inst, double T,
                                const hta_closelev_top *top, double deadline,
                                volatile sig_atomic_t *stop, int32_t *a,
                                hta_closelev_result *r, hta_diag *d);
+
+/* Asked after the search under top setting k ends: full when every task
+ * has a slot (a holds the assignment, top its level-N count).  1 goes
+ * on with the setting *next; 0 stops, the assignment taken when full. */
+typedef int (*hta_closelev_next)(void *ctx, int k, int full, int64_t top,
+                                 hta_closelev_top *next);
+
+/* The search under a sequence of top settings, from first on, each
+ * setting from where the last left off (its slots kept, a server's top
+ * slots past its new budget taken back): a warm start, since the
+ * settings of a growing top share most of their moves.  With next NULL
+ * it is hta_closelev_decide.  r->which is the setting answered. */
+hta_status hta_closelev_decide_seq(const hta_instance *inst, double T,
+                                   const hta_closelev_top *first,
+                                   hta_closelev_next next, void *ctx,
+                                   double deadline,
+                                   volatile sig_atomic_t *stop, int32_t *a,
+                                   hta_closelev_result *r, hta_diag *d);
 
 /* The count refutation of makespan <= T among the assignments whose top
  * count lies in [r0, r1] (0, m: all of them).  A server runs at most K =
@@ -107,5 +126,21 @@ hta_status hta_closelev_refute(const hta_instance *inst, double T, int64_t r0,
                                int64_t r1, double deadline,
                                volatile sig_atomic_t *stop, int *refuted,
                                int64_t *room, int *stopped, hta_diag *d);
+
+/* The count flow at one target T, kept for refutations of several top
+ * ranges (the pieces of a growing top: toplevel.h) so that its network
+ * and base flow are built once.  hta_closelev_refute is new, refute,
+ * free.  HTA_ERR_INTERNAL on out of memory. */
+typedef struct hta_countflow hta_countflow;
+
+hta_status hta_countflow_new(const hta_instance *inst, double T,
+                             hta_countflow **cf, hta_diag *d);
+
+hta_status hta_countflow_refute(hta_countflow *cf, int64_t r0, int64_t r1,
+                                double deadline, volatile sig_atomic_t *stop,
+                                int *refuted, int64_t *room, int *stopped,
+                                hta_diag *d);
+
+void hta_countflow_free(hta_countflow *cf);
 
 #endif

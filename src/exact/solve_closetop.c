@@ -28,6 +28,8 @@ typedef struct top_run {
     int64_t pieces, searched, refuted_pieces;
     int envelope; /* refutations by the envelope bound */
     const char *by; /* the last refutation's source */
+    hta_countflow *cf; /* the count flow at cf_T, kept for the pieces */
+    double cf_T;
     int stopped;
 } top_run;
 
@@ -49,6 +51,17 @@ static hta_status loads(const run *s, hta_toplevel *tl, double T, double pad,
     return st;
 }
 
+/* The count flow at T into t->cf (kept while T stays). */
+static hta_status count_flow(top_run *t, double T, hta_diag *d)
+{
+    if (t->cf && t->cf_T == T)
+        return HTA_OK;
+    hta_countflow_free(t->cf);
+    t->cf = NULL;
+    t->cf_T = T;
+    return hta_countflow_new(t->s->inst, T, &t->cf, d);
+}
+
 /* "makespan <= T?" for every top count: 1 refuted, 0 not (or stopped).
  * The count flow over the top count's pieces (closelev.h), then the
  * envelope bound (envelope.h), whose rooms on N levels count every
@@ -58,9 +71,10 @@ static hta_status refute_all(top_run *t, double T, int *no, hta_diag *d)
     const hta_instance *in = t->s->inst;
     int64_t room;
     int stopped = 0;
-    hta_status st = hta_closelev_refute(in, T, 0, in->m, t->deadline,
-                                        t->s->o->stop, no, &room, &stopped,
-                                        d);
+    hta_status st = count_flow(t, T, d);
+    if (st == HTA_OK)
+        st = hta_countflow_refute(t->cf, 0, in->m, t->deadline,
+                                  t->s->o->stop, no, &room, &stopped, d);
     t->stopped |= stopped;
     t->by = "count flow";
     if (st != HTA_OK || *no || stopped)
@@ -75,9 +89,86 @@ static hta_status refute_all(top_run *t, double T, int *no, hta_diag *d)
     return st;
 }
 
-/* "makespan <= T?" piece by piece: the count flow on each piece, then the
- * slot search with the piece's last cost and its cap where the flow
- * leaves it.  *found when an assignment within T is in t->a. */
+typedef struct top_piece {
+    int64_t r0, r1;
+} top_piece;
+
+/* The search's guide through the pieces (hta_closelev_next). */
+typedef struct guide {
+    top_run *t;
+    double T;
+    top_piece *pc;
+    int64_t np, at, k; /* pieces, where the order starts, the next of it */
+    int valid;         /* the last full placement is within T */
+    hta_status st;
+    hta_diag *d;
+} guide;
+
+/* The order's i-th piece, outwards from at: at, at - 1, at + 1, ... */
+static int64_t outward(const guide *g, int64_t i)
+{
+    return i % 2 ? g->at - (i + 1) / 2 : g->at + i / 2;
+}
+
+static int guide_next(void *ctx, int k, int full, int64_t top,
+                      hta_closelev_top *next)
+{
+    guide *g = ctx;
+    top_run *t = g->t;
+    const hta_instance *in = t->s->inst;
+    g->valid = 0;
+    t->searched++;
+    if (full) {
+        hta_eval ev; /* within T by the true costs */
+        if ((g->st = hta_eval_run(in, t->a, &ev, g->d)) != HTA_OK)
+            return 0;
+        g->valid = ev.makespan <= g->T;
+        hta_eval_free(&ev);
+        if (g->valid)
+            return 0;
+    }
+    if (k == 0) {
+        if (!full)
+            return 0; /* the relaxation found nothing: no piece will */
+        for (g->at = 0; g->at + 1 < g->np && g->pc[g->at].r1 < top; g->at++)
+            ;
+    }
+    for (; g->k < 2 * g->np; g->k++) {
+        int64_t i = outward(g, g->k);
+        if (i < 0 || i >= g->np)
+            continue;
+        if (top_stopped(t))
+            return 0;
+        int64_t room;
+        int no = 0, stopped = 0;
+        g->st = hta_countflow_refute(t->cf, g->pc[i].r0, g->pc[i].r1,
+                                     t->deadline, t->s->o->stop, &no, &room,
+                                     &stopped, g->d);
+        t->stopped |= stopped;
+        if (g->st != HTA_OK || stopped)
+            return 0;
+        if (no) {
+            t->refuted_pieces++;
+            continue;
+        }
+        g->k++;
+        next->c = hta_wrem_at(&in->wrem, g->pc[i].r1);
+        next->cap = g->pc[i].r1;
+        return 1;
+    }
+    return 0;
+}
+
+/* "makespan <= T?" piece by piece, one search (closelev.h) warm from
+ * setting to setting.  First the top at its least cost w_rem(0) without
+ * a cap, the relaxation of every piece: nothing found there, and no piece
+ * is tried (a search is no proof either way, and at 10^5 tasks each costs
+ * seconds); an assignment within T by the true costs is the answer;
+ * otherwise its top count r says where to look: the pieces from the one
+ * holding r outwards (the lower first), each after the count flow on it
+ * (with its least cost and its cap) leaves it open, with the piece's
+ * last cost and its cap.  *found when an assignment within T is in
+ * t->a. */
 static hta_status search_pieces(top_run *t, double T, int *found,
                                 hta_diag *d)
 {
@@ -88,39 +179,38 @@ static hta_status search_pieces(top_run *t, double T, int *found,
     hta_status st = loads(t->s, &tl, T, 0, &ok, d);
     if (st != HTA_OK || !ok)
         return st;
-    for (int64_t r0 = 0; r0 <= in->m && !*found && st == HTA_OK;) {
-        if (top_stopped(t)) {
-            t->stopped = 1;
-            break;
-        }
-        int64_t r1 = hta_toplevel_piece_end(&tl, r0), room;
-        int no = 0, stopped = 0;
-        t->pieces++;
-        st = hta_closelev_refute(in, T, r0, r1, t->deadline, t->s->o->stop,
-                                 &no, &room, &stopped, d);
-        t->stopped |= stopped;
-        if (st != HTA_OK || stopped)
-            break;
-        if (no) {
-            t->refuted_pieces++;
-        } else {
-            hta_closelev_top top = {hta_wrem_at(&in->wrem, r1), r1};
-            hta_closelev_result cr;
-            t->searched++;
-            st = hta_closelev_decide(in, T, &top, t->deadline, t->s->o->stop,
-                                     t->a, &cr, d);
-            t->stopped |= cr.stopped;
-            if (st == HTA_OK && cr.found) {
-                hta_eval ev; /* a yes within T: its true costs are lower */
-                if ((st = hta_eval_run(in, t->a, &ev, d)) == HTA_OK) {
-                    *found = ev.makespan <= T;
-                    hta_eval_free(&ev);
-                }
+    if ((st = count_flow(t, T, d)) != HTA_OK) {
+        hta_toplevel_free(&tl);
+        return st;
+    }
+    guide g = {t, T, NULL, 0, 0, 0, 0, HTA_OK, d};
+    int64_t cap = 0;
+    for (int64_t r0 = 0; r0 <= in->m; g.np++) {
+        if (g.np == cap) {
+            cap = cap ? 2 * cap : 64;
+            top_piece *q = realloc(g.pc, (size_t)cap * sizeof *q);
+            if (!q) {
+                free(g.pc);
+                hta_toplevel_free(&tl);
+                return OOM(d);
             }
+            g.pc = q;
         }
-        r0 = r1 + 1;
+        g.pc[g.np].r0 = r0;
+        g.pc[g.np].r1 = hta_toplevel_piece_end(&tl, r0);
+        r0 = g.pc[g.np].r1 + 1;
     }
     hta_toplevel_free(&tl);
+    t->pieces += g.np;
+    hta_closelev_top first = {hta_wrem_at(&in->wrem, 0), in->m};
+    hta_closelev_result cr;
+    st = hta_closelev_decide_seq(in, T, &first, guide_next, &g, t->deadline,
+                                 t->s->o->stop, t->a, &cr, d);
+    t->stopped |= cr.stopped;
+    if (st == HTA_OK)
+        st = g.st;
+    *found = st == HTA_OK && cr.found && g.valid;
+    free(g.pc);
     return st;
 }
 
@@ -193,17 +283,24 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
             }
         }
     }
-    /* then bisection between the bound and the best: a refuted target
-       raises the bound to the least load above it, an assignment found
-       lowers the best */
+    /* then the least load at the bound, and bisection between the bound
+       and the best: a refuted target raises the bound to the least load
+       above it, an assignment found lowers the best, and "< best" is asked
+       of it at once (one refutation there proves it, where bisection
+       would take a step per halving of the gap) */
     double hi = res->best_span;
-    int first = 1;
+    int first = 1, below_best = 0;
     while (st == HTA_OK && !solve_best_proven(s) && decisions < TOP_DECISIONS &&
            !top_stopped(&t)) {
         lo = res->lower_bound;
         hi = res->best_span;
         double T, mid = isfinite(hi) ? lo + (hi - lo) / 2 : lo;
-        if (first) { /* the least load at the bound */
+        if (below_best) { /* "< best" once more, of a better best */
+            if ((st = load_below(s, hi, &T, d)) != HTA_OK)
+                break;
+            if (isnan(T) || T < lo)
+                T = lo;
+        } else if (first) { /* the least load at the bound */
             double below_lo;
             if ((st = load_below(s, lo, &below_lo, d)) != HTA_OK)
                 break;
@@ -223,7 +320,7 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
             if (isnan(T) || T < lo)
                 T = lo;
         }
-        first = 0;
+        first = below_best = 0;
         if (isfinite(hi) && !(T < hi))
             break;
         decisions++;
@@ -247,6 +344,7 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
             if ((st = solve_finish_row(s, row, t.a, d)) != HTA_OK)
                 break;
             undecided_at = NAN;
+            below_best = 1;
             continue;
         }
         if (t.stopped)
@@ -255,6 +353,7 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
         undecided_at = T;
     }
     free(t.a);
+    hta_countflow_free(t.cf);
     if (st != HTA_OK)
         return st;
     char b[32], l0[32];
