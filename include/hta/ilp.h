@@ -55,12 +55,6 @@ typedef struct hta_ilp_opts {
     hta_progress_fn progress;    /* or NULL: elapsed, best, bound, nodes */
     void *progress_ctx;
     hta_ilp_engine engine;       /* 0: GLPK */
-    /* N levels with a growing top (the levels below it constant): decide
-     * "makespan < incumbent" by pieces of the top count (ilp.c) even
-     * within 512 combinations of cost values, where one model per
-     * combination is the default (tests and benchmarks compare them);
-     * needs an incumbent */
-    int top_pieces;
 } hta_ilp_opts;
 
 typedef struct hta_ilp_result {

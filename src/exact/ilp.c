@@ -483,7 +483,7 @@ static int ilp_skipped(const hta_instance *inst, const hta_ilp_opts *opts,
  * overprices the top below T, so it bounds nothing: the bound is the
  * caller's until every piece is refuted.  *np = 0 when no load lies
  * below the incumbent (proven), -1 past HTA_TOPLEVEL_MAX_LOADS. */
-static hta_status top_pieces(solver *sv, piece **out, int *np, hta_diag *d)
+static hta_status cut_top_pieces(solver *sv, piece **out, int *np, hta_diag *d)
 {
     const hta_instance *in = sv->inst;
     int N = hta_levels(in), many = 0;
@@ -495,6 +495,8 @@ static hta_status top_pieces(solver *sv, piece **out, int *np, hta_diag *d)
         return st;
     sv->top_T = hta_toplevel_load_below(&tl, sv->best_span);
     hta_toplevel_free(&tl);
+    if (isnan(sv->top_T))
+        return HTA_OK; /* *np = -1: past the steps */
     *np = 0;
     if (!(sv->top_T >= sv->opts->lower_bound))
         return HTA_OK; /* nothing between the bound and the incumbent */
@@ -507,6 +509,14 @@ static hta_status top_pieces(solver *sv, piece **out, int *np, hta_diag *d)
     size_t cap = 0;
     piece *p = NULL;
     for (int64_t r0 = 0; r0 <= in->m;) {
+        if (*np == HTA_TOPLEVEL_MAX_PIECES ||
+            (sv->opts->stop && *sv->opts->stop) ||
+            hta_clock_now() >= sv->deadline) {
+            free(p); /* too many pieces, or no time: not searched */
+            hta_toplevel_free(&tl);
+            *np = -1;
+            return HTA_OK;
+        }
         int64_t r1 = hta_toplevel_piece_end(&tl, r0);
         if ((size_t)*np == cap) {
             size_t nc = cap ? 2 * cap : 64;
@@ -559,14 +569,14 @@ static hta_status ilp_pieces(solver *sv, piece **piecesp, int *np,
             goto out;
         /* a growing top level past the combinations (or asked):
            decisions below the incumbent */
-        int top = (*np < 0 || opts->top_pieces) &&
+        int top = (*np < 0 || sv->top_pieces) &&
                   hta_toplevel_applies(inst) &&
                   !hta_wrem_is_constant(&inst->wrem) &&
                   isfinite(sv->best_span);
         if (top) {
             free(pieces);
             pieces = NULL;
-            if ((st = top_pieces(sv, &pieces, np, d)) != HTA_OK)
+            if ((st = cut_top_pieces(sv, &pieces, np, d)) != HTA_OK)
                 goto out;
         }
         /* one piece without caps: constant costs, pooled (ilplev.h) */
@@ -704,6 +714,13 @@ static void solver_free(solver *sv)
 hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
                          int32_t *best, hta_ilp_result *res, hta_diag *d)
 {
+    return ilp_solve(inst, opts, 0, best, res, d);
+}
+
+hta_status ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
+                     int top_pieces, int32_t *best, hta_ilp_result *res,
+                     hta_diag *d)
+{
     memset(res, 0, sizeof *res);
     res->makespan = INFINITY;
     res->bound = opts->lower_bound;
@@ -725,6 +742,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
     sv.best = best;
     sv.best_span = INFINITY;
     sv.levels = hta_levels(inst) > 2;
+    sv.top_pieces = top_pieces;
     sv.started = hta_clock_now();
     sv.deadline = sv.started + opts->time_limit;
     piece *pieces = NULL;
@@ -801,7 +819,7 @@ hta_status hta_ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
         free(pieces);
         pieces = NULL;
         res->rounds++;
-        if ((st = top_pieces(&sv, &pieces, &np, d)) != HTA_OK)
+        if ((st = cut_top_pieces(&sv, &pieces, &np, d)) != HTA_OK)
             goto cleanup;
         if (np < 0) { /* too many loads below the new incumbent */
             np = 0;

@@ -81,11 +81,21 @@ typedef struct solver {
      * toplevel.h at top_T, the greatest load below the incumbent */
     int top_mode;
     double top_T;
+    int top_pieces; /* asked for even within LEVEL_PIECES_MAX */
     /* CBC side by side (HTA_ILP_ENGINE_BOTH) or alone */
     hta_cbc_job *job;       /* the running child, finished by the caller
                                of the guard too (an abort out of GLPK) */
     double next_poll;       /* monotonic seconds */
 } solver;
+
+/* hta_ilp_solve, on N levels with a growing top (the levels below it
+ * constant) deciding "makespan < incumbent" by pieces of the top count
+ * (ilp.c) even within LEVEL_PIECES_MAX combinations of cost values when
+ * top_pieces, where one model per combination is the default (the tests
+ * compare them); needs an incumbent. */
+hta_status ilp_solve(const hta_instance *inst, const hta_ilp_opts *opts,
+                     int top_pieces, int32_t *best, hta_ilp_result *res,
+                     hta_diag *d);
 
 /* Groups of identical tasks into sv (order, group_first, ...). */
 hta_status ilp_build_groups(solver *sv, hta_diag *d);

@@ -186,6 +186,12 @@ static hta_status search_pieces(top_run *t, double T, int *found,
     guide g = {t, T, NULL, 0, 0, 0, 0, HTA_OK, d};
     int64_t cap = 0;
     for (int64_t r0 = 0; r0 <= in->m; g.np++) {
+        if (g.np == HTA_TOPLEVEL_MAX_PIECES || top_stopped(t)) {
+            free(g.pc); /* too many pieces to search, or no time */
+            hta_toplevel_free(&tl);
+            t->stopped |= top_stopped(t);
+            return HTA_OK;
+        }
         if (g.np == cap) {
             cap = cap ? 2 * cap : 64;
             top_piece *q = realloc(g.pc, (size_t)cap * sizeof *q);

@@ -332,8 +332,7 @@ hta_status solve_run_ilp(run *s, hta_diag *d)
                        o->progress,
                        o->progress_ctx,
                        o->ilp_engine >= 0 ? (hta_ilp_engine)o->ilp_engine :
-                                            HTA_ILP_ENGINE_GLPK,
-                       0};
+                                            HTA_ILP_ENGINE_GLPK};
     int32_t *a = malloc((size_t)s->inst->m * sizeof *a);
     hta_ilp_result ir;
     if (!a)

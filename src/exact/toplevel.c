@@ -134,6 +134,7 @@ double hta_toplevel_load_above(const hta_toplevel *tl, double v)
     const hta_wrem *w = &tl->inst->wrem;
     int64_t m = tl->inst->m;
     double best = INFINITY, w0 = hta_wrem_at(w, 0), wm = hta_wrem_at(w, m);
+    int64_t steps = 0;
     for (int64_t i = 0; i < tl->nx; i++) {
         double x = tl->x[i];
         if (x > v) {
@@ -141,6 +142,8 @@ double hta_toplevel_load_above(const hta_toplevel *tl, double v)
             break; /* increasing: every later x only adds */
         }
         for (int64_t j = 1; j <= m && top_load(x, w0, j) < best; j++) {
+            if (++steps > HTA_TOPLEVEL_MAX_STEPS)
+                return NAN;
             if (top_load(x, wm, j) <= v)
                 continue;
             int64_t lo = j, hi = m; /* the least R in [j, m] above v */
@@ -165,12 +168,15 @@ double hta_toplevel_load_below(const hta_toplevel *tl, double v)
     const hta_wrem *w = &tl->inst->wrem;
     int64_t m = tl->inst->m;
     double best = -INFINITY;
+    int64_t steps = 0;
     for (int64_t i = 0; i < tl->nx; i++) {
         double x = tl->x[i];
         if (!(x < v))
             break;
         best = fmax(best, x);
         for (int64_t j = 1; j <= m; j++) {
+            if (++steps > HTA_TOPLEVEL_MAX_STEPS)
+                return NAN;
             if (!(top_load(x, hta_wrem_at(w, j), j) < v))
                 break; /* and every larger j */
             int64_t lo = j, hi = m; /* the greatest R in [j, m] below v */

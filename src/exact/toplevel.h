@@ -71,11 +71,21 @@ void hta_toplevel_free(hta_toplevel *tl);
 /* The end r1 >= r0 of the piece starting at r0 (r0 <= m), at tl's T. */
 int64_t hta_toplevel_piece_end(const hta_toplevel *tl, int64_t r0);
 
-/* The least load above v (INFINITY: none), from loads within v + c_1
- * (init with T = v, pad = w_loc). */
+/* The most pieces a target is cut into (each costs a count flow and
+ * maybe a search or a model): past it the caller decides nothing. */
+#define HTA_TOPLEVEL_MAX_PIECES 4096
+
+/* The most steps (a top count tried beside a lower load) of a search for
+ * the loads next to a value: 2·10^7, a tenth of a second. */
+#define HTA_TOPLEVEL_MAX_STEPS 20000000
+
+/* The least load above v (INFINITY: none; NAN past
+ * HTA_TOPLEVEL_MAX_STEPS), from loads within v + c_1 (init with T = v,
+ * pad = w_loc). */
 double hta_toplevel_load_above(const hta_toplevel *tl, double v);
 
-/* The greatest load below v (-INFINITY: none), from loads within v. */
+/* The greatest load below v (-INFINITY: none; NAN past
+ * HTA_TOPLEVEL_MAX_STEPS), from loads within v. */
 double hta_toplevel_load_below(const hta_toplevel *tl, double v);
 
 /* The most tasks at levels 2..N beside x local ones within L (< L when

@@ -31,7 +31,7 @@ static hta_ilp_result solve_with(const hta_instance *inst, int plain,
                                  hta_ilp_engine engine)
 {
     hta_ilp_opts o = {limit, 100000, 0,    plain, model, NULL, inc, lb, NULL,
-                      NULL,  NULL,   engine, 0};
+                      NULL,  NULL,   engine};
     hta_ilp_result res;
     hta_diag d;
     if (hta_ilp_solve(inst, &o, a, &res, &d) != HTA_OK)
@@ -198,7 +198,7 @@ static void test_statuses(void **state)
     hta_instance *inst = hdfs_instance(50, 5, 2, 0, 3, 1);
     int32_t a[50];
     hta_ilp_opts o = {10,   49,   0,    0,   HTA_ILP_COMPACT,    NULL,
-                      NULL, 0,    NULL, NULL, NULL, HTA_ILP_ENGINE_GLPK, 0};
+                      NULL, 0,    NULL, NULL, NULL, HTA_ILP_ENGINE_GLPK};
     hta_ilp_result res;
     hta_diag d;
     /* size guard */
@@ -260,7 +260,7 @@ static void test_cbc_refused(void **state)
     hta_instance *inst = hdfs_instance(12, 3, 2, 0, 3, 2);
     hta_ilp_opts o = {10,   100000, 0,    1,    HTA_ILP_COMPACT,
                       NULL, NULL,   0,    NULL, NULL,
-                      NULL, HTA_ILP_ENGINE_CBC, 0};
+                      NULL, HTA_ILP_ENGINE_CBC};
     int32_t a[12];
     hta_ilp_result res;
     hta_diag d;
@@ -402,7 +402,7 @@ static void test_cbc_killed(void **state)
     int killed = 0;
     hta_ilp_opts o = {60,  100000, 0,    0,    HTA_ILP_COMPACT, NULL, inc,
                       fr.lower_bound, NULL, kill_children, &killed,
-                      HTA_ILP_ENGINE_CBC, 0};
+                      HTA_ILP_ENGINE_CBC};
     hta_ilp_result res;
     double t0 = hta_clock_now();
     assert_int_equal(hta_ilp_solve(inst, &o, a, &res, &d), HTA_OK);

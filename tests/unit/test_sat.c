@@ -259,7 +259,7 @@ static void test_theorem_3_1_exact(void **state)
         hta_fsy_result fr;
         assert_int_equal(hta_fsy_run(red->inst, &fo, inc, &fr, &d), HTA_OK);
         hta_ilp_opts o = {60, 100000, 0, 0, HTA_ILP_COMPACT, NULL, inc,
-                          fr.lower_bound, NULL, NULL, NULL, HTA_ILP_ENGINE_GLPK, 0};
+                          fr.lower_bound, NULL, NULL, NULL, HTA_ILP_ENGINE_GLPK};
         hta_fsy_result_free(&fr);
         hta_ilp_result res;
         assert_int_equal(hta_ilp_solve(red->inst, &o, a, &res, &d), HTA_OK);

@@ -17,6 +17,7 @@
 #include "offline/bounds.h"
 #include "exact/closelev.h"
 #include "exact/envelope.h"
+#include "exact/ilp_impl.h"
 #include "exact/toplevel.h"
 
 /* Racks by a random map, constant middle costs between w_loc and
@@ -230,9 +231,8 @@ static void test_top_against_brute(void **state)
             io.max_tasks = 1000;
             io.incumbent = inc;
             io.lower_bound = lb;
-            io.top_pieces = top;
             hta_ilp_result ir;
-            assert_int_equal(hta_ilp_solve(inst, &io, a, &ir, &d), HTA_OK);
+            assert_int_equal(ilp_solve(inst, &io, top, a, &ir, &d), HTA_OK);
             if (ir.status != HTA_ILP_OPTIMAL || ir.makespan != best ||
                 evaluate(inst, a, NULL) != best)
                 fail_msg("instance %d (top pieces %d): ilp %.17g (status "
