@@ -8,7 +8,7 @@
 set -eu
 build="gcc g++ make pkg-config libigraph-dev libglpk-dev libcadical-dev scdoc python3-dev python3-numpy"
 test="$build coinor-libcbc-dev libcmocka-dev picosat glpk-utils valgrind python3 python3-venv python3-pip python3-setuptools python3-jsonschema python3-pytest python3-hypothesis python3-pandas python3-matplotlib python3-distributed python3-tqdm bash-completion parallel man-db"
-bench="$test coinor-cbc gnuplot-nox hyperfine time parallel"
+bench="$test coinor-cbc gnuplot-nox hyperfine time parallel python3-scipy"
 fuzz="$test clang libclang-rt-dev"
 case "${1:-build}" in
 build) want=$build ;;

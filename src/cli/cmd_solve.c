@@ -56,10 +56,13 @@ static const cli_opt options[] = {
      "On an instance with w_level lines (N locality levels: local,\n"
      "rack, ..., remote) every row is priced per level, fsy refills\n"
      "fsy's non-local tasks rack-aware, the bound is the N-level flow\n"
-     "bound, close (constant costs per level) refutes targets by the\n"
-     "count flow and searches slots per level, exact is close, then\n"
-     "brute force where it fits, else ilp (its N-level model), and sat\n"
-     "(a two-level model) is skipped with the reason"},
+     "bound, close (constant costs per level below the top; a top\n"
+     "w_rem(r) in pieces of the top count) refutes targets by the count\n"
+     "flow and the envelope bound and searches slots per level, exact\n"
+     "is close, then brute force where it fits, else ilp (its N-level\n"
+     "model; a growing top past 512 cost combinations by pieces below\n"
+     "the incumbent), and sat (a two-level model) is skipped with the\n"
+     "reason"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",

@@ -483,7 +483,8 @@ static int ilp_skipped(const hta_instance *inst, const hta_ilp_opts *opts,
  * overprices the top below T, so it bounds nothing: the bound is the
  * caller's until every piece is refuted.  *np = 0 when no load lies
  * below the incumbent (proven), -1 past HTA_TOPLEVEL_MAX_LOADS. */
-static hta_status cut_top_pieces(solver *sv, piece **out, int *np, hta_diag *d)
+static hta_status cut_top_pieces(solver *sv, piece **out, int *np,
+                                 hta_diag *d)
 {
     const hta_instance *in = sv->inst;
     int N = hta_levels(in), many = 0;
@@ -663,19 +664,10 @@ static void ilp_finish(const solver *sv, const piece *pieces, int np,
     int failed = unfinished && res->cbc_failed[0] &&
                  hta_clock_now() < sv->deadline &&
                  !(opts->stop && *opts->stop);
-    char top[160] = "", pn[16];
+    char pn[16];
     snprintf(pn, sizeof pn, "%d", np);
-    if (sv->top_mode) {
-        char T[32];
-        hta_format_real(T, sv->top_T);
-        snprintf(top, sizeof top,
-                 "w_rem(r) on top, %d round%s of pieces of the top count "
-                 "below the incumbent (the last: makespan <= %s, %d "
-                 "pieces); ",
-                 res->rounds + 1, res->rounds ? "s" : "", T, np);
-    }
     snprintf(res->detail, sizeof res->detail,
-             "%s%s%d%s%s%s pieces solved%s, %lld nodes%s%s", top,
+             "%s%d%s%s%s pieces solved%s, %lld nodes%s%s",
              res->improved ? "improved on the incumbent; " : "",
              res->solved, sv->top_mode ? "" : " of ", sv->top_mode ? "" : pn,
              sv->top_mode ? "" : sv->levels ? " cost" : " w_rem",
@@ -685,6 +677,17 @@ static void ilp_finish(const solver *sv, const piece *pieces, int np,
              opts->stop && *opts->stop ? ", stopped by an interrupt" :
                                          ", stopped by the time limit");
     size_t len = strlen(res->detail);
+    if (sv->top_mode) { /* rounds of pieces of the top count, first */
+        char head[48];
+        snprintf(head, sizeof head, "w_rem(r) on top, %d round%s of pieces; ",
+                 res->rounds + 1, res->rounds ? "s" : "");
+        size_t hl = strlen(head);
+        if (hl + len < sizeof res->detail) {
+            memmove(res->detail + hl, res->detail, len + 1);
+            memcpy(res->detail, head, hl);
+            len += hl;
+        }
+    }
     if (failed && len + 2 < sizeof res->detail)
         snprintf(res->detail + len, sizeof res->detail - len, "; %s",
                  res->cbc_failed);

@@ -22,7 +22,6 @@
 
 typedef struct top_run {
     run *s;
-    hta_row *row;
     double deadline;
     int32_t *a;
     int64_t pieces, searched, refuted_pieces;
@@ -259,7 +258,6 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
     top_run t;
     memset(&t, 0, sizeof t);
     t.s = s;
-    t.row = row;
     t.deadline = t0 + s->o->time_limit;
     if (!(t.a = malloc(((size_t)in->m + 1) * sizeof *t.a)))
         return OOM(d);
@@ -362,6 +360,7 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
     hta_countflow_free(t.cf);
     if (st != HTA_OK)
         return st;
+    t.stopped |= !solve_best_proven(s) && top_stopped(&t);
     char b[32], l0[32];
     hta_format_real(b, res->best_span);
     snprintf(l0, sizeof l0, "%.6g", lb0);

@@ -214,6 +214,10 @@ static int fits(double load, double L, int strict)
     return strict ? load < L : load <= L;
 }
 
+/* The most splits of a count tried (below); past it the count is
+ * assumed to fit (a relaxation still). */
+#define SPLITS_MAX 4096
+
 /* 1 when some split of j non-local tasks over levels 2..N beside x local
  * ones has a computed load within L (N <= 4: at most (j + 1)^2 splits). */
 static int some_split_fits(const hta_instance *in, int N, int64_t x,
@@ -253,8 +257,10 @@ int64_t hta_toplevel_room(const hta_instance *in, int64_t x, double L,
        is within 32 units in the last place of its exact value (at most 8
        terms, each product and sum rounded once), so no split of j + 1
        fits; j itself may fit by rounding alone: split by split where N <=
-       4, assumed to otherwise (a relaxation still) */
+       4 and the splits are at most SPLITS_MAX, assumed to otherwise (a
+       relaxation still) */
     if (j > 0 && !fits(lx + c2 * (double)j, L, strict) && N <= 4 &&
+        (double)(j + 1) * (double)(N == 4 ? j + 1 : 1) <= SPLITS_MAX &&
         !some_split_fits(in, N, x, j, L, strict))
         j--;
     return j;

@@ -92,7 +92,8 @@ double hta_toplevel_load_below(const hta_toplevel *tl, double v);
  * strict) by the evaluator's arithmetic, -1 when x alone passes it: an
  * upper bound for any N-level instance, exact up to rounding (every
  * non-local task costs w_2(0) at least, and a split of the count that
- * fits only by rounding is found split by split on N <= 4 levels).  The
+ * fits only by rounding is found split by split on N <= 4 levels, at
+ * most 4096 splits, else assumed).  The
  * room the envelope bound gives each server on N levels (envelope.h). */
 int64_t hta_toplevel_room(const hta_instance *inst, int64_t x, double L,
                           int strict);

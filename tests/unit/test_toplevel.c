@@ -115,9 +115,11 @@ static int64_t room_at(double x, double c, double T, int64_t m)
  * envelope bound never refute T >= the optimum; the pieces at T cover
  * 0..m with rooms constant inside each (checked at both ends for every
  * lower load); the slot search's yes on a piece is an assignment within
- * T (10^-9 T past it: none within T below the optimum); the load above a refuted target is at most
- * the optimum; and hta_solve's exact portfolio ends at the optimum,
- * proven, every "optimal" row there and the bound at most it. */
+ * T (10^-9 T past it: none within T below the optimum); the least load
+ * above a target below the optimum is at most the optimum; the N-level
+ * ILP by pieces of the top count and by cost combinations both reach the
+ * optimum; and hta_solve's exact portfolio ends at the optimum, proven,
+ * every "optimal" row there and the bound at most it. */
 static void test_top_against_brute(void **state)
 {
     (void)state;
