@@ -40,21 +40,7 @@ run_hta() { # file algos [option]
     start=$(date +%s.%N)
     out=$(timeout $((limit * 4 + 30)) "$hta" solve "$1" --algo "$2" ${3:-} --time-limit "$limit" --json -q 2>/dev/null)
     end=$(date +%s.%N)
-    res=$(printf '%s' "$out" | python3 -c '
-import json, sys
-try:
-    r = json.load(sys.stdin)
-except ValueError:
-    print("error -"); sys.exit()
-b = r["best"]
-if b is None:
-    print("open -"); sys.exit()
-by = [x["algorithm"] + ("/CBC" if " by CBC" in x["note"] else
-                        "/GLPK" if " by GLPK" in x["note"] else "")
-      for x in r["results"] if x["status"] in ("optimal", "bound")]
-by = by[0] if by else b["algorithm"] + ",bound"
-print(("optimal(%s)" % by if b["proven_optimal"] else
-       "open(lb=%.6g)" % r["lower_bound"]), b["makespan"])' 2>/dev/null)
+    res=$(printf '%s' "$out" | python3 "$(dirname "$0")/solve_status.py" 2>/dev/null)
     set -- ${res:-error -}
     printf '%-16s %6.2f %-6s' "$1" "$(awk "BEGIN { print $end - $start }")" "$2"
 }

@@ -50,17 +50,7 @@ for m in 1000 10000 100000 1000000; do
                 start=$(date +%s.%N)
                 out=$(timeout $((limit * 3 + 30)) "$hta" solve "$f" --algo fsy,exact --time-limit "$limit" --json -q 2>/dev/null)
                 end=$(date +%s.%N)
-                res=$(printf '%s' "$out" | python3 -c '
-import json, sys
-try:
-    r = json.load(sys.stdin)
-except ValueError:
-    print("error -"); sys.exit()
-b = r["best"]
-by = [x["algorithm"] for x in r["results"] if x["status"] in ("optimal", "bound")]
-st = ("optimal(%s)" % (by[0] if by else b["algorithm"])
-      if b["proven_optimal"] else "open(lb=%.6g)" % r["lower_bound"])
-print(st, "%.6g" % b["makespan"])' 2>/dev/null)
+                res=$(printf '%s' "$out" | python3 "$here/solve_status.py" 2>/dev/null)
                 set -- ${res:-error -}
                 hsec=$(awk "BEGIN { print $end - $start }")
                 printf '%-28s %-22s %8.2f %8s | ' "$name" "$1" "$hsec" "$2"

@@ -126,17 +126,18 @@ static int64_t dinic_run(dinic *g, int32_t s, int32_t t, int32_t *stack)
     return total;
 }
 
-/* The room for level-N tasks on a server past kmin local ones, at top
- * cost c (the chain's arc (s, N) -> (s, N - 1)). */
-static int64_t top_room(const net *w, double budget, double c)
+/* The most tasks at a level of cost c or farther on a server past its
+ * kmin local ones (its chain's arc at that level): budget / (c - c_1). */
+static int64_t chain_room(const net *w, double budget, double c)
 {
     double e = c - w->c[1];
     return e <= 0 ? w->in->m :
                     (int64_t)fmin((double)w->in->m, floor(budget / e + EPS));
 }
 
-/* The count flow at one target (closelev.h): the network, its capacities
- * (cap0: as built, or F0's residual network once the base is taken). */
+/* The count flow at one target (closelev.h): the network and its base
+ * capacities cap0 (without the inlet and the level-N arcs), or F0's
+ * residual network once the base flow is taken. */
 struct hta_countflow {
     const hta_instance *in;
     net w;
@@ -229,13 +230,9 @@ hta_status hta_countflow_new(const hta_instance *in, double T,
                            s0 + s * N + l - 1, in->m);
     cf->chain0 = g->na; /* server s's arc (s, N) -> (s, N - 1) */
     for (int32_t s = 0; ok && s < n; s++) {
-        for (int l = N; ok && l >= 2; l--) {
-            double e = w->c[l] - c1; /* tasks at level >= l, at most */
-            int64_t c = e <= 0 ? in->m :
-                        (int64_t)fmin((double)in->m,
-                                      floor(budget / e + EPS));
-            ok = dinic_arc(g, s0 + s * N + l - 1, s0 + s * N + l - 2, c);
-        }
+        for (int l = N; ok && l >= 2; l--) /* tasks at level >= l */
+            ok = dinic_arc(g, s0 + s * N + l - 1, s0 + s * N + l - 2,
+                           chain_room(w, budget, w->c[l]));
         if (ok)
             ok = dinic_arc(g, s0 + s * N, sink, K);
     }
@@ -246,9 +243,21 @@ hta_status hta_countflow_new(const hta_instance *in, double T,
         hta_countflow_free(cf);
         return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
     }
+    /* the base network: no inlet, no level-N arcs (a piece adds its cap
+       and its room to them) */
+    cf->cap0[cf->cap_arc] = 0;
+    for (int32_t s = 0; s < n; s++)
+        cf->cap0[cf->chain0 + (int64_t)s * cf->chain_step] = 0;
     cf->growing = !hta_wrem_is_constant(hta_level_wrem(in, N));
     *out = cf;
     return HTA_OK;
+}
+
+/* The chain's level-N room when R tasks are at level N. */
+static int64_t room_at(const hta_countflow *cf, const hta_wrem *wr,
+                       int64_t R)
+{
+    return chain_room(&cf->w, cf->budget, hta_wrem_at(wr, R));
 }
 
 /* The top counts r0..r1 by pieces of one chain room q: every count R of a
@@ -284,9 +293,6 @@ hta_status hta_countflow_refute(hta_countflow *cf, int64_t r0, int64_t r1,
     const hta_wrem *wr = hta_level_wrem(in, cf->w.N);
     if (cf->growing && !cf->based) {
         memcpy(g->cap, cf->cap0, (size_t)g->na * sizeof *g->cap);
-        g->cap[cf->cap_arc] = 0;
-        for (int32_t s = 0; s < n; s++)
-            g->cap[cf->chain0 + (int64_t)s * cf->chain_step] = 0;
         cf->F0 = dinic_run(g, cf->src, cf->sink, cf->stack);
         if (g->stopped) {
             *stopped = 1; /* a flow cut short refutes nothing */
@@ -297,14 +303,14 @@ hta_status hta_countflow_refute(hta_countflow *cf, int64_t r0, int64_t r1,
     }
     int64_t most = cf->F0;
     for (int64_t R = r0; R <= r1;) {
-        int64_t q = top_room(&cf->w, cf->budget, hta_wrem_at(wr, R)), lo = R,
+        int64_t q = room_at(cf, wr, R), lo = R,
                 hi = r1 + 1; /* lo has room q, hi does not */
-        if (top_room(&cf->w, cf->budget, hta_wrem_at(wr, r1)) == q)
+        if (room_at(cf, wr, r1) == q)
             lo = r1;
         else
             while (hi - lo > 1) {
                 int64_t mid = lo + (hi - lo) / 2;
-                if (top_room(&cf->w, cf->budget, hta_wrem_at(wr, mid)) == q)
+                if (room_at(cf, wr, mid) == q)
                     lo = mid;
                 else
                     hi = mid;

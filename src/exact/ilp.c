@@ -519,18 +519,12 @@ static hta_status cut_top_pieces(solver *sv, piece **out, int *np,
             return HTA_OK;
         }
         int64_t r1 = hta_toplevel_piece_end(&tl, r0);
-        if ((size_t)*np == cap) {
-            size_t nc = cap ? 2 * cap : 64;
-            piece *q = realloc(p, nc * sizeof *q);
-            if (!q || nc > INT32_MAX) {
-                free(q ? q : p);
-                hta_toplevel_free(&tl);
-                *np = -1;
-                return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                    "out of memory");
-            }
-            p = q;
-            cap = nc;
+        if (!HTA_RESERVE(p, cap, (size_t)*np + 1)) {
+            free(p);
+            hta_toplevel_free(&tl);
+            *np = -1;
+            return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                "out of memory");
         }
         piece *pc = &p[(*np)++];
         memset(pc, 0, sizeof *pc);

@@ -14,6 +14,7 @@
 #include "hta/assign.h"
 #include "hta/levels.h"
 #include "hta/num.h"
+#include "core/buf.h"
 
 /* The most decisions of one row (targets between the bound and the
  * best): each is a count flow per piece, and a search per piece the
@@ -25,7 +26,6 @@ typedef struct top_run {
     double deadline;
     int32_t *a;
     int64_t pieces, searched, refuted_pieces;
-    int envelope; /* refutations by the envelope bound */
     const char *by; /* the last refutation's source */
     hta_countflow *cf; /* the count flow at cf_T, kept for the pieces */
     double cf_T;
@@ -82,9 +82,8 @@ static hta_status refute_all(top_run *t, double T, int *no, hta_diag *d)
     st = hta_envelope_refute(in, T, 0, t->s->o->stop, &er, d);
     if (st == HTA_OK && er.refuted) {
         *no = 1;
-        t->envelope++;
+        t->by = "envelope";
     }
-    t->by = *no ? "envelope" : t->by;
     return st;
 }
 
@@ -183,7 +182,7 @@ static hta_status search_pieces(top_run *t, double T, int *found,
         return st;
     }
     guide g = {t, T, NULL, 0, 0, 0, 0, HTA_OK, d};
-    int64_t cap = 0;
+    size_t cap = 0;
     for (int64_t r0 = 0; r0 <= in->m; g.np++) {
         if (g.np == HTA_TOPLEVEL_MAX_PIECES || top_stopped(t)) {
             free(g.pc); /* too many pieces to search, or no time */
@@ -191,15 +190,10 @@ static hta_status search_pieces(top_run *t, double T, int *found,
             t->stopped |= top_stopped(t);
             return HTA_OK;
         }
-        if (g.np == cap) {
-            cap = cap ? 2 * cap : 64;
-            top_piece *q = realloc(g.pc, (size_t)cap * sizeof *q);
-            if (!q) {
-                free(g.pc);
-                hta_toplevel_free(&tl);
-                return OOM(d);
-            }
-            g.pc = q;
+        if (!HTA_RESERVE(g.pc, cap, (size_t)g.np + 1)) {
+            free(g.pc);
+            hta_toplevel_free(&tl);
+            return OOM(d);
         }
         g.pc[g.np].r0 = r0;
         g.pc[g.np].r1 = hta_toplevel_piece_end(&tl, r0);
@@ -271,20 +265,19 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
         st = solve_finish_row(s, row, s->fsy, d);
     }
     double lb0 = res->lower_bound, lo = lb0;
-    int decisions = 0, refutations = 0, found_any = 0, undecided = 0;
+    int decisions = 0, found_any = 0, undecided = 0;
     double undecided_at = NAN;
     /* "makespan < best?" first: refuted, the best is optimal */
     if (st == HTA_OK && isfinite(best) && !solve_best_proven(s)) {
         double T;
         st = load_below(s, best, &T, d);
         if (st == HTA_OK && !isnan(T)) {
-            int no = T < lo;
+            int no = T < lo; /* no load between the bound and the best */
+            t.by = "level flow";
             if (!no && (st = refute_all(&t, T, &no, d)) == HTA_OK)
                 decisions++;
-            if (st == HTA_OK && no) {
-                refutations++;
+            if (st == HTA_OK && no)
                 hta_solve_bound(res, best, t.by);
-            }
         }
     }
     /* then the least load at the bound, and bisection between the bound
@@ -335,7 +328,6 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
             double up;
             if ((st = load_above(s, T, &up, d)) != HTA_OK)
                 break;
-            refutations++;
             if (!(up > T))
                 break;
             hta_solve_bound(res, up, t.by);
@@ -364,19 +356,17 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
     char b[32], l0[32];
     hta_format_real(b, res->best_span);
     snprintf(l0, sizeof l0, "%.6g", lb0);
-    const char *how = found_any ? "slots" : t.by ? t.by : "no refutation";
+    const char *how = found_any ? "slots" : t.by ? t.by : "no refutation",
+               *inc = incumbent && !found_any ?
+                          ", fsy's refilled assignment (the incumbent) "
+                          "proven" : "";
     if (solve_best_proven(s)) {
         snprintf(row->status, sizeof row->status, "%s",
                  found_any || incumbent ? "optimal" : "bound");
-        if (incumbent && !found_any)
-            how = t.envelope ? "envelope, fsy's refilled assignment (the "
-                               "incumbent) proven" :
-                               "count flow, fsy's refilled assignment (the "
-                               "incumbent) proven";
         snprintf(row->note, sizeof row->note,
-                 "%d levels, w_rem(r) on top: %s; bound %s -> %s in %d "
+                 "%d levels, w_rem(r) on top: %s%s; bound %s -> %s in %d "
                  "decision%s (%lld piece%s, %lld refuted, %lld searched)",
-                 N, how, l0, b, decisions, decisions == 1 ? "" : "s",
+                 N, how, inc, l0, b, decisions, decisions == 1 ? "" : "s",
                  (long long)t.pieces, t.pieces == 1 ? "" : "s",
                  (long long)t.refuted_pieces,
                  (long long)t.searched);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "hta/levels.h"
+#include "core/buf.h"
 
 int hta_toplevel_applies(const hta_instance *in)
 {
@@ -48,7 +49,8 @@ hta_status hta_toplevel_init(hta_toplevel *tl, const hta_instance *in,
     double lim = T + pad;
     if (!(lim >= 0) || !isfinite(lim))
         return HTA_OK;
-    int64_t cnt[HTA_MAX_LEVELS] = {0}, cap = 0;
+    int64_t cnt[HTA_MAX_LEVELS] = {0};
+    size_t cap = 0;
     for (;;) {
         for (cnt[0] = 0;; cnt[0]++) {
             double x = hta_load_levels(N, cnt, tl->c);
@@ -59,16 +61,10 @@ hta_status hta_toplevel_init(hta_toplevel *tl, const hta_instance *in,
                 hta_toplevel_free(tl);
                 return HTA_OK;
             }
-            if (tl->nx == cap) {
-                int64_t nc = cap ? 2 * cap : 1024;
-                double *nb = realloc(tl->x, (size_t)nc * sizeof *nb);
-                if (!nb) {
-                    hta_toplevel_free(tl);
-                    return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                        "out of memory");
-                }
-                tl->x = nb;
-                cap = nc;
+            if (!HTA_RESERVE(tl->x, cap, (size_t)tl->nx + 1)) {
+                hta_toplevel_free(tl);
+                return hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                    "out of memory");
             }
             tl->x[tl->nx++] = x;
         }
@@ -98,6 +94,18 @@ static double top_load(double x, double c, int64_t j)
     return x + c * (double)j;
 }
 
+/* The most j in 0..m with top_load(x, c, j) <= T (x <= T). */
+static int64_t room_beside(double x, double c, double T, int64_t m)
+{
+    double q = floor((T - x) / c);
+    int64_t j = q > (double)m ? m : q < 0 ? 0 : (int64_t)q;
+    while (j < m && top_load(x, c, j + 1) <= T)
+        j++;
+    while (j > 0 && top_load(x, c, j) > T)
+        j--;
+    return j;
+}
+
 int64_t hta_toplevel_piece_end(const hta_toplevel *tl, int64_t r0)
 {
     const hta_wrem *w = &tl->inst->wrem;
@@ -107,13 +115,7 @@ int64_t hta_toplevel_piece_end(const hta_toplevel *tl, int64_t r0)
         double x = tl->x[i];
         if (x > T)
             break;
-        /* j = the room beside x at c0 */
-        double q = floor((T - x) / c0);
-        int64_t j = q > (double)m ? m : (int64_t)q;
-        while (j < m && top_load(x, c0, j + 1) <= T)
-            j++;
-        while (j > 0 && top_load(x, c0, j) > T)
-            j--;
+        int64_t j = room_beside(x, c0, T, m);
         if (j == 0 || top_load(x, hta_wrem_at(w, r1), j) <= T)
             continue;
         int64_t lo = r0, hi = r1; /* lo fits, hi does not */
@@ -246,20 +248,14 @@ int64_t hta_toplevel_room(const hta_instance *in, int64_t x, double L,
         return -1;
     double c1 = in->w_loc, c2 = hta_level_cost(in, 2, 0), lx = c1 * (double)x;
     double Lp = L + ldexp(fabs(L), -46); /* past 64 units in the last place */
-    int64_t m = in->m;
-    double q = floor((Lp - lx) / c2);
-    int64_t j = q > (double)m ? m : q < 0 ? 0 : (int64_t)q;
-    while (j < m && lx + c2 * (double)(j + 1) <= Lp)
-        j++;
-    while (j > 0 && lx + c2 * (double)j > Lp)
-        j--;
+    int64_t j = room_beside(lx, c2, Lp, in->m);
     /* every cost is at least c2 (w_l(r) >= w_2(0)), and a computed load
        is within 32 units in the last place of its exact value (at most 8
        terms, each product and sum rounded once), so no split of j + 1
        fits; j itself may fit by rounding alone: split by split where N <=
        4 and the splits are at most SPLITS_MAX, assumed to otherwise (a
        relaxation still) */
-    if (j > 0 && !fits(lx + c2 * (double)j, L, strict) && N <= 4 &&
+    if (j > 0 && !fits(top_load(lx, c2, j), L, strict) && N <= 4 &&
         (double)(j + 1) * (double)(N == 4 ? j + 1 : 1) <= SPLITS_MAX &&
         !some_split_fits(in, N, x, j, L, strict))
         j--;

@@ -281,4 +281,51 @@ static inline hta_instance *random_levels(hta_rng *r, int max_m, int max_n,
     return random_levels_model(r, max_m, max_n, depth, model);
 }
 
+/* A tiny skewed N-level instance where the level flow bound leaves gaps:
+ * 4 servers (racks {0, 1}, {2, 3}; depth 2: pods {0, 1} and {2, 3}, each
+ * server its own rack), 6 to 9 tasks whose first replica is server 0
+ * half of the time, a second replica on a third of them; w_loc 1,
+ * w_rack 1.5, (w_pod 2,) the top cost as draw gives it (drawn after the
+ * tasks, into w with up to 8 values of v). */
+static inline hta_instance *skewed_levels_with(hta_rng *r, int depth,
+                                               void (*draw)(hta_rng *,
+                                                            hta_wrem *,
+                                                            double *))
+{
+    int32_t m = 6 + (int32_t)hta_rng_below(r, 4), n = 4;
+    int64_t off[10];
+    int32_t srv[20];
+    off[0] = 0;
+    for (int32_t t = 0; t < m; t++) {
+        int32_t a = hta_rng_below(r, 2) ? 0 : (int32_t)hta_rng_below(r, 4);
+        int64_t k = off[t];
+        srv[k++] = a;
+        if (hta_rng_below(r, 3) == 0) {
+            int32_t b = (int32_t)hta_rng_below(r, 4);
+            if (b != a)
+                srv[k++] = b;
+        }
+        off[t + 1] = k;
+    }
+    double v[8];
+    hta_wrem w;
+    draw(r, &w, v);
+    hta_instance *inst = NULL;
+    hta_diag d;
+    assert_int_equal(hta_instance_build(m, n, 1.0, &w, off, srv, &inst, &d),
+                     HTA_OK);
+    static const char *const paths[2][4] = {{"/r0", "/r0", "/r1", "/r1"},
+                                            {"/p0/r0", "/p0/r1", "/p1/r2",
+                                             "/p1/r3"}};
+    for (int32_t x = 0; x < n; x++)
+        assert_int_equal(hta_instance_set_name(inst, 'r', x,
+                                               paths[depth - 1][x], NULL),
+                         HTA_OK);
+    double v1[2][1] = {{1.5}, {2.0}};
+    hta_wrem lv[2] = {{HTA_WREM_TABLE, 0, v1[0], 0, 0},
+                      {HTA_WREM_TABLE, 0, v1[1], 0, 0}};
+    assert_int_equal(hta_instance_set_levels(inst, lv, depth, &d), HTA_OK);
+    return inst;
+}
+
 #endif

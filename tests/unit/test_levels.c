@@ -382,46 +382,17 @@ static void test_ilp_against_brute(void **state)
     assert_true(several >= 50);
 }
 
-/* A tiny skewed instance with constant costs where the level flow bound
- * leaves gaps: 4 servers (racks {0, 1}, {2, 3}; depth 2: pods {0, 1} and
- * {2, 3}, each server its own rack), 6 to 9 tasks whose first replica is
- * server 0 half of the time, a second replica on a third of them; costs
- * w_loc 1, w_rack 1.5, (w_pod 2,) w_rem 3 or 4. */
+/* A constant w_rem of 3 or 4. */
+static void draw_constant(hta_rng *r, hta_wrem *w, double *v)
+{
+    v[0] = 3 + (double)hta_rng_below(r, 2);
+    *w = (hta_wrem){HTA_WREM_TABLE, 0, v, 0, 0};
+}
+
+/* skewed_levels_with (helpers.h) with constant costs. */
 static hta_instance *skewed_levels(hta_rng *r, int depth)
 {
-    int32_t m = 6 + (int32_t)hta_rng_below(r, 4), n = 4;
-    int64_t off[10];
-    int32_t srv[20];
-    off[0] = 0;
-    for (int32_t t = 0; t < m; t++) {
-        int32_t a = hta_rng_below(r, 2) ? 0 : (int32_t)hta_rng_below(r, 4);
-        int64_t k = off[t];
-        srv[k++] = a;
-        if (hta_rng_below(r, 3) == 0) {
-            int32_t b = (int32_t)hta_rng_below(r, 4);
-            if (b != a)
-                srv[k++] = b;
-        }
-        off[t + 1] = k;
-    }
-    double rem = 3 + (double)hta_rng_below(r, 2), v0[1] = {rem};
-    hta_wrem w = {HTA_WREM_TABLE, 0, v0, 0, 0};
-    hta_instance *inst = NULL;
-    hta_diag d;
-    assert_int_equal(hta_instance_build(m, n, 1.0, &w, off, srv, &inst, &d),
-                     HTA_OK);
-    static const char *const paths[2][4] = {{"/r0", "/r0", "/r1", "/r1"},
-                                            {"/p0/r0", "/p0/r1", "/p1/r2",
-                                             "/p1/r3"}};
-    for (int32_t x = 0; x < n; x++)
-        assert_int_equal(hta_instance_set_name(inst, 'r', x,
-                                               paths[depth - 1][x], NULL),
-                         HTA_OK);
-    double v1[2][1] = {{1.5}, {2.0}};
-    hta_wrem lv[2] = {{HTA_WREM_TABLE, 0, v1[0], 0, 0},
-                      {HTA_WREM_TABLE, 0, v1[1], 0, 0}};
-    assert_int_equal(hta_instance_set_levels(inst, lv, depth, &d), HTA_OK);
-    return inst;
+    return skewed_levels_with(r, depth, draw_constant);
 }
 
 /* An incumbent for the ILP: a worse assignment than opt where one is a

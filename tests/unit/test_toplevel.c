@@ -57,48 +57,24 @@ static hta_instance *random_top(hta_rng *r, int depth)
     return inst;
 }
 
-/* A hot server (half the tasks hold a replica on server 0), four servers
- * in two racks (or two pods of two racks), w_rack 1.5 (w_pod 2), the top
- * 3 + b r or a table rising from 3. */
+/* A top rising from 3: a table 3, 3 or 3.5, 3.5, 4, or 3 + b r with b
+ * in 1/8 .. 1/2. */
+static void draw_top(hta_rng *r, hta_wrem *w, double *v)
+{
+    v[0] = 3;
+    v[1] = 3 + 0.5 * (double)hta_rng_below(r, 2);
+    v[2] = 3.5;
+    v[3] = 4;
+    *w = hta_rng_below(r, 2) ?
+             (hta_wrem){HTA_WREM_TABLE, 3, v, 0, 0} :
+             (hta_wrem){HTA_WREM_AFFINE, 0, NULL, 3,
+                        0.125 * (double)(1 + hta_rng_below(r, 4))};
+}
+
+/* A hot server (skewed_levels_with, helpers.h), the top growing. */
 static hta_instance *skewed_top(hta_rng *r, int depth)
 {
-    int32_t m = 6 + (int32_t)hta_rng_below(r, 4), n = 4;
-    int64_t off[10];
-    int32_t srv[20];
-    off[0] = 0;
-    for (int32_t t = 0; t < m; t++) {
-        int32_t a = hta_rng_below(r, 2) ? 0 : (int32_t)hta_rng_below(r, 4);
-        int64_t k = off[t];
-        srv[k++] = a;
-        if (hta_rng_below(r, 3) == 0) {
-            int32_t b = (int32_t)hta_rng_below(r, 4);
-            if (b != a)
-                srv[k++] = b;
-        }
-        off[t + 1] = k;
-    }
-    double tab[4] = {3, 3, 3.5, 4};
-    tab[1] = 3 + 0.5 * (double)hta_rng_below(r, 2);
-    hta_wrem w = hta_rng_below(r, 2) ?
-                     (hta_wrem){HTA_WREM_TABLE, 3, tab, 0, 0} :
-                     (hta_wrem){HTA_WREM_AFFINE, 0, NULL, 3,
-                                0.125 * (double)(1 + hta_rng_below(r, 4))};
-    hta_instance *inst = NULL;
-    hta_diag d;
-    assert_int_equal(hta_instance_build(m, n, 1.0, &w, off, srv, &inst, &d),
-                     HTA_OK);
-    static const char *const paths[2][4] = {{"/r0", "/r0", "/r1", "/r1"},
-                                            {"/p0/r0", "/p0/r1", "/p1/r2",
-                                             "/p1/r3"}};
-    for (int32_t x = 0; x < n; x++)
-        assert_int_equal(hta_instance_set_name(inst, 'r', x,
-                                               paths[depth - 1][x], NULL),
-                         HTA_OK);
-    double v1[2][1] = {{1.5}, {2.0}};
-    hta_wrem lv[2] = {{HTA_WREM_TABLE, 0, v1[0], 0, 0},
-                      {HTA_WREM_TABLE, 0, v1[1], 0, 0}};
-    assert_int_equal(hta_instance_set_levels(inst, lv, depth, &d), HTA_OK);
-    return inst;
+    return skewed_levels_with(r, depth, draw_top);
 }
 
 /* The room beside x at top cost c: max j with x + c j <= T. */
