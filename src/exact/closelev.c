@@ -180,12 +180,25 @@ static int cmp_move(const void *x, const void *y)
     return p->j - q->j;
 }
 
+/* The idle local slots of each level-2 group's servers into w->gidle. */
+static void group_idle(net *w)
+{
+    const int32_t *grp = w->in->grp[2];
+    memset(w->gidle, 0, (size_t)w->in->ngrp[2] * sizeof *w->gidle);
+    for (int32_t s = 0; s < w->n; s++)
+        w->gidle[grp[s]] += w->cap[s] - w->used[s];
+}
+
 /* The moves at the pools the last search reached, by loss: *k of them in
- * *bufp (grown as needed, *cap entries).  0 on out of memory. */
+ * *bufp (grown as needed, *cap entries).  A top slot's loss counts the
+ * idle local slots of the server's whole level-2 group (its rack), where
+ * the tasks it displaces find room (closelev.h).  0 on out of memory. */
 static int moves_of(net *w, move **bufp, size_t *k, size_t *cap)
 {
     move *buf = *bufp;
     *k = 0;
+    if (w->cold)
+        group_idle(w);
     for (int l = 2; l <= w->N; l++) {
         int32_t p0 = w->base[l], p1 = l == w->N ? w->nt : w->base[l + 1];
         for (int32_t p = p0; p < p1; p++) {
@@ -203,6 +216,8 @@ static int moves_of(net *w, move **bufp, size_t *k, size_t *cap)
                         break;
                     int64_t lost = a[0] - loc,
                             idle = w->cap[s] - w->used[s];
+                    if (l == w->N && w->cold)
+                        idle = w->gidle[w->in->grp[2][s]];
                     if (*k == *cap) {
                         size_t nc = *cap ? 2 * *cap : 256;
                         move *nb = realloc(buf, nc * sizeof *nb);
@@ -308,13 +323,18 @@ static int run_moves(net *w, move **mv, size_t *nmv, size_t *cap,
 }
 
 /* The top at cost c with at most cap tasks, the slots kept: a server's
- * top slots past its budget are taken back, the local ones refilled. */
-static void retop(net *w, double c, int64_t cap)
+ * top slots past its budget are taken back (all of them when cold), the
+ * local ones refilled. */
+static void retop(net *w, double c, int64_t cap, int cold)
 {
     int N = w->N;
     int32_t p = w->base[N];
     w->c[N] = c;
     w->topcap = cap < w->in->m ? cap : w->in->m;
+    for (int32_t s = 0; s < w->n && cold; s++) {
+        w->topslots -= w->slot[(size_t)s * N + N - 1];
+        w->slot[(size_t)s * N + N - 1] = 0;
+    }
     for (int32_t s = 0; s < w->n; s++) {
         int32_t *a = &w->slot[(size_t)s * N];
         int64_t loc;
@@ -364,6 +384,22 @@ hta_status hta_closelev_decide_seq(const hta_instance *in, double T,
         }
         if (w.stopped)
             break;
+        if (k > 0 && !w.cold && w.placed < in->m) {
+            /* once more with the top cold (closelev.h) */
+            r->colds++;
+            w.cold = 1;
+            retop(&w, w.c[w.N], w.topcap, 1);
+            maxflow(&w);
+            int ok = run_moves(&w, &mv, &nmv, &cap, r);
+            w.cold = 0;
+            if (!ok) {
+                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
+                                  "out of memory");
+                break;
+            }
+            if (w.stopped)
+                break;
+        }
         int full = w.placed == in->m;
         if (full && !read_out(&w, a)) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
@@ -375,7 +411,7 @@ hta_status hta_closelev_decide_seq(const hta_instance *in, double T,
             r->which = full ? k : -1;
             break;
         }
-        retop(&w, nx.c, nx.cap);
+        retop(&w, nx.c, nx.cap, 0);
         maxflow(&w);
     }
     if (w.stopped)

@@ -35,6 +35,10 @@ typedef struct net {
     int64_t topcap;                /* the most tasks at level N */
     int64_t topslots;              /* sum_s a_{s,N} */
     int32_t *moff, *mem;           /* servers by pool (targets n..nt-1) */
+    int64_t *gidle;                /* per level-2 group: its servers' idle
+                                      local slots (the search's scratch) */
+    int cold;                      /* the top's slots chosen afresh: a top
+                                      slot's loss counts its rack's idle */
     uint32_t *seen, stamp;         /* per node: groups, then targets */
     int64_t *via;                  /* per node: the arc that reached it */
     int32_t *queue;

@@ -34,6 +34,7 @@ void closelev_net_free(net *w)
     free(w->seen);
     free(w->via);
     free(w->queue);
+    free(w->gidle);
 }
 
 /* The distinct targets of group g's arcs, in order (local, then the
@@ -107,9 +108,10 @@ int closelev_net_build(net *w, const hta_instance *in, double T,
     w->seen = calloc((size_t)w->ng + (size_t)nt + 1, sizeof *w->seen);
     w->via = malloc(((size_t)w->ng + (size_t)nt + 1) * sizeof *w->via);
     w->queue = malloc(((size_t)w->ng + (size_t)nt + 1) * sizeof *w->queue);
+    w->gidle = malloc(((size_t)in->ngrp[2] + 1) * sizeof *w->gidle);
     if (!w->gtgt || !w->agrp || !w->flow || !w->toff || !w->tarc ||
         !w->cap || !w->used || !w->ex || !w->slot || !w->moff || !w->mem ||
-        !w->seen || !w->via || !w->queue) {
+        !w->seen || !w->via || !w->queue || !w->gidle) {
         free(tg);
         return 0;
     }
