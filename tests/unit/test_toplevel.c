@@ -119,10 +119,10 @@ static int seq_next(void *ctx, int k, int full, int64_t top,
  * T (10^-9 T past it: none within T below the optimum), and so is the
  * warm search's across the pieces (a piece left short searched again
  * cold); the least load above a target below the optimum is at most the
- * optimum; the N-level
- * ILP by pieces of the top count and by cost combinations both reach the
- * optimum; and hta_solve's exact portfolio ends at the optimum, proven,
- * every "optimal" row there and the bound at most it. */
+ * optimum; the N-level ILP by pieces of the top count and by cost
+ * combinations both reach the optimum; and hta_solve's exact portfolio
+ * ends at the optimum, proven, every "optimal" row there and the bound
+ * at most it. */
 static void test_top_against_brute(void **state)
 {
     (void)state;
