@@ -213,14 +213,19 @@ static hta_status search_pieces(top_run *t, double T, int *found,
     return st;
 }
 
-/* The least load above v (v itself when none is found). */
+/* The least load above v (v itself when none is found).  Some load lies
+ * in (v, v + w_loc] (k w_loc for the least k past v) but, computed, may
+ * pass v + w_loc by a rounding (w_loc 0.1: 6 w_loc is 0.6000000000000001
+ * above 0.5 + 0.1), so the loads reach 10^-9 further: a load skipped
+ * there made the bound pass the optimum. */
 static hta_status load_above(const run *s, double v, double *out,
                              hta_diag *d)
 {
     hta_toplevel tl;
     int ok;
     *out = v;
-    hta_status st = loads(s, &tl, v, s->inst->w_loc, &ok, d);
+    double pad = s->inst->w_loc + 1e-9 * fmax(1.0, v + s->inst->w_loc);
+    hta_status st = loads(s, &tl, v, pad, &ok, d);
     if (st == HTA_OK && ok) {
         double u = hta_toplevel_load_above(&tl, v);
         if (isfinite(u))
