@@ -120,6 +120,8 @@ typedef struct hta_solve_result {
     int32_t *best;    /* best assignment over all rows, or NULL */
     double best_span; /* its makespan (INFINITY without one) */
     int interrupted;  /* opts->stop was raised during the run */
+    int timed_out;    /* an exact row stopped at the time limit, or the
+                         exact rows took 90% of it */
     int lp_written;   /* opts->write_lp was written (ilp ran far enough) */
     int cnf_written;  /* opts->write_cnf was written (sat decided) */
 } hta_solve_result;
@@ -148,17 +150,21 @@ int hta_solve_proven(const hta_solve_result *r);
 /* (makespan - lower bound) / lower bound, NAN without a positive bound. */
 double hta_solve_gap(const hta_solve_result *r, double makespan);
 
-/* Room for hta_solve_why_unproven's words: every row's name and note. */
+/* Room for hta_solve_why_unproven's words: every row's name, status and
+ * note. */
 #define HTA_SOLVE_WHY_MAX (HTA_SOLVE_MAX_ROWS * 300 + 64)
 
 /* Why the best of a run with exact engines (ilp, brute, close, sat,
  * exact; hta eval --exact) is not proven optimal, in the words hta eval
  * and hta.evaluate print: 0 and "" when it is proven; else 1 and buf
- * holds "interrupted", "no exact engine applies: close (NOTE), ilp
- * (NOTE), sat (NOTE)" when every exact row was skipped (each with its
- * own note, as hta solve prints it), "no exact engine ran" when there
- * is none, or "time limit" (an engine ran out of time or stopped at its
- * best).  HTA_SOLVE_WHY_MAX bytes hold every answer.  O(rows). */
+ * holds "interrupted", "no exact engine ran" when there is none, "no
+ * exact engine applies: close (NOTE), ilp (NOTE), sat (NOTE)" when
+ * every exact row was skipped (each with its own note, as hta solve
+ * prints it), "time limit" when an engine that ran stopped at the time
+ * limit (r->timed_out), else "no exact engine decided: close undecided
+ * (NOTE), ilp (NOTE), ..." (the engines gave up before the time: each
+ * row's status, unless skipped, and note).  HTA_SOLVE_WHY_MAX bytes
+ * hold every answer.  O(rows). */
 int hta_solve_why_unproven(const hta_solve_result *r, char *buf,
                             size_t size);
 

@@ -262,6 +262,19 @@ static const char *why_none(const hta_solve_result *r)
     return "";
 }
 
+/* The rows, the bound and the best on stdout, as --json asks. */
+static void print_report(const cli_args *args, hta_solve_result *res,
+                         const char *path)
+{
+    if (cli_has(args, "no-timing"))
+        for (int i = 0; i < res->nrows; i++)
+            res->rows[i].seconds = 0.0;
+    if (cli_has(args, "json"))
+        report_json(res, path, stdout);
+    else
+        report_text(res, path, stdout);
+}
+
 int cmd_solve(int argc, char **argv)
 {
     cli_args args;
@@ -313,6 +326,17 @@ int cmd_solve(int argc, char **argv)
         goto cleanup;
     const char *assign = cli_str(&args, "output"),
                *plot = cli_str(&args, "plot");
+    int missing = ((assign || plot) && !res.best) ||
+                  (lp && !res.lp_written) || (cnf && !res.cnf_written);
+    if (missing && res.interrupted) {
+        /* interrupted before an output could be made: the report of
+           what was found, nothing written, the signal's exit code */
+        fprintf(stderr, "hta solve: interrupted before an output could be "
+                        "made: nothing written\n");
+        print_report(&args, &res, path);
+        code = cli_finish_stdout(cli_interrupt_code());
+        goto cleanup;
+    }
     if ((assign || plot) && !res.best) {
         code = cli_usage_error(&args, "no algorithm produced an assignment "
                                       "to write (%s)",
@@ -348,13 +372,7 @@ int cmd_solve(int argc, char **argv)
     st = hta_outfile_commit_set(set, NOUT, &d);
     if (st != HTA_OK)
         goto cleanup;
-    if (cli_has(&args, "no-timing"))
-        for (int i = 0; i < res.nrows; i++)
-            res.rows[i].seconds = 0.0;
-    if (cli_has(&args, "json"))
-        report_json(&res, path, stdout);
-    else
-        report_text(&res, path, stdout);
+    print_report(&args, &res, path);
     code = cli_finish_stdout(res.interrupted ? cli_interrupt_code() : 0);
 cleanup:
     for (int i = 0; i < NOUT; i++)

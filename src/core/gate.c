@@ -93,8 +93,7 @@ static hta_status gate_table(double w_loc, const hta_wrem *w, int64_t m,
     }
     if (!hta_costs_finite(w_loc, w, m)) {
         snprintf(what, sizeof what,
-                 "costs whose largest load m * %s(m) is finite, %s value",
-                 name, name);
+                 "costs whose largest load m * %s(m) is finite", name);
         return refuse(what, tok ? tok[w->k] : NULL, w->v[w->k], path, line,
                       d);
     }

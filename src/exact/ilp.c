@@ -491,13 +491,16 @@ static hta_status cut_top_pieces(solver *sv, piece **out, int *np,
     hta_toplevel tl;
     *out = NULL;
     *np = -1;
+    sv->top_why = "lower loads pass 2e6";
     hta_status st = hta_toplevel_init(&tl, in, sv->best_span, 0, &many, d);
     if (st != HTA_OK || many)
         return st;
     sv->top_T = hta_toplevel_load_below(&tl, sv->best_span);
     hta_toplevel_free(&tl);
+    sv->top_why = "load below the incumbent is past 2e7 steps";
     if (isnan(sv->top_T))
         return HTA_OK; /* *np = -1: past the steps */
+    sv->top_why = NULL;
     *np = 0;
     if (!(sv->top_T >= sv->opts->lower_bound))
         return HTA_OK; /* nothing between the bound and the incumbent */
@@ -505,6 +508,7 @@ static hta_status cut_top_pieces(solver *sv, piece **out, int *np,
             HTA_OK ||
         many) {
         *np = many ? -1 : 0;
+        sv->top_why = many ? "lower loads pass 2e6" : NULL;
         return st;
     }
     size_t cap = 0;
@@ -515,6 +519,9 @@ static hta_status cut_top_pieces(solver *sv, piece **out, int *np,
             hta_clock_now() >= sv->deadline) {
             free(p); /* too many pieces, or no time: not searched */
             hta_toplevel_free(&tl);
+            sv->top_why = *np == HTA_TOPLEVEL_MAX_PIECES ?
+                              "pieces below the incumbent pass 4096" :
+                              "pieces were not cut in the time";
             *np = -1;
             return HTA_OK;
         }
@@ -590,10 +597,12 @@ static hta_status ilp_pieces(solver *sv, piece **piecesp, int *np,
                      too_big ? "skipped (too large): the %d-level model "
                                "passes %g columns" :
                                "skipped: the %d levels' costs have more "
-                               "than %g combinations of values",
+                               "than %g combinations of values%s%s",
                      hta_levels(inst),
                      too_big ? (double)LEVEL_COLS_MAX :
-                               (double)LEVEL_PIECES_MAX);
+                               (double)LEVEL_PIECES_MAX,
+                     sv->top_why ? ", and the growing top's " : "",
+                     sv->top_why ? sv->top_why : "");
             goto out;
         }
     } else if ((st = ilp_build_pieces(&inst->wrem, inst->m, &pieces, np, d)) !=

@@ -80,6 +80,7 @@ typedef struct solver {
     /* a growing top level past LEVEL_PIECES_MAX (ilp.c): the pieces of
      * toplevel.h at top_T, the greatest load below the incumbent */
     int top_mode;
+    const char *top_why; /* why the top's pieces were not cut, or NULL */
     double top_T;
     int top_pieces; /* asked for even within LEVEL_PIECES_MAX */
     /* CBC side by side (HTA_ILP_ENGINE_BOTH) or alone */

@@ -43,6 +43,17 @@ void hta_solve_opts_default(hta_solve_opts *o)
     o->ilp_engine = -1;
 }
 
+/* A row of an engine that proves (ilp, brute, close, sat, exact). */
+static int is_exact_row(const hta_row *row)
+{
+    static const char *const exact[] = {"ilp", "brute", "close", "sat",
+                                        "exact"};
+    for (int k = 0; k < 5; k++)
+        if (!strcmp(row->algorithm, exact[k]))
+            return 1;
+    return 0;
+}
+
 void hta_solve_bound(hta_solve_result *r, double lb, const char *source)
 {
     if (!r->has_lower_bound || lb > r->lower_bound) {
@@ -390,6 +401,13 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
                res->rows[i].makespan >=
                    res->lower_bound * (1 - 1e-12) - 1e-300);
     res->interrupted = solve_stopped(&s);
+    double spent = 0;
+    for (int i = 0; i < res->nrows; i++)
+        if (is_exact_row(&res->rows[i])) {
+            spent += res->rows[i].seconds;
+            res->timed_out |= !strcmp(res->rows[i].status, "time_limit");
+        }
+    res->timed_out |= spent >= 0.9 * opts->time_limit;
     free(s.fsy);
     if (st != HTA_OK || !isfinite(res->best_span)) {
         free(res->best);
@@ -400,8 +418,6 @@ hta_status hta_solve(const hta_instance *inst, const hta_solve_opts *opts,
 
 int hta_solve_why_unproven(const hta_solve_result *r, char *buf, size_t size)
 {
-    static const char *const exact[] = {"ilp", "brute", "close", "sat",
-                                        "exact"};
     int engines = 0, skipped = 0, is_exact[HTA_SOLVE_MAX_ROWS] = {0};
     size_t n = 0;
     if (size)
@@ -410,26 +426,33 @@ int hta_solve_why_unproven(const hta_solve_result *r, char *buf, size_t size)
         return 0;
     for (int i = 0; i < r->nrows && i < HTA_SOLVE_MAX_ROWS; i++) {
         const hta_row *row = &r->rows[i];
-        for (int k = 0; k < 5; k++)
-            is_exact[i] |= strcmp(row->algorithm, exact[k]) == 0;
+        is_exact[i] = is_exact_row(row);
         engines += is_exact[i];
         skipped += is_exact[i] && strcmp(row->status, "skipped") == 0;
     }
-    if (r->interrupted || !engines || skipped < engines) {
+    if (r->interrupted || !engines || (skipped < engines && r->timed_out)) {
         snprintf(buf, size, "%s",
                  r->interrupted ? "interrupted" :
                  !engines       ? "no exact engine ran" :
                                   "time limit");
         return 1;
     }
-    int w = snprintf(buf, size, "no exact engine applies:");
+    /* every engine skipped, or those that ran gave up before the time */
+    int w = snprintf(buf, size, "%s",
+                     skipped == engines ? "no exact engine applies:" :
+                                          "no exact engine decided:");
     n = w > 0 ? (size_t)w : 0;
     for (int i = 0, first = 1; i < r->nrows && n < size; i++) {
         const hta_row *row = &r->rows[i];
         if (!is_exact[i])
             continue;
-        w = snprintf(buf + n, size - n, "%s %s (%s)", first ? "" : ",",
-                     row->algorithm, row->note);
+        if (!strcmp(row->status, "skipped")) /* its note says so */
+            w = snprintf(buf + n, size - n, "%s %s (%s)", first ? "" : ",",
+                         row->algorithm, row->note);
+        else
+            w = snprintf(buf + n, size - n, "%s %s %s (%s)",
+                         first ? "" : ",", row->algorithm, row->status,
+                         row->note);
         n += w > 0 ? (size_t)w : 0;
         first = 0;
     }

@@ -27,6 +27,7 @@ typedef struct top_run {
     int32_t *a;
     int64_t pieces, searched, refuted_pieces;
     const char *by; /* the last refutation's source */
+    const char *unsearched; /* why a target was not searched, or NULL */
     hta_countflow *cf; /* the count flow at cf_T, kept for the pieces */
     double cf_T;
     int stopped;
@@ -175,6 +176,8 @@ static hta_status search_pieces(top_run *t, double T, int *found,
     int ok;
     *found = 0;
     hta_status st = loads(t->s, &tl, T, 0, &ok, d);
+    if (st == HTA_OK && !ok)
+        t->unsearched = "its lower loads pass 2e6";
     if (st != HTA_OK || !ok)
         return st;
     if ((st = count_flow(t, T, d)) != HTA_OK) {
@@ -185,6 +188,8 @@ static hta_status search_pieces(top_run *t, double T, int *found,
     size_t cap = 0;
     for (int64_t r0 = 0; r0 <= in->m; g.np++) {
         if (g.np == HTA_TOPLEVEL_MAX_PIECES || top_stopped(t)) {
+            if (g.np == HTA_TOPLEVEL_MAX_PIECES)
+                t->unsearched = "its pieces pass 4096";
             free(g.pc); /* too many pieces to search, or no time */
             hta_toplevel_free(&tl);
             t->stopped |= top_stopped(t);
@@ -359,7 +364,8 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
         return st;
     t.stopped |= !solve_best_proven(s) && top_stopped(&t);
     char b[32], l0[32];
-    hta_format_real(b, res->best_span);
+    snprintf(b, sizeof b, isfinite(res->best_span) ? "%.6g" : "none",
+             res->best_span);
     snprintf(l0, sizeof l0, "%.6g", lb0);
     const char *how = found_any ? "slots" : t.by ? t.by : "no refutation",
                *inc = incumbent && !found_any ?
@@ -376,19 +382,25 @@ hta_status solve_close_top(run *s, hta_row *row, double t0, hta_diag *d)
                  (long long)t.refuted_pieces,
                  (long long)t.searched);
     } else {
+        /* the incumbent is the row's assignment: feasible, not
+           undecided (which says the row has none) */
         snprintf(row->status, sizeof row->status, "%s",
-                 found_any ? "feasible" :
+                 found_any || incumbent ? "feasible" :
                  !t.stopped ? "undecided" :
                  solve_stopped(s) ? "interrupted" : "time_limit");
         char lbs[32];
         snprintf(lbs, sizeof lbs, "%.6g", res->lower_bound);
-        snprintf(row->note, sizeof row->note,
-                 "%d levels, w_rem(r) on top: bound %s -> %s, best %s after "
-                 "%d decision%s (%lld pieces, %lld refuted, %lld searched, "
-                 "%d undecided); not a proof",
-                 N, l0, lbs, b, decisions, decisions == 1 ? "" : "s",
-                 (long long)t.pieces, (long long)t.refuted_pieces,
-                 (long long)t.searched, undecided);
+        int w = snprintf(row->note, sizeof row->note,
+                         "%d levels, w_rem(r) on top: bound %s -> %s, best %s "
+                         "after %d decision%s (%lld pieces, %lld refuted, "
+                         "%lld searched, %d undecided); not a proof",
+                         N, l0, lbs, b, decisions, decisions == 1 ? "" : "s",
+                         (long long)t.pieces, (long long)t.refuted_pieces,
+                         (long long)t.searched, undecided);
+        size_t at = w > 0 ? (size_t)w : 0;
+        if (t.unsearched && at < sizeof row->note)
+            snprintf(row->note + at, sizeof row->note - at,
+                     " (a target unsearched: %s)", t.unsearched);
     }
     row->seconds = hta_clock_now() - t0;
     return HTA_OK;

@@ -328,10 +328,39 @@ PyArrayObject *ext_int_array(PyObject *obj, const char *what,
     return out;
 }
 
+/* A cost's number: a float, an int or numpy's scalars, not a bool or a
+ * str (TypeError naming what and the item). */
+static int cost_number(PyObject *x, const char *what, const char *item,
+                       double *out)
+{
+    if (PyBool_Check(x) || PyUnicode_Check(x) || PyBytes_Check(x)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a number as %s, found "
+                                      "a %s",
+                     what, item, Py_TYPE(x)->tp_name);
+        return 0;
+    }
+    *out = PyFloat_AsDouble(x);
+    if (*out == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a number as %s, found "
+                                      "a %s",
+                     what, item, Py_TYPE(x)->tp_name);
+        return 0;
+    }
+    return 1;
+}
+
 int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
 {
     memset(w, 0, sizeof *w);
     *v = NULL;
+    if (PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: expected a number, a sequence of numbers (a "
+                     "table) or ('affine', a, b), found a bool",
+                     what);
+        return 0;
+    }
     /* a number: float, int, numpy's scalars of any width (not a str, a
        sequence or an array of more than one value) */
     if (PyFloat_Check(obj) || PyLong_Check(obj) ||
@@ -351,13 +380,22 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
         w->v = *v;
         return 1;
     }
-    if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 3 &&
-        PyUnicode_Check(PyTuple_GET_ITEM(obj, 0)) &&
-        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(obj, 0),
-                                         "affine") == 0) {
-        double a = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 1));
-        double b = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 2));
-        if (PyErr_Occurred())
+    if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) >= 1 &&
+        PyUnicode_Check(PyTuple_GET_ITEM(obj, 0))) {
+        /* ('affine', a, b), and no other tuple led by a name */
+        if (PyTuple_GET_SIZE(obj) != 3 ||
+            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(obj, 0),
+                                             "affine") != 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: expected ('affine', a, b), found a tuple of "
+                         "%zd items led by %R",
+                         what, PyTuple_GET_SIZE(obj),
+                         PyTuple_GET_ITEM(obj, 0));
+            return 0;
+        }
+        double a, b;
+        if (!cost_number(PyTuple_GET_ITEM(obj, 1), what, "a", &a) ||
+            !cost_number(PyTuple_GET_ITEM(obj, 2), what, "b", &b))
             return 0;
         w->kind = HTA_WREM_AFFINE;
         w->a = a;
@@ -386,8 +424,8 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
         return 0;
     }
     for (Py_ssize_t i = 0; i < k; i++) {
-        (*v)[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
-        if ((*v)[i] == -1 && PyErr_Occurred()) {
+        if (!cost_number(PySequence_Fast_GET_ITEM(seq, i), what,
+                         "a table's value", &(*v)[i])) {
             Py_DECREF(seq);
             free(*v);
             *v = NULL;

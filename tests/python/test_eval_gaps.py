@@ -161,6 +161,40 @@ def test_no_engine_applies_says_why(tmp_path):
     assert got["proven_optimal"] and got["why_not_proven"] is None
 
 
+def test_no_engine_decided_says_why(tmp_path):
+    """Every task on one server of 100 in racks of 10, w_rem 3 + 0.001 r
+    (a hostile caller's instance): the growing top's pieces pass 4096 at
+    every target, so close ends undecided in a fraction of a second and
+    the ILP is skipped; eval says the engines gave up, with each one's
+    status and reason, not "in the time limit" (it was: after 1% of
+    it); hta.evaluate the same words."""
+    path = tmp_path / "skew.txt"
+    path.write_text("hta-instance 1\ntasks 10000\nservers 100\nw_loc 1\n"
+                    "w_rem affine 3 0.001\nw_level 2 1.5\n" +
+                    "".join(f"task {t} 0\n" for t in range(10000)) +
+                    "".join(f"rack {s} /r{s // 10}\n" for s in range(100)))
+    asg = tmp_path / "a.txt"
+    run("solve", path, "--algo", "fsy", "-o", asg)
+    ex = json.loads(run("eval", path, asg, "--exact", "--time-limit", 20,
+                        "--json").stdout)["exact"]
+    why = ex["why_not_proven"]
+    assert not ex["proven_optimal"]
+    assert why.startswith("no exact engine decided: close undecided (")
+    assert "(a target unsearched: its pieces pass 4096)" in why
+    assert ("ilp (skipped: the 3 levels' costs have more than 512 "
+            "combinations of values, and the growing top's pieces below "
+            "the incumbent pass 4096)") in why
+    assert sum(r["seconds"] for r in ex["results"]) < 10
+    text = run("eval", path, asg, "--exact", "--time-limit", 20).stdout
+    last = text.split("\n")[-2]
+    assert last.startswith("optimum not proven: between ")
+    assert last.endswith("; " + why)
+    inst = hta.Instance.read(str(path))
+    a = hta.solve(inst, algos="fsy")["assignment"]
+    got = hta.evaluate(inst, a, exact=True, time_limit=20)["exact"]
+    assert got["why_not_proven"] == why
+
+
 def test_growing_top_proven_alike(tmp_path):
     """The paper's w_rem(r) on racks (issue 70): hta eval --exact and
     hta.evaluate(exact=True) reach the same optimum, below the fsy

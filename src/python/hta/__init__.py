@@ -122,8 +122,10 @@ def evaluate(instance, assignment, exact=False, time_limit=None):
     (default 60; as the command's --time-limit, only with exact=True):
     results (the solve rows, the first "given"), best, proven_optimal,
     optimum (when proven), gap_optimum, why_not_proven (None when
-    proven, else hta eval's words: "time limit", "interrupted", or "no
-    exact engine applies: " and each engine's reason) and interrupted.
+    proven, else hta eval's words: "time limit", "interrupted", "no
+    exact engine applies: " or, when the engines that ran gave up before
+    the time, "no exact engine decided: ", and each engine's reason) and
+    interrupted.
     So a heuristic
     of one's own is one call away from "how far from optimal":
 
