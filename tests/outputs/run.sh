@@ -141,6 +141,28 @@ check "SIGTERM: dies of the signal" [ $code -eq 143 ]
 check "SIGTERM: no output" [ ! -e big.txt ]
 check "SIGTERM: no temporary file" [ -z "$(ls | grep 'big.txt.tmp')" ]
 
+# A signal before hta solve has any assignment to write (close alone on
+# a growing top finds its first after seconds): the report of what was
+# found, the signal's exit code, nothing written.
+who=no-assignment
+rm -f top.txt top.asg
+"$HTA" gen hdfs --tasks 100000 --servers 10000 --replicas 3 --zipf 2.2 \
+    --racks 1000 --policy rack-aware --w-rem-affine 3,0.01 --w-rack 1.5 \
+    --seed 7 -o top.txt
+"$HTA" solve top.txt --algo close -o top.asg --json >rep.json 2>err &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid 2>/dev/null
+code=$?
+check "solve cut before an assignment: exit 143 ($code)" [ $code -eq 143 ]
+check "solve cut before an assignment: says so" \
+    grep -qx 'hta solve: interrupted before an output could be made: nothing written' err
+check "solve cut before an assignment: nothing written" [ ! -e top.asg ]
+check "solve cut before an assignment: the report" \
+    grep -q '"interrupted": true' rep.json
+rm -f top.txt top.asg rep.json err
+
 # Other signals whose default ends the process (SIGUSR1, a CPU or
 # file-size limit, SIGALRM, SIGTRAP) remove the temporary files too.
 who=signals
