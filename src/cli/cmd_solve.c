@@ -132,8 +132,9 @@ static const cli_spec spec = {
     "solve", "INSTANCE [options]",
     "Runs the algorithms of LIST and prints one row each, a lower bound on\n"
     "the optimum and the gaps.  Ctrl-C stops ilp, brute, close and sat with\n"
-    "the best so far (status interrupted, exit 130).  Outputs are written\n"
-    "only when every step succeeded.\n",
+    "the best so far (status interrupted, exit 130; before any assignment,\n"
+    "nothing is written).  Outputs are written only when every step\n"
+    "succeeded.\n",
     options, (int)(sizeof options / sizeof options[0]), 1, 1, mode_names};
 
 static void print_step(void *ctx, const hta_fsy_step *step)
