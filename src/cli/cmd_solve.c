@@ -59,10 +59,10 @@ static const cli_opt options[] = {
      "bound, close (constant costs per level below the top; a top\n"
      "w_rem(r) in pieces of the top count) refutes targets by the count\n"
      "flow and the envelope bound and searches slots per level, exact\n"
-     "is close, then brute force where it fits, else ilp (its N-level\n"
-     "model; a growing top past 512 cost combinations by pieces below\n"
-     "the incumbent), and sat (a two-level model) is skipped with the\n"
-     "reason"},
+     "is close, then, while the best is not proven, brute force where\n"
+     "it fits, else ilp (its N-level model; a growing top past 512 cost\n"
+     "combinations by pieces below the incumbent), and sat (a two-level\n"
+     "model) is skipped with the reason"},
     {"seed", 0, OPT_INT, 0, CLI_INT64_MAX, 0, 0, 0, NULL, M_RR, "S",
      "round robin with random choices drawn from S"},
     {"rr-runs", 0, OPT_INT, 1, 1000000, 0, 0, 0, NULL, M_RR, "K",

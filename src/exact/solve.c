@@ -196,27 +196,32 @@ static hta_solve_opts exact_budget(const hta_solve_opts *o)
     return budget;
 }
 
+/* The rows before exact proved the best: exact says so in its own row,
+ * no engine run. */
+static hta_status exact_proven_row(run *s, hta_diag *d)
+{
+    const hta_solve_result *r = s->res;
+    int b = hta_solve_best_row(r);
+    hta_row *row = solve_add_row(s, HTA_ALGO_EXACT);
+    char at[32];
+    hta_format_real(at, r->best_span);
+    snprintf(row->status, sizeof row->status, "optimal");
+    snprintf(row->note, sizeof row->note,
+             "%s's assignment (%s) meets the lower bound (%s): proven, "
+             "no engine needed",
+             b >= 0 ? r->rows[b].algorithm : "the best", at,
+             r->bound_source);
+    return solve_finish_row(s, row, r->best, d);
+}
+
 static hta_status run_exact(run *s, hta_diag *d)
 {
     const hta_solve_opts *o = s->o;
     hta_solve_opts budget = exact_budget(o);
     double t0 = hta_clock_now();
     hta_status st = solve_flow_bound(s, d);
-    if (st == HTA_OK && solve_best_proven(s)) {
-        /* the rows before proved it: exact says so in its own row */
-        const hta_solve_result *r = s->res;
-        int b = hta_solve_best_row(r);
-        hta_row *row = solve_add_row(s, HTA_ALGO_EXACT);
-        char at[32];
-        hta_format_real(at, r->best_span);
-        snprintf(row->status, sizeof row->status, "optimal");
-        snprintf(row->note, sizeof row->note,
-                 "%s's assignment (%s) meets the lower bound (%s): proven, "
-                 "no engine needed",
-                 b >= 0 ? r->rows[b].algorithm : "the best", at,
-                 r->bound_source);
-        return solve_finish_row(s, row, r->best, d);
-    }
+    if (st == HTA_OK && solve_best_proven(s))
+        return exact_proven_row(s, d);
     if (st == HTA_OK)
         st = solve_run_close(s, d);
     /* sat first, too, on a 3SAT reduction: it decides the formula */
@@ -273,10 +278,12 @@ static void skip_levels(run *s, hta_algo a, const char *why)
 }
 
 /* close, sat and exact on N > 2 levels (solve.h): close is the slot
- * search (closelev.h); exact is close, then brute force where it fits,
- * else the N-level ILP (ilplev.h) with the time left; sat says why it
- * does not run.  exact gives close fsy's assignment (refilled) as its
- * incumbent, run without a row unless fsy ran. */
+ * search (closelev.h); exact is close, then, while the best is not
+ * proven, brute force where it fits, else the N-level ILP (ilplev.h)
+ * with the time left, and sat says why it does not run (as on two
+ * levels: proven by the rows before, one exact row says so; proven by
+ * close, nothing more runs).  exact gives close fsy's assignment
+ * (refilled) as its incumbent, run without a row unless fsy ran. */
 static hta_status run_levels_exact(run *s, hta_algo a, hta_diag *d)
 {
     static const char *const why =
@@ -291,13 +298,17 @@ static hta_status run_levels_exact(run *s, hta_algo a, hta_diag *d)
         skip_levels(s, a, why);
         return HTA_OK;
     }
+    if (solve_best_proven(s))
+        return exact_proven_row(s, d);
     /* the search needs an incumbent: without one, it searches for an
      * assignment at the bound that fsy's often already meets (10^6 tasks
      * on racks: 616 s against 5 s) */
     if ((st = solve_incumbent(s, d)) != HTA_OK)
         return st;
     st = solve_run_close_levels(s, d);
-    if (st == HTA_OK && hta_brute_fits(s->inst)) {
+    if (st != HTA_OK || solve_best_proven(s) || solve_stopped(s))
+        return st;
+    if (hta_brute_fits(s->inst)) {
         st = solve_run_brute(s, d);
         if (st == HTA_OK)
             skip_levels(s, HTA_ALGO_SAT, why);
