@@ -331,9 +331,10 @@ static void retop(net *w, double c, int64_t cap, int cold)
     int32_t p = w->base[N];
     w->c[N] = c;
     w->topcap = cap < w->in->m ? cap : w->in->m;
-    for (int32_t s = 0; s < w->n && cold; s++) {
-        w->topslots -= w->slot[(size_t)s * N + N - 1];
-        w->slot[(size_t)s * N + N - 1] = 0;
+    if (cold) {
+        for (int32_t s = 0; s < w->n; s++)
+            w->slot[(size_t)s * N + N - 1] = 0;
+        w->topslots = 0;
     }
     for (int32_t s = 0; s < w->n; s++) {
         int32_t *a = &w->slot[(size_t)s * N];
@@ -377,28 +378,22 @@ hta_status hta_closelev_decide_seq(const hta_instance *in, double T,
     }
     maxflow(&w);
     r->start = w.placed;
-    for (int k = 0;; k++) {
-        if (!run_moves(&w, &mv, &nmv, &cap, r)) {
+    for (int k = 0, retried = 0;;) {
+        int ok = run_moves(&w, &mv, &nmv, &cap, r);
+        w.cold = 0;
+        if (!ok) {
             st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0, "out of memory");
             break;
         }
         if (w.stopped)
             break;
-        if (k > 0 && !w.cold && w.placed < in->m) {
-            /* once more with the top cold (closelev.h) */
+        if (k > 0 && !retried && w.placed < in->m) {
+            /* the same setting once more, the top cold (closelev.h) */
             r->colds++;
-            w.cold = 1;
+            retried = w.cold = 1;
             retop(&w, w.c[w.N], w.topcap, 1);
             maxflow(&w);
-            int ok = run_moves(&w, &mv, &nmv, &cap, r);
-            w.cold = 0;
-            if (!ok) {
-                st = hta_diag_set(d, HTA_ERR_INTERNAL, NULL, 0,
-                                  "out of memory");
-                break;
-            }
-            if (w.stopped)
-                break;
+            continue;
         }
         int full = w.placed == in->m;
         if (full && !read_out(&w, a)) {
@@ -413,6 +408,8 @@ hta_status hta_closelev_decide_seq(const hta_instance *in, double T,
         }
         retop(&w, nx.c, nx.cap, 0);
         maxflow(&w);
+        k++;
+        retried = 0;
     }
     if (w.stopped)
         r->stopped = 1;

@@ -240,11 +240,6 @@ hta_status solve_run_close(run *s, hta_diag *d)
             if (st != HTA_OK || rf.proven)
                 break;
             if (rf.refuted) {
-                char by[48];
-                snprintf(by, sizeof by, "room for at most %.1f of %lld tasks",
-                         rf.er.bound, (long long)m);
-                snprintf(no, sizeof no, "envelope: <= %.10g refuted (%s); ",
-                         rf.lo, by);
                 lo = fmax(lo, rf.lo);
                 if (rf.start < hi) {
                     L = rf.start; /* the raised bound, or just above */
@@ -271,13 +266,13 @@ hta_status solve_run_close(run *s, hta_diag *d)
         again)
         hta_solve_bound(res, res->best_span, "envelope");
     if (st == HTA_OK && found && !again && rf.refuted && !rf.strict &&
-        !step && !solve_best_proven(s)) {
-        if ((st = refine(s, t0, &rf, d)) == HTA_OK)
-            snprintf(no, sizeof no,
-                     "envelope: <= %.10g refuted (room for at most %.1f of "
-                     "%lld tasks); ",
-                     rf.lo, rf.er.bound, (long long)m);
-    }
+        !step && !solve_best_proven(s))
+        st = refine(s, t0, &rf, d);
+    if (rf.refuted) /* the largest value refuted, for the notes */
+        snprintf(no, sizeof no,
+                 "envelope: <= %.10g refuted (room for at most %.1f of %lld "
+                 "tasks); ",
+                 rf.lo, rf.er.bound, (long long)m);
     /* the certificate: the largest value refuted, written once */
     const refutation *cert = again ? &rb : rf.refuted ? &rf : NULL;
     if (st == HTA_OK && cert && o->write_lp) {

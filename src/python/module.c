@@ -333,39 +333,27 @@ PyArrayObject *ext_int_array(PyObject *obj, const char *what,
 static int cost_number(PyObject *x, const char *what, const char *item,
                        double *out)
 {
-    if (PyBool_Check(x) || PyUnicode_Check(x) || PyBytes_Check(x)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a number as %s, found "
-                                      "a %s",
-                     what, item, Py_TYPE(x)->tp_name);
-        return 0;
-    }
-    *out = PyFloat_AsDouble(x);
-    if (*out == -1 && PyErr_Occurred()) {
+    if (!PyBool_Check(x) && !PyUnicode_Check(x) && !PyBytes_Check(x)) {
+        *out = PyFloat_AsDouble(x);
+        if (!(*out == -1 && PyErr_Occurred()))
+            return 1;
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: expected a number as %s, found "
-                                      "a %s",
-                     what, item, Py_TYPE(x)->tp_name);
-        return 0;
     }
-    return 1;
+    PyErr_Format(PyExc_TypeError, "%s: expected a number as %s, found a %s",
+                 what, item, Py_TYPE(x)->tp_name);
+    return 0;
 }
 
 int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
 {
     memset(w, 0, sizeof *w);
     *v = NULL;
-    if (PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: expected a number, a sequence of numbers (a "
-                     "table) or ('affine', a, b), found a bool",
-                     what);
-        return 0;
-    }
-    /* a number: float, int, numpy's scalars of any width (not a str, a
-       sequence or an array of more than one value) */
-    if (PyFloat_Check(obj) || PyLong_Check(obj) ||
-        (PyNumber_Check(obj) && !PySequence_Check(obj) &&
-         !PyUnicode_Check(obj))) {
+    /* a number: float, int, numpy's scalars of any width (not a bool, a
+       str, a sequence or an array of more than one value) */
+    if (!PyBool_Check(obj) &&
+        (PyFloat_Check(obj) || PyLong_Check(obj) ||
+         (PyNumber_Check(obj) && !PySequence_Check(obj) &&
+          !PyUnicode_Check(obj)))) {
         /* a table of one value, as the file's "w_rem 3" */
         double x = PyFloat_AsDouble(obj);
         if (x == -1 && PyErr_Occurred())
@@ -407,8 +395,8 @@ int ext_wrem(PyObject *obj, const char *what, hta_wrem *w, double **v)
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError,
                      "%s: expected a number, a sequence of numbers (a "
-                     "table) or ('affine', a, b)",
-                     what);
+                     "table) or ('affine', a, b), found a %s",
+                     what, Py_TYPE(obj)->tp_name);
         return 0;
     }
     Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);

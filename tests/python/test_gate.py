@@ -64,6 +64,35 @@ def test_level_costs_refused_with_the_readers_words(cost, words):
     assert words in str(e.value)
 
 
+@pytest.mark.parametrize("cost, words", [
+    (True, "expected a number, a sequence of numbers (a table) or "
+           "('affine', a, b), found a bool"),
+    ([3, "4"], "expected a number as a table's value, found a str"),
+    (("affine", 3), "expected ('affine', a, b), found a tuple of 2 items "
+                    "led by 'affine'"),
+    (("affine", 3, 1, 2), "expected ('affine', a, b), found a tuple of 4 "
+                          "items led by 'affine'"),
+    (("linear", 3, 1), "expected ('affine', a, b), found a tuple of 3 "
+                       "items led by 'linear'"),
+    (("affine", "3", 1), "expected a number as a, found a str"),
+    (("affine", 3, False), "expected a number as b, found a bool"),
+    (None, "expected a number, a sequence of numbers (a table) or "
+           "('affine', a, b), found a NoneType"),
+])
+@pytest.mark.parametrize("arg", ["w_rem", "w_levels"])
+def test_cost_objects_of_the_wrong_kind_refused(cost, words, arg):
+    """A cost that is not a number, a table of numbers or ('affine', a, b)
+    raises TypeError naming the argument and what it found (a bool was
+    taken as 1, a 2-tuple ('affine', 1) said "must be real number, not
+    str")."""
+    off, srv = one_each()
+    kw = {"w_rem": cost} if arg == "w_rem" else \
+        {"racks": ["/a", "/b"], "w_levels": [cost]}
+    with pytest.raises(TypeError) as e:
+        hta.Instance.from_arrays(off, srv, 2, **kw)
+    assert str(e.value) == f"{arg}: {words}"
+
+
 def test_negative_slope_no_longer_gives_a_negative_total():
     # before: total -370 and makespan 0
     off, srv = one_each()
